@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import type { CliIO } from '../context.js';
+
+export type RegisterCommand = (program: Command, io: CliIO) => void;
+
+/** Every top-level command, in the order `--help` lists them. */
+export const commands: RegisterCommand[] = [];

@@ -1,0 +1,59 @@
+import { Command, CommanderError } from 'commander';
+import { CapiformError, ExitCode } from '../errors.js';
+import { processIO, type CliIO } from './context.js';
+import { commands } from './commands/index.js';
+import { formatError } from './format-error.js';
+
+/** Builds the commander program; every command registers itself from `commands/`. */
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('capiform')
+    .description('Static, clusterctl-exact generator for Kubernetes Cluster API manifests.')
+    .option('--json', 'machine-readable output')
+    .option('-q, --quiet', 'print nothing but results and errors')
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderr(s),
+    });
+  for (const register of commands) register(program, io);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code. Never throws. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return currentExit(program);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end through here with exit code 0.
+      if (err.exitCode === 0) return ExitCode.ok;
+      return ExitCode.input;
+    }
+    if (err instanceof CapiformError) {
+      io.stderr(formatError(err, io));
+      return err.exitCode;
+    }
+    io.stderr(
+      `capiform: internal error (this is a bug; please report it with the command you ran):\n${
+        err instanceof Error ? (err.stack ?? err.message) : String(err)
+      }\n`,
+    );
+    return ExitCode.internal;
+  }
+}
+
+/** Commands that finish with a non-zero status (e.g. `--check` found differences) set it on the program. */
+function currentExit(program: Command): number {
+  const code = (program as Command & { capiformExitCode?: number }).capiformExitCode;
+  return code ?? ExitCode.ok;
+}
+
+/** Lets a command report a non-error exit status (1 for differences) without throwing. */
+export function setExitCode(cmd: Command, code: number): void {
+  let root: Command = cmd;
+  while (root.parent) root = root.parent;
+  (root as Command & { capiformExitCode?: number }).capiformExitCode = code;
+}

@@ -1,0 +1,4 @@
+/** capiform's library surface. Every export here is part of the documented interface (DESIGN.md). */
+export * from './errors.js';
+export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './resolve/provider-type.js';
+export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';

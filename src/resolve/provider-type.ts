@@ -1,0 +1,64 @@
+/** clusterctl's provider types, manifest labels and install order (cmd/clusterctl/api/v1alpha3). */
+
+export const providerTypes = [
+  'CoreProvider',
+  'BootstrapProvider',
+  'ControlPlaneProvider',
+  'InfrastructureProvider',
+  'IPAMProvider',
+  'RuntimeExtensionProvider',
+  'AddonProvider',
+] as const;
+export type ProviderType = (typeof providerTypes)[number];
+
+const prefixes: Record<ProviderType, string> = {
+  CoreProvider: '',
+  BootstrapProvider: 'bootstrap-',
+  ControlPlaneProvider: 'control-plane-',
+  InfrastructureProvider: 'infrastructure-',
+  IPAMProvider: 'ipam-',
+  RuntimeExtensionProvider: 'runtime-extension-',
+  AddonProvider: 'addon-',
+};
+
+export function isProviderType(value: string): value is ProviderType {
+  return (providerTypes as readonly string[]).includes(value);
+}
+
+/** `ManifestLabel(name, type)`: `infrastructure-aws`, `cluster-api`, `bootstrap-kubeadm`. Unknown types get no prefix. */
+export function manifestLabel(name: string, type: string): string {
+  return (isProviderType(type) ? prefixes[type] : '') + name;
+}
+
+/** `ProviderType.Order()`: Core 0 … Addon 6, anything else 99. */
+export function providerTypeOrder(type: string): number {
+  switch (type) {
+    case 'CoreProvider':
+      return 0;
+    case 'BootstrapProvider':
+      return 1;
+    case 'ControlPlaneProvider':
+      return 2;
+    case 'InfrastructureProvider':
+      return 3;
+    case 'IPAMProvider':
+      return 4;
+    case 'RuntimeExtensionProvider':
+      return 5;
+    case 'AddonProvider':
+      return 6;
+    default:
+      return 99;
+  }
+}
+
+/** CLI flag → provider type (`--infrastructure aws`). */
+export const providerTypeByFlag: Record<string, ProviderType> = {
+  core: 'CoreProvider',
+  bootstrap: 'BootstrapProvider',
+  controlPlane: 'ControlPlaneProvider',
+  infrastructure: 'InfrastructureProvider',
+  ipam: 'IPAMProvider',
+  runtimeExtension: 'RuntimeExtensionProvider',
+  addon: 'AddonProvider',
+};

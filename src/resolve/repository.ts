@@ -1,0 +1,30 @@
+/**
+ * The interface every provider repository implements (local folder, GitHub releases, GitLab packages, HTTPS).
+ * Sources only list versions and fetch bytes; caching, digests, retries and version choice live above them.
+ * "Not found" is a value (`null`); an unhealthy upstream is an error that stops the run.
+ */
+
+export type RepositoryKind = 'local' | 'github' | 'gitlab' | 'https';
+
+export interface ProviderRepository {
+  readonly kind: RepositoryKind;
+  /** The provider URL as configured (after envsubst of OS env for clusterctl.yaml entries). */
+  readonly url: string;
+  /** The components file name taken from the URL (`core-components.yaml`, `infrastructure-components-development.yaml`). */
+  readonly componentsFile: string;
+  /**
+   * The version segment of the URL: a concrete version, or `latest` (resolved with clusterctl's
+   * `latestContractRelease` by the caller).
+   */
+  readonly defaultVersion: string;
+  /** Folder inside a release that holds the files (`.` normally). */
+  readonly rootPath: string;
+  /** Every version the repository offers, as the repository names them (e.g. `v1.13.5`). */
+  listVersions(): Promise<string[]>;
+  /** Bytes of `file` at `version`, or `null` when the repository has no such file. */
+  getFile(version: string, file: string): Promise<Uint8Array | null>;
+  /** Human-readable location of a file, for errors and the lock (`/abs/path` or `https://…`). */
+  fileLocation(version: string, file: string): string;
+  /** Names of the files a release holds, when the source can list them (local folders, GitHub assets). */
+  listFiles?(version: string): Promise<string[] | null>;
+}
