@@ -3,11 +3,18 @@ import { CapiformError, ExitCode } from '../errors.js';
 import { processIO, type CliIO } from './context.js';
 import { commands } from './commands/index.js';
 import { formatError } from './format-error.js';
+import { readFileSync } from 'node:fs';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 /** Builds the commander program; every command registers itself from `commands/`. */
 export function buildProgram(io: CliIO): Command {
   const program = new Command('capiform')
     .description('Static, clusterctl-exact generator for Kubernetes Cluster API manifests.')
+    .version(packageVersion(), '-V, --version')
     .option('--json', 'machine-readable output')
     .option('-q, --quiet', 'print nothing but results and errors')
     .showHelpAfterError(false)
