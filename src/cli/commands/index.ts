@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
+import { registerLock } from './lock.js';
+import { registerRender } from './render.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [
+  registerLock,
+  registerRender,
+];

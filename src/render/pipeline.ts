@@ -1,0 +1,502 @@
+/**
+ * capiform's main job, as one composition: config → lock → artifacts → tree.
+ *   1. read the lock and explain how it differs from the config (frozen runs stop here on any difference);
+ *   2. resolve versions (lock entries that still fit are kept);
+ *   3. read every artifact through the ArtifactStore (verified against the lock, recorded for the new one);
+ *   4. render providers, cert-manager, ClusterClasses and clusters with the render core, collecting every problem;
+ *   5. keep credentials out (fail or omit), assemble the tree files, write the lock and the tree.
+ * Stages are plain functions; the only IO here is reading the lock and calling the tree writer.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CapiformError, InputError, ResolutionError, UsageError } from '../errors.js';
+import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
+import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
+import { ArtifactStore, memoryCache, type ArtifactCache } from '../lock/artifacts.js';
+import { resolutionDigest } from '../lock/digest.js';
+import { formatLock, parseLock } from '../lock/format.js';
+import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
+import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
+import {
+  certManagerRepository,
+  pinnedVersions,
+  providerRepository,
+  resolveVersions,
+  type ProviderResolution,
+  type RepositoryFactory,
+  type RepositoryRef,
+} from '../resolve/resolve-config.js';
+import {
+  argocdManifests,
+  clusterClassReferences,
+  emitManifests,
+  kustomizationFor,
+  processCertManager,
+  renderClusterTemplate,
+  renderProviderComponents,
+  templateOptionsToVariables,
+  type KubeObject,
+} from './tree/deps.js';
+import { customizeObjects, needsCustomizing } from './tree/customize.js';
+import { inventoryCrd } from './tree/inventory-crd.js';
+import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+
+export type PipelineMode = 'render' | 'check' | 'lock';
+
+export interface PipelineOptions {
+  config: ResolvedConfig;
+  mode: PipelineMode;
+  /** Never change the lock; fail, naming the entry, when the config no longer matches it. */
+  frozen?: boolean;
+  /** Re-resolve all providers, or those named (by name or label). */
+  upgrade?: 'all' | readonly string[];
+  cache?: ArtifactCache;
+  repositories?: RepositoryFactory;
+  env?: NodeJS.ProcessEnv;
+  /** Progress and notes (already redacted). */
+  log?: (line: string) => void;
+}
+
+/** An object left out of the tree because a credential would land in it (policy "omit"). */
+export interface OmittedObject {
+  /** `Secret capa-system/capa-manager-bootstrap-credentials`. */
+  object: string;
+  /** Where it would have gone: `providers/infrastructure-aws/components.yaml`. */
+  file: string;
+  variables: string[];
+}
+
+export interface PipelineResult {
+  lock: Lock;
+  lockChanged: boolean;
+  lockWritten: boolean;
+  drift: LockDrift[];
+  files: TreeFile[];
+  changes: TreeChanges | undefined;
+  omitted: OmittedObject[];
+  repaired: 'none' | 'discarded' | 'completed';
+}
+
+/** One problem among many: what failed and where in the config. */
+interface Problem {
+  where: string;
+  error: CapiformError;
+}
+
+const header = generatedHeader;
+const headerText = header.replace(/^# /, '');
+
+function withHeader(yaml: string): string {
+  return `${header}\n${yaml.endsWith('\n') ? yaml : `${yaml}\n`}`;
+}
+
+function objectName(o: KubeObject): string {
+  const m = (o.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return `${String(o.kind)} ${m.namespace ? `${String(m.namespace)}/` : ''}${String(m.name ?? '')}`;
+}
+
+function readExistingLock(path: string): Lock | undefined {
+  if (!existsSync(path)) return undefined;
+  return parseLock(readFileSync(path, 'utf8'), path);
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Runs the pipeline. */
+export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
+  const { config } = opts;
+  const log = opts.log ?? (() => {});
+  const lockPath = join(config.dir, lockFileName);
+  const existing = readExistingLock(lockPath);
+  if (opts.frozen && !existing) {
+    throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
+  }
+  if (opts.upgrade && opts.upgrade !== 'all') {
+    for (const n of opts.upgrade) {
+      if (!config.providers.some((p) => p.name === n || p.label === n)) {
+        throw new UsageError(`--upgrade ${n}: no such provider in the config`, {
+          hint: `use a name or label of: ${config.providers.map((p) => p.label).join(', ')}`,
+        });
+      }
+    }
+  }
+
+  // 1. Repositories (every unknown provider at once).
+  const repositories = new Map<string, RepositoryRef>();
+  const problems: Problem[] = [];
+  for (const p of config.providers) {
+    try {
+      repositories.set(p.label, providerRepository(p, config.dir, opts.repositories));
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      problems.push({ where: p.configPath, error: err });
+    }
+  }
+  if (problems.length > 0) throw aggregate(problems, config);
+  const cmRef = certManagerRepository(config, opts.repositories);
+  const sources = new Map<string, LockedSource>([...repositories].map(([k, v]) => [k, v.source]));
+  if (cmRef) sources.set('cert-manager', cmRef.source);
+
+  // 2. Lock drift.
+  const drift = existing ? lockDrift(config, existing, sources) : [];
+  if (opts.frozen && drift.length > 0) throw staleLockError(drift);
+  for (const d of drift) log(`capi.lock.yaml: ${d.reason}: ${d.detail}`);
+  const pinned = opts.frozen
+    ? new Map(existing!.providers.map((p) => [p.label, p.version]))
+    : pinnedVersions(config, existing, repositories, opts.upgrade);
+
+  // 3. Resolution through the artifact store.
+  const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
+  for (const p of existing?.providers ?? []) locked.set(p.label, { version: p.version, files: p.files });
+  if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
+  const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? memoryCache() });
+  const resolution = await resolveVersions(config, { store, pinned, repositories, certManager: cmRef });
+  for (const r of resolution.providers) {
+    const before = existing?.providers.find((x) => x.label === r.provider.label);
+    if (before && before.version !== r.version) log(`${r.provider.label}: ${before.version} → ${r.version}`);
+  }
+
+  // 4. Render.
+  const files: TreeFile[] = [];
+  const omitted: OmittedObject[] = [];
+  const leaks: { variable: string; object: string; file: string; where: string }[] = [];
+  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock' };
+
+  const components = await Promise.all(
+    resolution.providers.map(async (r) => {
+      const ref = { label: r.provider.label, repo: r.repo };
+      const bytes = await store.read(ref, r.version, r.repo.componentsFile);
+      if (bytes === null) {
+        throw new ResolutionError(`failed to read "${r.repo.componentsFile}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
+          where: r.repo.fileLocation(r.version, r.repo.componentsFile),
+        });
+      }
+      return { r, raw: Buffer.from(bytes).toString('utf8') };
+    }),
+  );
+  let certManagerRaw: string | undefined;
+  if (resolution.certManager) {
+    const cm = resolution.certManager;
+    const bytes = await store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
+    if (bytes === null) {
+      throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, { where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml') });
+    }
+    certManagerRaw = Buffer.from(bytes).toString('utf8');
+  }
+
+  if (opts.mode !== 'lock') {
+    for (const { r, raw } of components) renderProvider(ctx, r, raw);
+    if (certManagerRaw !== undefined && resolution.certManager) {
+      const cm = processCertManager(certManagerRaw, resolution.certManager.version);
+      addDir(files, 'providers/cert-manager', [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]);
+    }
+  }
+  await renderClusters(ctx, resolution.providers);
+
+  if (leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(leaks);
+  if (problems.length > 0) throw aggregate(problems, config);
+
+  if (config.argocd && opts.mode !== 'lock') {
+    const a = config.argocd;
+    const providerDirs = resolution.providers.map((r) => ({
+      label: r.provider.label,
+      dir: `providers/${r.provider.label}`,
+      wave: r.provider.type === 'CoreProvider' ? 1 : 2,
+    }));
+    if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: 0 });
+    const glue = argocdManifests({
+      repoURL: a.repoURL,
+      targetRevision: a.targetRevision,
+      pathPrefix: a.path,
+      providers: providerDirs,
+      clusterClasses: ctx.classDirs,
+      clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: 4 })),
+      mode: a.mode,
+      ...(a.generator ? { generator: a.generator } : {}),
+      ...(a.project ? { project: a.project } : {}),
+      ...(a.destination ? { destination: a.destination } : {}),
+      ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
+      ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
+      ...(a.automated !== undefined ? { automated: a.automated } : {}),
+      header: headerText,
+    });
+    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith(header) ? f.content : withHeader(f.content) });
+  }
+
+  // 5. Lock.
+  const lock: Lock = {
+    lockfileVersion,
+    configDigest: resolutionDigest(config),
+    contract: resolution.contract,
+    providers: resolution.providers.map((r) => lockedProvider(r, store)),
+    certManager: resolution.certManager
+      ? { version: resolution.certManager.version, source: resolution.certManager.source, files: store.filesFor('cert-manager', resolution.certManager.version) }
+      : undefined,
+  };
+  const lockText = formatLock(lock);
+  const lockChanged = !existing || readFileSync(lockPath, 'utf8') !== lockText;
+  let lockWritten = false;
+  if (lockChanged && opts.frozen) {
+    throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
+  }
+  if (lockChanged && opts.mode !== 'check') {
+    writeAtomic(lockPath, lockText);
+    lockWritten = true;
+  }
+
+  // 6. Tree.
+  files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  let changes: TreeChanges | undefined;
+  let repaired: PipelineResult['repaired'] = 'none';
+  if (opts.mode === 'render') {
+    const res = writeTree(config.dir, files, { env: opts.env ?? {} });
+    changes = { added: res.added, changed: res.changed, removed: res.removed };
+    repaired = res.repaired;
+  } else if (opts.mode === 'check') {
+    changes = diffTree(config.dir, files);
+  }
+  return { lock, lockChanged, lockWritten, drift, files, changes, omitted, repaired };
+}
+
+function lockedProvider(r: ProviderResolution, store: ArtifactStore): Lock['providers'][number] {
+  return {
+    name: r.provider.name,
+    type: r.provider.type,
+    label: r.provider.label,
+    constraint: r.provider.constraint,
+    version: r.version,
+    contract: r.contract,
+    source: r.source,
+    files: store.filesFor(r.provider.label, r.version),
+  };
+}
+
+interface RenderContext {
+  config: ResolvedConfig;
+  store: ArtifactStore;
+  files: TreeFile[];
+  omitted: OmittedObject[];
+  leaks: { variable: string; object: string; file: string; where: string }[];
+  problems: Problem[];
+  lockMode: boolean;
+  classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
+}
+
+function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Record<string, unknown> = {}): void {
+  for (const e of entries) files.push({ path: `${dir}/${e.name}`, content: e.content });
+  files.push({ path: `${dir}/kustomization.yaml`, content: kustomizationFor(entries.map((e) => e.name), { header: headerText, ...kustomizeOpts }) });
+}
+
+/** Variable lookup with credentials replaced by markers. */
+function lookupFor(config: ResolvedConfig, layers: readonly Readonly<Record<string, string | undefined>>[]): (name: string) => string | undefined {
+  return (name) => {
+    let value: string | undefined;
+    let set = false;
+    for (const l of layers) {
+      if (Object.prototype.hasOwnProperty.call(l, name)) {
+        value = l[name];
+        set = value !== undefined;
+        if (set) break;
+      }
+    }
+    if (isSecretVariable(name, config)) {
+      if (set && value !== '') return secretMarker(name);
+      if (config.secrets.policy === 'omit') return secretMarker(name);
+    }
+    return set ? value : undefined;
+  };
+}
+
+/** Objects carrying credential markers: recorded as leaks (policy fail) or dropped (policy omit). */
+function screenSecrets(ctx: RenderContext, objects: KubeObject[], yaml: string, file: string, where: string): KubeObject[] | null {
+  if (!yaml.includes('capiform-secret-')) return null;
+  const keep: KubeObject[] = [];
+  for (const o of objects) {
+    const names = markersIn(JSON.stringify(o));
+    if (names.length === 0) {
+      keep.push(o);
+      continue;
+    }
+    if (ctx.config.secrets.policy === 'omit') ctx.omitted.push({ object: objectName(o), file, variables: names });
+    else for (const v of names) ctx.leaks.push({ variable: v, object: objectName(o), file, where });
+  }
+  return keep;
+}
+
+function renderProvider(ctx: RenderContext, r: ProviderResolution, raw: string): void {
+  const p: ResolvedProvider = r.provider;
+  const dir = `providers/${p.label}`;
+  try {
+    const images = { ...ctx.config.images, ...(p.images ? { [p.label]: p.images } : {}) };
+    const c = renderProviderComponents({
+      raw,
+      name: p.name,
+      type: p.type,
+      version: r.version,
+      ...(p.targetNamespace ? { targetNamespace: p.targetNamespace } : {}),
+      variables: lookupFor(ctx.config, [p.variables, ctx.config.variables]),
+      images,
+      source: `${p.label} ${r.version} ${r.repo.componentsFile}`,
+    });
+    let objects = c.objects;
+    let yaml: string | undefined;
+    if (needsCustomizing(p)) objects = customizeObjects(objects, p);
+    const screened = screenSecrets(ctx, objects, needsCustomizing(p) ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
+    if (screened) objects = screened;
+    if (screened || needsCustomizing(p)) yaml = emitManifests(objects);
+    const entries = [
+      { name: 'components.yaml', content: withHeader(yaml ?? c.yaml()) },
+      { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
+    ];
+    if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
+    addDir(ctx.files, dir, entries);
+  } catch (err) {
+    if (!(err instanceof CapiformError)) throw err;
+    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });
+  }
+}
+
+function templateFile(flavor: string | undefined): string {
+  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
+}
+
+async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
+  const { config, store } = ctx;
+  /** Rendered ClusterClasses by `namespace/name` → the text and the first cluster that produced it. */
+  const classes = new Map<string, { yaml: string; by: string; namespace: string; name: string }>();
+  const rawCache = new Map<string, Promise<string | null>>();
+  const readRaw = (r: ProviderResolution, file: string): Promise<string | null> => {
+    const key = `${r.provider.label}/${file}`;
+    let p = rawCache.get(key);
+    if (!p) {
+      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : Buffer.from(b).toString('utf8')));
+      rawCache.set(key, p);
+    }
+    return p;
+  };
+  const classCache = new Map<string, { objects: KubeObject[]; yaml: string }>();
+
+  for (const c of config.clusters) {
+    const where = `${c.configPath} (${c.namespace}/${c.name})`;
+    try {
+      const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
+      const file = templateFile(c.flavor);
+      const raw = await readRaw(r, file);
+      if (raw === null) {
+        const all = (await r.repo.listFiles?.(r.version)) ?? [];
+        const flavors = all
+          .filter((f) => /^cluster-template(-.+)?\.yaml$/.test(f))
+          .map((f) => (f === 'cluster-template.yaml' ? '(default)' : f.slice('cluster-template-'.length, -'.yaml'.length)))
+          .sort();
+        throw new InputError(`${r.provider.label} ${r.version} has no ${file}${c.flavor ? ` (flavor "${c.flavor}")` : ''}`, {
+          hint: flavors.length ? `flavors available: ${flavors.join(', ')}` : 'this release ships no cluster templates',
+        });
+      }
+      const lookup = clusterLookup(config, c);
+      const t = renderClusterTemplate({ raw, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
+      const own = new Set(
+        t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
+          const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
+          return `${m.namespace ?? ''}/${m.name ?? ''}`;
+        }),
+      );
+      for (const ref of clusterClassReferences(t.objects)) {
+        const key = `${ref.namespace}/${ref.name}`;
+        if (own.has(key)) continue;
+        const classFile = `clusterclass-${ref.name}.yaml`;
+        const classRaw = await readRaw(r, classFile);
+        if (classRaw === null) {
+          throw new ResolutionError(`failed to get the cluster class template for "${key}": ${r.provider.label} ${r.version} has no ${classFile}`);
+        }
+        if (ctx.lockMode) continue;
+        const cacheKey = `${key}\0${classFile}\0${JSON.stringify(variablesUsed(classRaw).map((v) => lookup(v)))}`;
+        let rendered = classCache.get(cacheKey);
+        if (!rendered) {
+          const ct = renderClusterTemplate({ raw: classRaw, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
+          rendered = { objects: ct.objects, yaml: ct.yaml() };
+          classCache.set(cacheKey, rendered);
+        }
+        const prev = classes.get(key);
+        if (prev && prev.yaml !== rendered.yaml) {
+          throw new InputError(`ClusterClass ${key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
+            hint: 'clusters sharing a ClusterClass must give the variables it uses the same values, or use different classes',
+          });
+        }
+        if (!prev) {
+          const dir = `clusterclasses/${ref.namespace}/${ref.name}`;
+          const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${dir}/clusterclass.yaml`, where);
+          classes.set(key, { yaml: rendered.yaml, by: `${c.namespace}/${c.name}`, namespace: ref.namespace, name: ref.name });
+          addDir(ctx.files, dir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
+        }
+      }
+      if (ctx.lockMode) continue;
+      const dir = `clusters/${c.namespace}/${c.name}`;
+      let yaml = t.yaml();
+      const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
+      if (kept) yaml = emitManifests(kept);
+      addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }]);
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      if (ctx.lockMode) continue;
+      ctx.problems.push({ where, error: err });
+    }
+  }
+  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: `clusterclasses/${k.namespace}/${k.name}`, wave: 3 }));
+}
+
+function variablesUsed(raw: string): string[] {
+  const out = new Set<string>();
+  for (const m of raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) out.add(m[1]!);
+  return [...out].sort();
+}
+
+function clusterLookup(config: ResolvedConfig, c: ResolvedCluster): (name: string) => string | undefined {
+  const base = lookupFor(config, [c.variables, config.variables]);
+  const overrides = templateOptionsToVariables(
+    {
+      clusterName: c.name,
+      targetNamespace: c.namespace,
+      kubernetesVersion: c.kubernetesVersion,
+      ...(c.controlPlaneMachineCount !== undefined ? { controlPlaneMachineCount: c.controlPlaneMachineCount } : {}),
+      ...(c.workerMachineCount !== undefined ? { workerMachineCount: c.workerMachineCount } : {}),
+    },
+    base,
+  );
+  return (name) => (Object.prototype.hasOwnProperty.call(overrides, name) ? overrides[name] : base(name));
+}
+
+function secretsError(leaks: { variable: string; object: string; file: string; where: string }[]): InputError {
+  const byVar = new Map<string, string[]>();
+  for (const l of leaks) {
+    const list = byVar.get(l.variable) ?? [];
+    const entry = `${l.object} in ${l.file} (${l.where})`;
+    if (!list.includes(entry)) list.push(entry);
+    byVar.set(l.variable, list);
+  }
+  const lines = [...byVar].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, objs]) => `  ${v}:\n${objs.map((o) => `    - ${o}`).join('\n')}`);
+  return new InputError(`credentials would be written to the tree in plain text:\n${lines.join('\n')}`, {
+    hint:
+      'set secrets.policy to "omit" to leave these objects out (and provision them with external-secrets or SOPS), ' +
+      'or list a variable under secrets.allowPlaintext if it is not a credential',
+  }, 'E_SECRET_IN_TREE');
+}
+
+/** Every problem of a run in one error (the first one's class and exit code), redacted. */
+function aggregate(problems: Problem[], config: ResolvedConfig): CapiformError {
+  const values = secretValues(config);
+  if (problems.length === 1) {
+    const p = problems[0]!;
+    const e = p.error;
+    return Object.assign(e, { message: redact(e.message, values), where: e.where ? `${p.where}: ${e.where}` : p.where });
+  }
+  const lines = problems.map((p) => `  ${p.where}: ${redact(p.error.message, values).split('\n').join('\n    ')}`);
+  const first = problems[0]!.error;
+  const err = new InputError(`${problems.length} problems:\n${lines.join('\n')}`, {
+    hint: problems.map((p) => p.error.hint).find((h) => h !== undefined),
+  }, 'E_MANY');
+  return Object.assign(err, { exitCode: first.exitCode });
+}
