@@ -90,8 +90,9 @@ const waveLabel = 'capiform.io/sync-wave';
  * - `CreateNamespace=false`: every namespace comes from the tree (components carry their Namespace), never from Argo CD.
  * - `ServerSideApply=true` for provider directories: client-side apply stores the whole object in the
  *   `kubectl.kubernetes.io/last-applied-configuration` annotation, and annotations are limited to 256 KiB in total;
- *   CAPI's big CRDs (the Cluster or KubeadmControlPlane CRD, cert-manager's Challenge CRD) exceed that, so the sync
- *   fails with "metadata.annotations: Too long". Server-side apply keeps no such annotation.
+ *   CAPI's KubeadmControlPlane CRD is 266 KB as compact JSON in v1.12 and several others are near 200 KB, so the sync
+ *   fails (or will, after the next CRD growth) with "metadata.annotations: Too long". Server-side apply keeps no
+ *   such annotation.
  * - `SkipDryRunOnMissingResource=true` where objects arrive in the same sync as the CRDs that define them (clusters
  *   and ClusterClasses on a fresh management cluster; providers' Issuer/Certificate before cert-manager's CRDs):
  *   otherwise Argo CD's dry run fails with "the server could not find the requested resource" before anything is
