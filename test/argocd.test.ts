@@ -174,6 +174,22 @@ describe('kubectl kustomize builds every emitted kustomization', () => {
     });
   });
 
+  it('a wave patch without a group matches the kind in any group; one that matches nothing is harmless', () => {
+    const dir = writeTree({
+      'cluster.yaml': cluster,
+      'kustomization.yaml': kustomizationFor(['cluster.yaml'], {
+        syncWaves: [
+          { kind: 'ClusterClass', wave: -1 },
+          { kind: 'DockerClusterTemplate', wave: -1 },
+        ],
+      }),
+    });
+    const r = kustomize(dir);
+    expect(r.stderr).toBe('');
+    const classes = docs(r.stdout).filter((d) => d.kind === 'ClusterClass');
+    expect((classes[0]?.metadata as Obj).annotations).toEqual({ 'argocd.argoproj.io/sync-wave': '-1' });
+  });
+
   it('a provider directory with several files', () => {
     const dir = writeTree({
       'components.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: capi-system\n',
