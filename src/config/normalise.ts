@@ -49,7 +49,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
         manager: p.manager,
         deployment: p.deployment,
         patches: p.patches ?? [],
-        configPath: kind === 'core' ? 'providers.core' : `providers.${kind}[${i}]`,
+        configPath: kind === 'core' && !Array.isArray(entry) ? 'providers.core' : `providers.${kind}[${i}]`,
       });
     });
   }
@@ -85,7 +85,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
       allowPlaintext: parsed.secrets?.allowPlaintext ?? [],
     },
     clusters,
-    argocd: a
+    argocd: a && a.enabled !== false
       ? {
           repoURL: a.repoURL,
           targetRevision: a.targetRevision ?? 'HEAD',

@@ -168,7 +168,10 @@ export type ProviderKind = (typeof providerKinds)[number];
 
 export const providersSchema = z
   .strictObject({
-    core: providerSchema.optional().describe('The core provider (cluster-api). Required.'),
+    core: z
+      .union([providerSchema, z.array(providerSchema).max(1, { error: 'there is exactly one core provider' })])
+      .optional()
+      .describe('The core provider (cluster-api), as an entry or a one-entry list. Required.'),
     bootstrap: z.array(providerSchema).optional(),
     controlPlane: z.array(providerSchema).optional(),
     infrastructure: z.array(providerSchema).optional(),
@@ -219,6 +222,7 @@ export const secretsSchema = z
 
 export const argocdSchema = z
   .strictObject({
+    enabled: z.boolean().optional().describe('Write the glue (default true when the section is present).'),
     repoURL: z.string().min(1).describe('Git repository Argo CD reads the tree from.'),
     targetRevision: z.string().min(1).optional().describe('Default "HEAD".'),
     path: z.string().optional().describe('Path of the config directory inside the repository (default "").'),

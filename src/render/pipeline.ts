@@ -30,8 +30,11 @@ import {
   argocdManifests,
   clusterClassReferences,
   emitManifests,
+  clusterDirectorySyncWaves,
   kustomizationFor,
   processCertManager,
+  providerSyncWave,
+  syncWaves,
   renderClusterTemplate,
   renderProviderComponents,
   templateOptionsToVariables,
@@ -39,6 +42,7 @@ import {
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
+import type { KustomizationOptions } from './argocd/index.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 
 export type PipelineMode = 'render' | 'check' | 'lock';
@@ -205,16 +209,16 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     const providerDirs = resolution.providers.map((r) => ({
       label: r.provider.label,
       dir: `providers/${r.provider.label}`,
-      wave: r.provider.type === 'CoreProvider' ? 1 : 2,
+      wave: providerSyncWave(r.provider.type),
     }));
-    if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: 0 });
+    if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: providerSyncWave('CertManager') });
     const glue = argocdManifests({
       repoURL: a.repoURL,
       targetRevision: a.targetRevision,
-      pathPrefix: a.path,
+      ...(a.path ? { pathPrefix: a.path } : {}),
       providers: providerDirs,
       clusterClasses: ctx.classDirs,
-      clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: 4 })),
+      clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
       mode: a.mode,
       ...(a.generator ? { generator: a.generator } : {}),
       ...(a.project ? { project: a.project } : {}),
@@ -224,7 +228,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       ...(a.automated !== undefined ? { automated: a.automated } : {}),
       header: headerText,
     });
-    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith(header) ? f.content : withHeader(f.content) });
+    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
   }
 
   // 5. Lock.
@@ -286,7 +290,7 @@ interface RenderContext {
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
 }
 
-function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Record<string, unknown> = {}): void {
+function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Omit<KustomizationOptions, 'header'> = {}): void {
   for (const e of entries) files.push({ path: `${dir}/${e.name}`, content: e.content });
   files.push({ path: `${dir}/kustomization.yaml`, content: kustomizationFor(entries.map((e) => e.name), { header: headerText, ...kustomizeOpts }) });
 }
@@ -438,14 +442,14 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
       let yaml = t.yaml();
       const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
-      addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }]);
+      addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {});
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       if (ctx.lockMode) continue;
       ctx.problems.push({ where, error: err });
     }
   }
-  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: `clusterclasses/${k.namespace}/${k.name}`, wave: 3 }));
+  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: `clusterclasses/${k.namespace}/${k.name}`, wave: syncWaves.clusterClasses }));
 }
 
 function variablesUsed(raw: string): string[] {

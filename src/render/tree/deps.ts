@@ -10,8 +10,7 @@ export {
   clusterClassReferences,
   processCertManager,
   emitManifests,
-  kustomizationFor,
-  argocdManifests,
   type KubeObject,
   type ImageOverrides,
 } from './stand-ins.js';
+export { argocdManifests, clusterDirectorySyncWaves, kustomizationFor, providerSyncWave, syncWaves } from '../argocd/index.js';

@@ -136,11 +136,3 @@ export function processCertManager(raw: string, version: string): { objects: Kub
   return { objects: objs, yaml: () => emitManifests(objs) };
 }
 
-export function kustomizationFor(files: readonly string[], opts: { header?: string } = {}): string {
-  const body = stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [...files].sort() }, { indentSeq: false });
-  return opts.header ? `# ${opts.header}\n${body}` : body;
-}
-
-export function argocdManifests(_input: unknown): { path: string; content: string }[] {
-  return [];
-}
