@@ -61,6 +61,18 @@ export class ArtifactStore {
     return p;
   }
 
+  /**
+   * The digest the lock pins for a file, marking the file as used (it stays in the lock) without reading it: a
+   * directory rendered from these bytes before and still intact on disk does not need them again.
+   */
+  pinnedFile(label: string, version: string, file: string): LockedFile | null {
+    const locked = this.opts.locked.get(label);
+    const pinned = locked && locked.version === version ? locked.files.find((f) => f.name === file) : undefined;
+    if (!pinned) return null;
+    this.record(label, version, pinned);
+    return pinned;
+  }
+
   /** Files read for `label` at `version`, sorted by name. */
   filesFor(label: string, version: string): LockedFile[] {
     const files = this.recorded.get(`${label}\0${version}`);

@@ -13,7 +13,7 @@ import { CapiformError, InputError, ResolutionError, UsageError } from '../error
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
 import { ArtifactStore, memoryCache, type ArtifactCache } from '../lock/artifacts.js';
-import { resolutionDigest } from '../lock/digest.js';
+import { resolutionDigest, sha256Hex } from '../lock/digest.js';
 import { formatLock, parseLock } from '../lock/format.js';
 import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
 import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
@@ -43,6 +43,7 @@ import {
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import type { KustomizationOptions } from './argocd/index.js';
+import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 
 export type PipelineMode = 'render' | 'check' | 'lock';
@@ -158,7 +159,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   for (const p of existing?.providers ?? []) locked.set(p.label, { version: p.version, files: p.files });
   if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
   const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? memoryCache() });
-  const resolution = await resolveVersions(config, { store, pinned, repositories, certManager: cmRef });
+  const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
+  const resolution = await resolveVersions(config, { store, pinned, pinnedContracts, repositories, certManager: cmRef });
   for (const r of resolution.providers) {
     const before = existing?.providers.find((x) => x.label === r.provider.label);
     if (before && before.version !== r.version) log(`${r.provider.label}: ${before.version} → ${r.version}`);
@@ -168,20 +170,26 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const files: TreeFile[] = [];
   const omitted: OmittedObject[] = [];
   const leaks: { variable: string; object: string; file: string; where: string }[] = [];
-  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock' };
+  const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env);
+  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache };
 
-  const components = await Promise.all(
-    resolution.providers.map(async (r) => {
-      const ref = { label: r.provider.label, repo: r.repo };
-      const bytes = await store.read(ref, r.version, r.repo.componentsFile);
-      if (bytes === null) {
-        throw new ResolutionError(`failed to read "${r.repo.componentsFile}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
-          where: r.repo.fileLocation(r.version, r.repo.componentsFile),
-        });
-      }
-      return { r, raw: Buffer.from(bytes).toString('utf8') };
-    }),
-  );
+  const components = resolution.providers.map((r) => {
+    const ref = { label: r.provider.label, repo: r.repo };
+    const file = r.repo.componentsFile;
+    let loaded: Promise<{ raw: string; sha: string }> | undefined;
+    const load = (): Promise<{ raw: string; sha: string }> =>
+      (loaded ??= store.read(ref, r.version, file).then((bytes) => {
+        if (bytes === null) {
+          throw new ResolutionError(`failed to read "${file}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
+            where: r.repo.fileLocation(r.version, file),
+          });
+        }
+        return { raw: Buffer.from(bytes).toString('utf8'), sha: sha256Hex(bytes) };
+      }));
+    return { r, load, pinned: store.pinnedFile(r.provider.label, r.version, file) };
+  });
+  // Lock mode records every components file; rendering reads one only when its directory must be rendered again.
+  if (opts.mode === 'lock') await Promise.all(components.map((c) => c.load()));
   let certManagerRaw: string | undefined;
   if (resolution.certManager) {
     const cm = resolution.certManager;
@@ -193,10 +201,17 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   }
 
   if (opts.mode !== 'lock') {
-    for (const { r, raw } of components) renderProvider(ctx, r, raw);
+    for (const c of components) await renderProvider(ctx, c.r, c.pinned?.sha256, c.load);
     if (certManagerRaw !== undefined && resolution.certManager) {
-      const cm = processCertManager(certManagerRaw, resolution.certManager.version);
-      addDir(files, 'providers/cert-manager', [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]);
+      const dir = 'providers/cert-manager';
+      const inputs = digestOf({ fp: codeFingerprint(), kind: 'cert-manager', version: resolution.certManager.version, raw: sha256Hex(certManagerRaw), images: config.images });
+      const reused = cache.reuse(dir, inputs);
+      if (reused) files.push(...reused.files);
+      else {
+        const cm = processCertManager(certManagerRaw, resolution.certManager.version);
+        addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]);
+        cache.record(dir, inputs, files);
+      }
     }
   }
   await renderClusters(ctx, resolution.providers);
@@ -257,12 +272,13 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   let changes: TreeChanges | undefined;
   let repaired: PipelineResult['repaired'] = 'none';
   if (opts.mode === 'render') {
-    const res = writeTree(config.dir, files, { env: opts.env ?? {} });
+    const res = writeTree(config.dir, files, { env: opts.env ?? {}, verified: cache.verified });
     changes = { added: res.added, changed: res.changed, removed: res.removed };
     repaired = res.repaired;
   } else if (opts.mode === 'check') {
-    changes = diffTree(config.dir, files);
+    changes = diffTree(config.dir, files, cache.verified);
   }
+  if (opts.mode === 'render') cache.save();
   return { lock, lockChanged, lockWritten, drift, files, changes, omitted, repaired };
 }
 
@@ -287,6 +303,7 @@ interface RenderContext {
   leaks: { variable: string; object: string; file: string; where: string }[];
   problems: Problem[];
   lockMode: boolean;
+  cache: TreeCache;
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
 }
 
@@ -331,24 +348,50 @@ function screenSecrets(ctx: RenderContext, objects: KubeObject[], yaml: string, 
   return keep;
 }
 
-function renderProvider(ctx: RenderContext, r: ProviderResolution, raw: string): void {
+async function renderProvider(
+  ctx: RenderContext,
+  r: ProviderResolution,
+  pinnedSha: string | undefined,
+  load: () => Promise<{ raw: string; sha: string }>,
+): Promise<void> {
   const p: ResolvedProvider = r.provider;
   const dir = `providers/${p.label}`;
+  const { config } = ctx;
+  const rawSha = pinnedSha ?? (await load()).sha;
+  const inputs = digestOf({
+    fp: codeFingerprint(),
+    kind: 'provider',
+    version: r.version,
+    raw: rawSha,
+    file: r.repo.componentsFile,
+    provider: p,
+    variables: config.variables,
+    images: config.images,
+    secrets: config.secrets,
+  });
+  const reused = ctx.cache.reuse(dir, inputs);
+  if (reused) {
+    ctx.files.push(...reused.files);
+    ctx.omitted.push(...((reused.extra as OmittedObject[] | undefined) ?? []));
+    return;
+  }
+  const { raw } = await load();
   try {
-    const images = { ...ctx.config.images, ...(p.images ? { [p.label]: p.images } : {}) };
+    const images = { ...config.images, ...(p.images ? { [p.label]: p.images } : {}) };
     const c = renderProviderComponents({
       raw,
       name: p.name,
       type: p.type,
       version: r.version,
       ...(p.targetNamespace ? { targetNamespace: p.targetNamespace } : {}),
-      variables: lookupFor(ctx.config, [p.variables, ctx.config.variables]),
+      variables: lookupFor(config, [p.variables, config.variables]),
       images,
       source: `${p.label} ${r.version} ${r.repo.componentsFile}`,
     });
     let objects = c.objects;
     let yaml: string | undefined;
     if (needsCustomizing(p)) objects = customizeObjects(objects, p);
+    const omittedBefore = ctx.omitted.length;
     const screened = screenSecrets(ctx, objects, needsCustomizing(p) ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
     if (screened) objects = screened;
     if (screened || needsCustomizing(p)) yaml = emitManifests(objects);
@@ -358,6 +401,7 @@ function renderProvider(ctx: RenderContext, r: ProviderResolution, raw: string):
     ];
     if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
     addDir(ctx.files, dir, entries);
+    ctx.cache.record(dir, inputs, ctx.files, ctx.omitted.slice(omittedBefore));
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
     ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });
@@ -368,21 +412,41 @@ function templateFile(flavor: string | undefined): string {
   return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
 }
 
+/** What a cluster directory's cache entry remembers besides its files. */
+interface ClusterExtra {
+  classes: { key: string; dir: string; inputs: string; namespace: string; name: string }[];
+  omitted: OmittedObject[];
+}
+
 async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
   const { config, store } = ctx;
-  /** Rendered ClusterClasses by `namespace/name` → the text and the first cluster that produced it. */
-  const classes = new Map<string, { yaml: string; by: string; namespace: string; name: string }>();
-  const rawCache = new Map<string, Promise<string | null>>();
-  const readRaw = (r: ProviderResolution, file: string): Promise<string | null> => {
+  /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
+  const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
+  const rawCache = new Map<string, Promise<{ text: string; sha: string } | null>>();
+  const readRaw = (r: ProviderResolution, file: string): Promise<{ text: string; sha: string } | null> => {
     const key = `${r.provider.label}/${file}`;
     let p = rawCache.get(key);
     if (!p) {
-      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : Buffer.from(b).toString('utf8')));
+      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: Buffer.from(b).toString('utf8'), sha: sha256Hex(b) }));
       rawCache.set(key, p);
     }
     return p;
   };
-  const classCache = new Map<string, { objects: KubeObject[]; yaml: string }>();
+  const classRenders = new Map<string, { objects: KubeObject[]; yaml: string }>();
+  const fp = codeFingerprint();
+  const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
+
+  const useClass = (c: ResolvedCluster, cls: { key: string; inputs: string; namespace: string; name: string; dir: string }): boolean => {
+    const prev = classes.get(cls.key);
+    if (prev && prev.inputs !== cls.inputs) {
+      throw new InputError(`ClusterClass ${cls.key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
+        hint: 'clusters sharing a ClusterClass must give the variables it uses the same values, or use different classes',
+      });
+    }
+    if (prev) return true;
+    classes.set(cls.key, { inputs: cls.inputs, by: `${c.namespace}/${c.name}`, namespace: cls.namespace, name: cls.name, dir: cls.dir });
+    return false;
+  };
 
   for (const c of config.clusters) {
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
@@ -400,14 +464,48 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           hint: flavors.length ? `flavors available: ${flavors.join(', ')}` : 'this release ships no cluster templates',
         });
       }
+      const dir = `clusters/${c.namespace}/${c.name}`;
+      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd) });
+      if (!ctx.lockMode) {
+        const reused = ctx.cache.reuse(dir, inputs);
+        const extra = reused?.extra as ClusterExtra | undefined;
+        if (reused && extra) {
+          // The cluster's ClusterClasses must be in the tree too: already produced by another cluster, or intact on disk.
+          const classFiles: TreeFile[] = [];
+          let ok = true;
+          for (const cls of extra.classes) {
+            // Record the class file reads for the lock, as a full render would.
+            await readRaw(r, `clusterclass-${cls.name}.yaml`);
+            const known = classes.get(cls.key);
+            if (known) {
+              useClass(c, cls);
+              continue;
+            }
+            const fromDisk = ctx.cache.reuse(cls.dir, cls.inputs);
+            if (!fromDisk) {
+              ok = false;
+              break;
+            }
+            classFiles.push(...fromDisk.files);
+            useClass(c, cls);
+          }
+          if (ok) {
+            ctx.files.push(...reused.files, ...classFiles);
+            ctx.omitted.push(...extra.omitted);
+            continue;
+          }
+        }
+      }
       const lookup = clusterLookup(config, c);
-      const t = renderClusterTemplate({ raw, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
+      const t = renderClusterTemplate({ raw: raw.text, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
       const own = new Set(
         t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
           const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
           return `${m.namespace ?? ''}/${m.name ?? ''}`;
         }),
       );
+      const omittedBefore = ctx.omitted.length;
+      const extra: ClusterExtra = { classes: [], omitted: [] };
       for (const ref of clusterClassReferences(t.objects)) {
         const key = `${ref.namespace}/${ref.name}`;
         if (own.has(key)) continue;
@@ -417,39 +515,40 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           throw new ResolutionError(`failed to get the cluster class template for "${key}": ${r.provider.label} ${r.version} has no ${classFile}`);
         }
         if (ctx.lockMode) continue;
-        const cacheKey = `${key}\0${classFile}\0${JSON.stringify(variablesUsed(classRaw).map((v) => lookup(v)))}`;
-        let rendered = classCache.get(cacheKey);
+        const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
+        const classInputs = digestOf({ fp, kind: 'clusterclass', key, raw: classRaw.sha, secrets: config.secrets, values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null) });
+        const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
+        extra.classes.push(cls);
+        if (useClass(c, cls)) continue;
+        const fromDisk = ctx.cache.reuse(classDir, classInputs);
+        if (fromDisk) {
+          ctx.files.push(...fromDisk.files);
+          continue;
+        }
+        let rendered = classRenders.get(classInputs);
         if (!rendered) {
-          const ct = renderClusterTemplate({ raw: classRaw, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
+          const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
           rendered = { objects: ct.objects, yaml: ct.yaml() };
-          classCache.set(cacheKey, rendered);
+          classRenders.set(classInputs, rendered);
         }
-        const prev = classes.get(key);
-        if (prev && prev.yaml !== rendered.yaml) {
-          throw new InputError(`ClusterClass ${key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
-            hint: 'clusters sharing a ClusterClass must give the variables it uses the same values, or use different classes',
-          });
-        }
-        if (!prev) {
-          const dir = `clusterclasses/${ref.namespace}/${ref.name}`;
-          const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${dir}/clusterclass.yaml`, where);
-          classes.set(key, { yaml: rendered.yaml, by: `${c.namespace}/${c.name}`, namespace: ref.namespace, name: ref.name });
-          addDir(ctx.files, dir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
-        }
+        const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
+        addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
+        ctx.cache.record(classDir, classInputs, ctx.files);
       }
       if (ctx.lockMode) continue;
-      const dir = `clusters/${c.namespace}/${c.name}`;
       let yaml = t.yaml();
       const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
-      addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {});
+      addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
+      extra.omitted = ctx.omitted.slice(omittedBefore);
+      ctx.cache.record(dir, inputs, ctx.files, extra);
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       if (ctx.lockMode) continue;
       ctx.problems.push({ where, error: err });
     }
   }
-  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: `clusterclasses/${k.namespace}/${k.name}`, wave: syncWaves.clusterClasses }));
+  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
 }
 
 function variablesUsed(raw: string): string[] {

@@ -99,6 +99,8 @@ export interface ResolveOptions {
   store: ArtifactStore;
   /** Versions to keep, by label (fresh lock entries not being upgraded). */
   pinned: ReadonlyMap<string, string>;
+  /** The contract the lock records for a pinned version: its metadata.yaml is then not read again. */
+  pinnedContracts?: ReadonlyMap<string, string>;
   repositories: ReadonlyMap<string, RepositoryRef>;
   certManager: RepositoryRef | undefined;
 }
@@ -117,6 +119,11 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
   const contractAt = async (p: ResolvedProvider, ref: RepositoryRef, version: string): Promise<string | null> => {
     const key = `${p.label}@${version}`;
     if (contracts.has(key)) return contracts.get(key)!;
+    const lockedContract = opts.pinned.get(p.label) === version ? opts.pinnedContracts?.get(p.label) : undefined;
+    if (lockedContract && opts.store.pinnedFile(p.label, version, 'metadata.yaml')) {
+      contracts.set(key, lockedContract);
+      return lockedContract;
+    }
     const bytes = await opts.store.read({ label: p.label, repo: ref.repo }, version, 'metadata.yaml');
     if (bytes === null) {
       throw new ResolutionError(`failed to read "metadata.yaml" from the repository for provider "${p.label}": not found at ${version}`, {

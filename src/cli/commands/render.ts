@@ -36,7 +36,7 @@ export function registerRender(program: Command, io: CliIO): void {
           );
         }
         if (res.repaired !== 'none') say(`repaired an interrupted earlier render (${res.repaired} its staged changes)`);
-        if (res.omitted.length > 0 && !opts.json) {
+        if (res.omitted.length > 0 && !opts.json && !opts.quiet) {
           out.stderr('objects left out because they would hold credentials; provision them by other means (external-secrets, SOPS):\n');
           for (const o of res.omitted) out.stderr(`  ${o.object} (${o.file}; ${o.variables.join(', ')})\n`);
         }

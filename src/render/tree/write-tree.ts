@@ -100,7 +100,7 @@ function readIfFile(p: string): Buffer | null {
 }
 
 /** What a write would change, comparing bytes with the disk. */
-export function diffTree(root: string, files: readonly TreeFile[]): TreeChanges {
+export function diffTree(root: string, files: readonly TreeFile[], verified: ReadonlySet<string> = new Set()): TreeChanges {
   const owned = readOwned(root);
   const changes: TreeChanges = { added: [], changed: [], removed: [] };
   const desired = new Set<string>();
@@ -108,6 +108,7 @@ export function diffTree(root: string, files: readonly TreeFile[]): TreeChanges 
     topDir(f.path);
     if (desired.has(f.path)) throw new Error(`tree path "${f.path}" is produced twice`);
     desired.add(f.path);
+    if (verified.has(f.path)) continue;
     const current = readIfFile(join(root, f.path));
     if (current === null) changes.added.push(f.path);
     else if (!current.equals(Buffer.from(f.content, 'utf8'))) changes.changed.push(f.path);
@@ -233,6 +234,8 @@ function carryOver(root: string, rel: string, dstRoot: string, skip: (path: stri
 
 export interface WriteTreeOptions {
   env?: NodeJS.ProcessEnv;
+  /** Paths already known to be byte-equal on disk (skipped when comparing). */
+  verified?: ReadonlySet<string>;
   hook?: StepHook;
 }
 
@@ -245,7 +248,7 @@ export interface WriteTreeResult extends TreeChanges {
 export function writeTree(root: string, files: readonly TreeFile[], opts: WriteTreeOptions = {}): WriteTreeResult {
   const hook = opts.hook ?? crashHook(opts.env ?? {});
   const repaired = repairTree(root);
-  const changes = diffTree(root, files);
+  const changes = diffTree(root, files, opts.verified);
   const newOwned = ownedText(files.map((f) => f.path));
   const ownedPath = join(root, stateDir, ownedFile);
   const ownedCurrent = readIfFile(ownedPath);
