@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
@@ -66,6 +66,21 @@ describe('capiform render: the tree', () => {
     expect(r.stdout).toBe('tree is up to date (21 files)\n');
     const after = new Map(listFiles(dir).map((p) => [p, statSync(join(dir, p)).mtimeMs]));
     expect(after).toEqual(before);
+  });
+
+  it('re-renders a directory whose files were edited by hand, even when its inputs did not change', async () => {
+    const dir = fixtureProject();
+    const env = { PATH: process.env.PATH, CAPIFORM_CACHE_DIR: join(dir, '.cache') };
+    await runCli(['render'], { cwd: dir, env });
+    const file = 'providers/cluster-api/components.yaml';
+    const good = read(dir, file);
+    writeFileSync(join(dir, file), good.replace('capi-system', 'capi-systen'));
+    const r = await runCli(['render'], { cwd: dir, env });
+    expect(r.stdout).toContain('0 added, 1 changed, 0 removed');
+    expect(read(dir, file)).toBe(good);
+    expect((await runCli(['render'], { cwd: dir, env })).stdout).toContain('tree is up to date');
+    rmSync(join(dir, 'clusters/team-a/dev-1/cluster.yaml'));
+    expect((await runCli(['render'], { cwd: dir, env })).stdout).toContain('1 added, 0 changed, 0 removed');
   });
 
   it('removes files it owns and no longer produces, and never touches files it does not own', async () => {
