@@ -3,6 +3,7 @@
  * operator's function applied. Intermediate results are ropes (nested arrays of byte slices) so chains of nested
  * defaults stay linear; the walk uses an explicit stack so nesting depth is not limited by the JavaScript stack.
  */
+import { isUtf8 } from 'node:buffer';
 import { concatBytes, lookupFunc, toDefault } from './funcs.js';
 import type { FuncNode, Node } from './parse.js';
 
@@ -53,6 +54,48 @@ export function evalNodes(nodes: Node[], mapping: ByteMapping): Uint8Array {
   const parts: Rope[] = [];
   for (const n of nodes) parts.push(n instanceof Uint8Array ? n : evalFunc(n, mapping));
   return flatten(parts);
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function decodeSmall(b: Uint8Array): string {
+  if (b.length <= 64) {
+    let ascii = true;
+    for (let i = 0; i < b.length; i++) {
+      if (b[i]! >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, b as unknown as number[]);
+  }
+  return decoder.decode(b);
+}
+
+/**
+ * Evaluates a template parsed from a string. `stringValue` gives the same values as `mapping`, as strings, for the
+ * common `${VAR}` case. Returns null when a substitution produced bytes that are not valid UTF-8 on their own
+ * (byte slicing split a character): the caller must then evaluate on bytes so adjacent pieces can rejoin.
+ */
+export function evalNodesToString(
+  nodes: readonly (string | FuncNode)[],
+  mapping: ByteMapping,
+  stringValue: (name: string) => string,
+): string | null {
+  const parts: string[] = [];
+  for (const n of nodes) {
+    if (typeof n === 'string') {
+      parts.push(n);
+    } else if (n.args.length === 0 && lookupFunc(n.name, 0) === toDefault) {
+      parts.push(stringValue(n.param));
+    } else {
+      const b = flatten(evalFunc(n, mapping));
+      if (b.length === 0) continue;
+      if (!isUtf8(b)) return null;
+      parts.push(decodeSmall(b));
+    }
+  }
+  return parts.join('');
 }
 
 /** Concatenates a rope into one byte array (iteratively: ropes can be deep). */

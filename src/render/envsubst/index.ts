@@ -8,9 +8,9 @@
  * order), evaluation (unset and empty both read as `""`).
  */
 import { MissingVariablesError, TemplateSyntaxError } from '../../errors.js';
-import { evalNodes } from './eval.js';
-import { rewriteLegacyVariables } from './legacy.js';
-import { EnvsubstParseError, parseTemplate, type FuncNode, type Node } from './parse.js';
+import { evalNodes, evalNodesToString } from './eval.js';
+import { rewriteLegacyVariables, rewriteLegacyVariablesString } from './legacy.js';
+import { EnvsubstParseError, parseTemplate, parseTemplateString, type FuncNode, type Node } from './parse.js';
 import { compareUtf8 } from './utf8.js';
 
 export { EnvsubstPanic } from './funcs.js';
@@ -50,14 +50,24 @@ function parseBytes(buf: Uint8Array): Node[] {
   }
 }
 
+/** `parse.Parse` on a string (same tree, text nodes kept as strings). */
+function parseString(text: string): (string | FuncNode)[] {
+  try {
+    return parseTemplateString(text);
+  } catch (err) {
+    if (err instanceof EnvsubstParseError) throw new TemplateSyntaxError(err.message);
+    throw err;
+  }
+}
+
 /**
  * clusterctl's `inspectVariables`/`traverse`: top-level substitutions only; the first occurrence of a name decides
  * its default string (literal arguments verbatim, nested substitutions as `${NAME}`, for every operator).
  */
-function inventory(nodes: Node[]): Map<string, Uint8Array> {
+function inventory(nodes: readonly (Node | string)[]): Map<string, Uint8Array> {
   const vars = new Map<string, Uint8Array>();
   for (const n of nodes) {
-    if (n instanceof Uint8Array || vars.has(n.param)) continue;
+    if (typeof n === 'string' || n instanceof Uint8Array || vars.has(n.param)) continue;
     vars.set(n.param, defaultString(n));
   }
   return vars;
@@ -119,7 +129,39 @@ export function processBytes(raw: Uint8Array, lookup: (name: string) => string |
 export function process(text: string, lookup: (name: string) => string | undefined): string {
   // Without `$` nothing can change, except that Go's scanner stops at the first NUL (rune 0 doubles as end of input).
   if (text.indexOf('$') < 0 && text.indexOf('\0') < 0) return text;
-  return decode(processBytes(toBytes(text), lookup));
+  // Fast path: top-level text stays a string; only the substitutions are handled as bytes.
+  const nodes = parseString(rewriteLegacyVariablesString(text));
+  const strings = new Map<string, string>();
+  const missing: string[] = [];
+  for (const [name, def] of inventory(nodes)) {
+    const v = lookup(name);
+    if (v === undefined) {
+      if (def.length === 0) missing.push(name);
+    } else {
+      strings.set(name, v);
+    }
+  }
+  if (missing.length > 0) throw new MissingVariablesError(sortedNames(missing));
+  const stringValue = (name: string): string => {
+    let v = strings.get(name);
+    if (v === undefined) {
+      v = lookup(name) ?? '';
+      strings.set(name, v);
+    }
+    return v;
+  };
+  const bytes = new Map<string, Uint8Array>();
+  const out = evalNodesToString(nodes, (name) => {
+    let b = bytes.get(name);
+    if (b === undefined) {
+      const v = stringValue(name);
+      b = v === '' ? EMPTY : toBytes(v);
+      bytes.set(name, b);
+    }
+    return b;
+  }, stringValue);
+  // A substitution cut a character in two: evaluate on bytes, where the pieces can rejoin, as Go's output does.
+  return out ?? decode(processBytes(toBytes(text), lookup));
 }
 
 function lookupIn(variables: Variables): (name: string) => string | undefined {
@@ -134,7 +176,8 @@ export function substitute(text: string, variables: Variables): string {
 
 /** {@link substitute} on raw bytes; the result may be invalid UTF-8, exactly as Go produces it. */
 export function substituteBytes(bytes: Uint8Array, variables: Variables): Uint8Array {
-  return processBytes(bytes, lookupIn(variables));
+  // A plain view: Buffer#subarray is much slower than Uint8Array#subarray.
+  return processBytes(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), lookupIn(variables));
 }
 
 /**

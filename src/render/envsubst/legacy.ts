@@ -56,3 +56,32 @@ export function rewriteLegacyVariables(buf: Uint8Array): Uint8Array {
   }
   return out;
 }
+
+/** {@link rewriteLegacyVariables} on a string (the pattern is ASCII, so UTF-16 indexes work the same). */
+export function rewriteLegacyVariablesString(text: string): string {
+  const end = text.length;
+  let parts: string[] | null = null;
+  let copied = 0;
+  let i = text.indexOf('${');
+  while (i >= 0) {
+    let j = i + 2;
+    const ws1 = j;
+    while (j < end && isSpace(text.charCodeAt(j))) j++;
+    const nameStart = j;
+    while (j < end && isLegacyName(text.charCodeAt(j))) j++;
+    const nameEnd = j;
+    while (j < end && isSpace(text.charCodeAt(j))) j++;
+    const matched = nameEnd > nameStart && j < end && text.charCodeAt(j) === 0x7d && (nameStart > ws1 || j > nameEnd);
+    if (!matched) {
+      i = text.indexOf('${', i + 1);
+      continue;
+    }
+    parts ??= [];
+    parts.push(text.slice(copied, i + 2), text.slice(nameStart, nameEnd));
+    copied = j;
+    i = text.indexOf('${', j + 1);
+  }
+  if (!parts) return text;
+  parts.push(text.slice(copied));
+  return parts.join('');
+}

@@ -17,6 +17,9 @@ export const ERR_PARSE_DEFAULT_FUNCTION = 'unable to parse default function';
 /** A parse error carrying one of the library's five messages. */
 export class EnvsubstParseError extends Error {}
 
+/** Thrown by the scanner when a window of the text ended before the parser could decide. */
+const NEED_MORE = Symbol('need more input');
+
 /** `${…}`: `param` is the variable name, `name` the operator (`""` for plain `${V}`), `args` its arguments. */
 export interface FuncNode {
   param: string;
@@ -91,13 +94,17 @@ function accepts(acc: number, r: number, i: number): boolean {
   }
 }
 
-const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Decodes a variable name (always valid UTF-8: only letters, digits and `_` are accepted). */
+/** Decodes an operator (ASCII only) or a variable name (valid UTF-8: only letters, digits and `_` are accepted). */
 function nameString(b: Uint8Array): string {
-  for (let i = 0; i < b.length; i++) if (b[i]! >= 0x80) return utf8.decode(b);
-  return b.length < 32 ? String.fromCharCode.apply(null, b as unknown as number[]) : latin1.decode(b);
+  let s = '';
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c >= 0x80) return utf8.decode(b);
+    s += String.fromCharCode(c);
+  }
+  return s;
 }
 
 /**
@@ -111,6 +118,8 @@ class Scanner {
   mode = 0;
   acc = 0;
   deleted: number[] = [];
+  /** True when buf is a window of a longer text: reading past its end must fetch more, not mean end of input. */
+  truncated = false;
 
   constructor(
     readonly buf: Uint8Array,
@@ -119,6 +128,7 @@ class Scanner {
 
   read(): number {
     if (this.pos >= this.end) {
+      if (this.truncated) throw NEED_MORE;
       this.width = 0;
       return 0;
     }
@@ -168,7 +178,7 @@ class Scanner {
 
   scan(): number {
     this.start = this.pos;
-    if (this.deleted.length) this.deleted = [];
+    if (this.deleted.length !== 0) this.deleted = [];
     const r = this.read();
     if (r === 0) return T_EOF;
     if (this.scanLbrack(r)) return T_LBRACK;
@@ -301,6 +311,114 @@ export function parseTemplate(buf: Uint8Array, end = buf.length): Node[] {
   return nodes;
 }
 
+/**
+ * {@link parseTemplate} on a JavaScript string, for speed: top-level text stays a string (sliced, never encoded)
+ * and each `${…}` is parsed from a UTF-8 window of the text that grows until the parser no longer runs off its end.
+ * Positions inside windows are bytes, so every byte-level quirk behaves as in {@link parseTemplate}.
+ */
+export function parseTemplateString(text: string): (string | FuncNode)[] {
+  const nodes: (string | FuncNode)[] = [];
+  const arena: Arena = { buf: new Uint8Array(0), off: 0 };
+  let nul = text.indexOf('\0');
+  if (nul < 0) nul = text.length;
+  let pos = 0;
+  while (pos < nul) {
+    let segStart = pos;
+    let i = pos;
+    let parts: string[] | null = null;
+    let lbrack = -1;
+    for (;;) {
+      const d = text.indexOf('$', i);
+      if (d < 0 || d >= nul) {
+        i = nul;
+        break;
+      }
+      const next = text.charCodeAt(d + 1);
+      if (next === 0x7b) {
+        lbrack = d;
+        i = d;
+        break;
+      }
+      if (next === 0x24) {
+        (parts ??= []).push(text.slice(segStart, d + 1));
+        segStart = d + 2;
+        i = d + 2;
+      } else {
+        i = d + 1;
+      }
+    }
+    if (parts) {
+      parts.push(text.slice(segStart, i));
+      nodes.push(parts.join(''));
+    } else if (i > pos) {
+      nodes.push(text.slice(pos, i));
+    }
+    if (lbrack < 0) break;
+    pos = parseFuncInString(text, lbrack, nodes, arena);
+  }
+  return nodes;
+}
+
+const windowEncoder = new TextEncoder();
+
+/**
+ * Windows are encoded into a shared arena (no allocation per substitution). Tokens are views into it, so only the
+ * bytes a parse consumed are kept; the next window starts right after them.
+ */
+interface Arena {
+  buf: Uint8Array;
+  off: number;
+}
+
+/** Parses the `${…}` at text[k], appends it to nodes, and returns the index just after it. */
+function parseFuncInString(text: string, k: number, nodes: (string | FuncNode)[], arena: Arena): number {
+  for (let win = 64; ; win *= 4) {
+    let e = k + win;
+    if (e < text.length) {
+      const c = text.charCodeAt(e - 1);
+      if (c >= 0xd800 && c <= 0xdbff) e++; // keep surrogate pairs whole
+    }
+    if (e > text.length) e = text.length;
+    const need = (e - k) * 3;
+    if (arena.buf.length - arena.off < need) {
+      arena.buf = new Uint8Array(Math.max(1 << 16, need));
+      arena.off = 0;
+    }
+    const window = arena.buf.subarray(arena.off);
+    const written = windowEncoder.encodeInto(text.slice(k, e), window).written;
+    const s = new Scanner(window, written);
+    s.truncated = e < text.length;
+    s.pos = 2;
+    let node: FuncNode;
+    try {
+      node = parseFunc(s);
+    } catch (err) {
+      if (err === NEED_MORE) continue;
+      throw err;
+    }
+    nodes.push(node);
+    arena.off += s.pos;
+    return k + utf16Length(window, s.pos);
+  }
+}
+
+/** Number of UTF-16 code units encoded by the (valid, whole-character) UTF-8 bytes buf[0:n]. */
+function utf16Length(buf: Uint8Array, n: number): number {
+  let units = 0;
+  for (let i = 0; i < n; ) {
+    const b = buf[i]!;
+    if (b < 0x80) i += 1;
+    else if (b < 0xe0) i += 2;
+    else if (b < 0xf0) i += 3;
+    else {
+      i += 4;
+      units++;
+    }
+    units++;
+  }
+  return units;
+}
+
 function concat(parts: Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
@@ -408,7 +526,7 @@ function head(s: Scanner, stack: Frame[]): FuncNode | null {
       s.acc = A_ONE_COLON;
       s.mode = M_IDENT;
       if (s.scan() !== T_IDENT) fail(ERR_BAD_SUBSTITUTION);
-      node.name = latin1.decode(s.string());
+      node.name = nameString(s.string());
       stack.push({ node, kind: F_SUBSTR_ARG1 });
       return null;
     }
@@ -419,14 +537,14 @@ function head(s: Scanner, stack: Frame[]): FuncNode | null {
       s.acc = A_CASING_FUNC;
       s.mode = M_IDENT;
       if (s.scan() !== T_IDENT) fail(ERR_BAD_SUBSTITUTION);
-      node.name = latin1.decode(s.string());
+      node.name = nameString(s.string());
       consumeRbrack(s);
       return node;
     case 0x2f:
       s.acc = A_REPLACE_FUNC;
       s.mode = M_IDENT;
       if (s.scan() !== T_IDENT) fail(ERR_BAD_SUBSTITUTION);
-      node.name = latin1.decode(s.string());
+      node.name = nameString(s.string());
       stack.push({ node, kind: F_REPLACE_ARG1 });
       return null;
     case 0x23:
@@ -434,7 +552,7 @@ function head(s: Scanner, stack: Frame[]): FuncNode | null {
       s.acc = s.peek() === 0x23 ? A_HASH_FUNC : A_PERCENT_FUNC;
       s.mode = M_IDENT;
       if (s.scan() !== T_IDENT) fail(ERR_BAD_SUBSTITUTION);
-      node.name = latin1.decode(s.string());
+      node.name = nameString(s.string());
       stack.push({ node, kind: F_REMOVE_ARG });
       return null;
   }
@@ -448,7 +566,7 @@ function defaultHead(s: Scanner, node: FuncNode, stack: Frame[]): null {
   s.acc = s.peek() === 0x3d ? A_ONE_EQUAL : A_DEFAULT_FUNC;
   s.mode = M_IDENT;
   if (s.scan() !== T_IDENT) fail(ERR_PARSE_DEFAULT_FUNCTION);
-  node.name = latin1.decode(s.string());
+  node.name = nameString(s.string());
   stack.push({ node, kind: F_DEFAULT });
   return null;
 }
@@ -457,7 +575,7 @@ function parseLenFunc(s: Scanner): FuncNode {
   s.acc = A_ONE_HASH;
   s.mode = M_IDENT;
   if (s.scan() !== T_IDENT) fail(ERR_BAD_SUBSTITUTION);
-  const name = latin1.decode(s.string());
+  const name = nameString(s.string());
   s.acc = A_IDENT;
   s.mode = M_IDENT;
   if (s.scan() !== T_IDENT) fail(ERR_BAD_SUBSTITUTION);
