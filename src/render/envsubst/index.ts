@@ -204,7 +204,7 @@ export function envsubstEval(text: string, mapping: (name: string) => string): s
  * `GetVariableMap`). Throws TemplateSyntaxError.
  */
 export function listVariables(text: string): TemplateVariable[] {
-  const vars = inventory(parseBytes(rewriteLegacyVariables(toBytes(text))));
+  const vars = inventory(parseString(rewriteLegacyVariablesString(text)));
   return sortedNames(vars.keys()).map((name) => {
     const def = vars.get(name)!;
     return { name, default: def.length === 0 ? null : decode(def) };
@@ -213,7 +213,7 @@ export function listVariables(text: string): TemplateVariable[] {
 
 /** clusterctl `GetVariables`: the sorted, de-duplicated variable names. Throws TemplateSyntaxError. */
 export function getVariables(text: string): string[] {
-  return sortedNames(inventory(parseBytes(rewriteLegacyVariables(toBytes(text)))).keys());
+  return sortedNames(inventory(parseString(rewriteLegacyVariablesString(text))).keys());
 }
 
 /** clusterctl `GetVariableMap`: name → default string, or null when required. */
