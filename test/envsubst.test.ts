@@ -282,3 +282,11 @@ describe('performance: one linear pass', () => {
     });
   }
 });
+
+describe('error locations', () => {
+  it('a parse error says on which line the failing substitution starts', () => {
+    const err = errorOf(() => substitute('a: 1\nb: ${A}\nc: ${B-x}\n', { A: 'a', B: 'b' })) as TemplateSyntaxError;
+    expect(err.message).toBe('missing closing brace');
+    expect(err.where).toBe('line 3');
+  });
+});

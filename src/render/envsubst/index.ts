@@ -50,12 +50,22 @@ function parseBytes(buf: Uint8Array): Node[] {
   }
 }
 
-/** `parse.Parse` on a string (same tree, text nodes kept as strings). */
+/**
+ * `parse.Parse` on a string (same tree, text nodes kept as strings). The error's `where` is the line of the
+ * substitution that failed (`line N`; callers prefix the file); the message stays exactly the library's.
+ */
 function parseString(text: string): (string | FuncNode)[] {
   try {
     return parseTemplateString(text);
   } catch (err) {
-    if (err instanceof EnvsubstParseError) throw new TemplateSyntaxError(err.message);
+    if (err instanceof EnvsubstParseError) {
+      let line = 1;
+      for (let i = text.indexOf('\n'); i >= 0 && i < err.offset; i = text.indexOf('\n', i + 1)) line++;
+      throw new TemplateSyntaxError(err.message, {
+        where: err.offset >= 0 ? `line ${line}` : undefined,
+        hint: 'check the ${…} expression on that line (see the envsubst syntax: ${VAR}, ${VAR:=default}, …)',
+      });
+    }
     throw err;
   }
 }

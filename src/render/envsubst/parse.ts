@@ -14,8 +14,10 @@ export const ERR_PARSE_VARIABLE_NAME = 'unable to parse variable name';
 export const ERR_PARSE_FUNC_SUBSTITUTION = 'unable to parse substitution within function';
 export const ERR_PARSE_DEFAULT_FUNCTION = 'unable to parse default function';
 
-/** A parse error carrying one of the library's five messages. */
-export class EnvsubstParseError extends Error {}
+/** A parse error carrying one of the library's five messages; `offset` is where the failing `${` starts. */
+export class EnvsubstParseError extends Error {
+  offset = -1;
+}
 
 /** Thrown by the scanner when a window of the text ended before the parser could decide. */
 const NEED_MORE = Symbol('need more input');
@@ -354,7 +356,12 @@ export function parseTemplateString(text: string): (string | FuncNode)[] {
       nodes.push(text.slice(pos, i));
     }
     if (lbrack < 0) break;
-    pos = parseFuncInString(text, lbrack, nodes, arena);
+    try {
+      pos = parseFuncInString(text, lbrack, nodes, arena);
+    } catch (err) {
+      if (err instanceof EnvsubstParseError) err.offset = lbrack;
+      throw err;
+    }
   }
   return nodes;
 }
