@@ -2,5 +2,6 @@
 export * from './errors.js';
 export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './resolve/provider-type.js';
 export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';
+export { listVariables, substitute, type TemplateVariable, type Variables } from './render/envsubst/index.js';
 export { defineConfig } from './config/define-config.js';
 export type * from './config/types.js';
