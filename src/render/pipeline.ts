@@ -209,8 +209,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       if (reused) files.push(...reused.files);
       else {
         const cm = processCertManager(certManagerRaw, resolution.certManager.version);
-        addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]);
-        cache.record(dir, inputs, files);
+        cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]));
       }
     }
   }
@@ -307,9 +306,12 @@ interface RenderContext {
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
 }
 
-function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Omit<KustomizationOptions, 'header'> = {}): void {
-  for (const e of entries) files.push({ path: `${dir}/${e.name}`, content: e.content });
-  files.push({ path: `${dir}/kustomization.yaml`, content: kustomizationFor(entries.map((e) => e.name), { header: headerText, ...kustomizeOpts }) });
+/** Adds a directory's files and its kustomization; returns the directory's files. */
+function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Omit<KustomizationOptions, 'header'> = {}): TreeFile[] {
+  const own = entries.map((e) => ({ path: `${dir}/${e.name}`, content: e.content }));
+  own.push({ path: `${dir}/kustomization.yaml`, content: kustomizationFor(entries.map((e) => e.name), { header: headerText, ...kustomizeOpts }) });
+  files.push(...own);
+  return own;
 }
 
 /** Variable lookup with credentials replaced by markers. */
@@ -400,8 +402,7 @@ async function renderProvider(
       { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
     ];
     if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
-    addDir(ctx.files, dir, entries);
-    ctx.cache.record(dir, inputs, ctx.files, ctx.omitted.slice(omittedBefore));
+    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore));
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
     ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });
@@ -532,16 +533,15 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           classRenders.set(classInputs, rendered);
         }
         const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
-        addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
-        ctx.cache.record(classDir, classInputs, ctx.files);
+        ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
       }
       if (ctx.lockMode) continue;
       let yaml = t.yaml();
       const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
-      addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
+      const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
-      ctx.cache.record(dir, inputs, ctx.files, extra);
+      ctx.cache.record(dir, inputs, dirFiles, extra);
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       if (ctx.lockMode) continue;
