@@ -209,7 +209,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       if (reused) files.push(...reused.files);
       else {
         const cm = processCertManager(certManagerRaw, resolution.certManager.version);
-        cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]));
+        cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]), undefined, true);
       }
     }
   }
@@ -402,7 +402,7 @@ async function renderProvider(
       { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
     ];
     if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
-    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore));
+    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore), true);
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
     ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });

@@ -20,6 +20,8 @@ export interface TreeCacheEntry {
   files: string[];
   /** `size:mtimeMs` of each file when last verified (like git's index: unchanged stat = unchanged bytes). */
   stats?: string[];
+  /** sha256 of each file, when its content is also kept in the cache (big directories: providers). */
+  blobs?: string[];
   /** Anything the renderer needs to replay (omitted objects, ClusterClass references). */
   extra?: unknown;
 }
@@ -70,6 +72,7 @@ export class TreeCache {
   private entries: Record<string, TreeCacheEntry> = {};
   private readonly next: Record<string, TreeCacheEntry> = {};
   private readonly file: string | undefined;
+  private readonly blobDir: string | undefined;
   /** Paths whose on-disk bytes were verified equal to what this run produces. */
   readonly verified = new Set<string>();
 
@@ -79,6 +82,7 @@ export class TreeCache {
   ) {
     if (!env || env.CAPIFORM_NO_TREE_CACHE === '1') return;
     this.file = join(cacheRoot(env), 'trees', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+    this.blobDir = join(cacheRoot(env), 'rendered');
     try {
       if (existsSync(this.file)) this.entries = (JSON.parse(readFileSync(this.file, 'utf8')) as { entries: Record<string, TreeCacheEntry> }).entries ?? {};
     } catch {
@@ -100,7 +104,7 @@ export class TreeCache {
       try {
         st = statSync(join(this.root, dir, name));
       } catch {
-        return null;
+        return this.fromBlobs(dir, e);
       }
       stats.push(`${st.size}:${st.mtimeMs}`);
     }
@@ -110,10 +114,10 @@ export class TreeCache {
         try {
           read.push({ name, content: readFileSync(join(this.root, dir, name)) });
         } catch {
-          return null;
+          return this.fromBlobs(dir, e);
         }
       }
-      if (outputsDigest(read) !== e.outputs) return null;
+      if (outputsDigest(read) !== e.outputs) return this.fromBlobs(dir, e);
     }
     this.next[dir] = { ...e, stats };
     const files = e.files.map((name) => ({ path: `${dir}/${name}`, content: '' }));
@@ -121,10 +125,53 @@ export class TreeCache {
     return { files, extra: e.extra };
   }
 
-  record(dir: string, inputs: string, files: readonly TreeFile[], extra?: unknown): void {
+  /** The directory's files from the blob store (the tree lost or changed them); null when not kept or damaged. */
+  private fromBlobs(dir: string, e: TreeCacheEntry): { files: TreeFile[]; extra: unknown } | null {
+    if (!e.blobs || !this.blobDir) return null;
+    const files: TreeFile[] = [];
+    for (const [i, name] of e.files.entries()) {
+      const sha = e.blobs[i]!;
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(join(this.blobDir, sha.slice(0, 2), sha));
+      } catch {
+        return null;
+      }
+      if (createHash('sha256').update(bytes).digest('hex') !== sha) return null;
+      files.push({ path: `${dir}/${name}`, content: bytes.toString('utf8') });
+    }
+    this.next[dir] = { ...e, stats: undefined };
+    delete this.next[dir].stats;
+    return { files, extra: e.extra };
+  }
+
+  /**
+   * Remembers what `dir` was rendered to from `inputs`. With `keep`, the contents also go to the blob store, so a
+   * deleted or damaged tree gets them back without rendering (used for provider directories, the expensive ones).
+   */
+  record(dir: string, inputs: string, files: readonly TreeFile[], extra?: unknown, keep = false): void {
     if (!this.file) return;
     const own = files.filter((f) => f.path.startsWith(`${dir}/`)).map((f) => ({ name: f.path.slice(dir.length + 1), content: f.content }));
-    this.next[dir] = { inputs, outputs: outputsDigest(own), files: own.map((f) => f.name).sort(), ...(extra === undefined ? {} : { extra }) };
+    own.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entry: TreeCacheEntry = { inputs, outputs: outputsDigest(own), files: own.map((f) => f.name), ...(extra === undefined ? {} : { extra }) };
+    if (keep && this.blobDir) {
+      try {
+        entry.blobs = own.map((f) => {
+          const sha = createHash('sha256').update(f.content).digest('hex');
+          const p = join(this.blobDir!, sha.slice(0, 2), sha);
+          if (!existsSync(p)) {
+            mkdirSync(dirname(p), { recursive: true });
+            const tmp = `${p}.${process.pid}.tmp`;
+            writeFileSync(tmp, f.content);
+            renameSync(tmp, p);
+          }
+          return sha;
+        });
+      } catch {
+        delete entry.blobs;
+      }
+    }
+    this.next[dir] = entry;
   }
 
   /** Writes the entries of this run (after the tree is written), with the files' current stat. */
