@@ -141,14 +141,15 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
  * with `where` = `source:line`.
  */
 export function parseConfigText(text: string, source: string): ConfigMap {
-  const docs = parseAllDocuments(text, { version: '1.2', schema: 'failsafe', uniqueKeys: true, prettyErrors: false });
+  const docs = parseAllDocuments(text, { version: '1.2', schema: 'failsafe', uniqueKeys: true });
   const list = Array.isArray(docs) ? docs : [docs];
   const first = list[0];
   if (!first) return new Map();
   const err = first.errors[0];
   if (err) {
     const line = err.linePos?.[0]?.line;
-    throw new ConfigError(`While parsing config: yaml: ${err.message.split('\n')[0] ?? err.message}`, {
+    const summary = (err.message.split('\n')[0] ?? err.message).replace(/ at line \d+, column \d+:?$/, '');
+    throw new ConfigError(`While parsing config: yaml: ${line ? `line ${line}: ` : ''}${summary}`, {
       where: line ? `${source}:${line}` : source,
       hint: 'fix the YAML syntax of the clusterctl configuration file',
     });
