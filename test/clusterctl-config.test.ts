@@ -236,3 +236,12 @@ describe('overridesFolder', () => {
     expect(config('', { OVERRIDESFOLDER: '/env' }).overridesFolder).toBe('/env');
   });
 });
+
+describe('credentials', () => {
+  it('reads github-token and gitlab-access-token from the file or the environment', () => {
+    expect(config('github-token: from-file\n').githubToken).toBe('from-file');
+    expect(config('github-token: from-file\n', { GITHUB_TOKEN: 'from-env' }).githubToken).toBe('from-env');
+    expect(config('', { GITLAB_ACCESS_TOKEN: 'gl' }).gitlabAccessToken).toBe('gl');
+    expect(config('').githubToken).toBeUndefined();
+  });
+});

@@ -16,8 +16,9 @@ export interface SemanticVersion {
   buildMetadata: string;
 }
 
-const versionMatchRE = /^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$/s;
-const extraMatchRE = /^(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\s*$/;
+// Go RE2: `\s` is [\t\n\f\r ] and `.` does not match a newline.
+const versionMatchRE = /^[\t\n\f\r ]*v?([0-9]+(?:\.[0-9]+)*)([^\n]*)$/;
+const extraMatchRE = /^(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?[\t\n\f\r ]*$/;
 const maxUint64 = (1n << 64n) - 1n;
 
 /** Go's `strconv.ParseUint(s, 10, 64)`: digits only, no sign, within uint64. */

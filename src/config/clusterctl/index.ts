@@ -165,6 +165,18 @@ export class ClusterctlConfig {
     return this.cachedCertManager;
   }
 
+  /** `github-token` (env `GITHUB_TOKEN`); never print it. */
+  get githubToken(): string | undefined {
+    const v = this.get('github-token');
+    return v === '' ? undefined : v;
+  }
+
+  /** `gitlab-access-token` (env `GITLAB_ACCESS_TOKEN`); never print it. */
+  get gitlabAccessToken(): string | undefined {
+    const v = this.get('gitlab-access-token');
+    return v === '' ? undefined : v;
+  }
+
   /** The `overridesFolder` variable after envsubst with the OS environment; undefined when unset or blank. */
   get overridesFolder(): string | undefined {
     const v = this.get('overridesFolder');
