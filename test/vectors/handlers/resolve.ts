@@ -21,7 +21,8 @@ import { manifestLabel } from '../../../src/resolve/provider-type.js';
 import { getProvider, listProviders, type UserProvider } from '../../../src/resolve/providers.js';
 import type { ProviderRepository } from '../../../src/resolve/repository.js';
 import { formatSemantic, parseTolerant, tryParseSemantic } from '../../../src/resolve/semver.js';
-import { latestPatchRelease, latestRelease } from '../../../src/resolve/versions.js';
+import { latestContractRelease, latestPatchRelease, latestRelease } from '../../../src/resolve/versions.js';
+import type { LocalRepository } from '../../../src/resolve/local/local-repository.js';
 import { runCli } from '../../helpers/cli.js';
 import { testdir } from '../../helpers/testdir.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';
@@ -99,6 +100,8 @@ function fakeGithubRepository(input: Rec, notes: string): ProviderRepository {
       if (sv) versions.push(`v${formatSemantic(sv)}`);
     }
   }
+  const goproxy = typeof input.GOPROXY === 'string' ? input.GOPROXY : undefined;
+  if (goproxy === 'off' || goproxy === 'direct') versions = [];
   if (versions.length === 0 && Array.isArray(input.githubReleases)) {
     versions = (input.githubReleases as string[]).filter((t) => tryParseSemantic(t) !== null);
   }
@@ -133,6 +136,15 @@ function metadataYaml(m: Rec): string {
     for (const s of rs) lines.push(`- major: ${String(s.major)}`, `  minor: ${String(s.minor)}`, `  contract: ${JSON.stringify(s.contract ?? '')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A local repository from `{provider, url ('<tmp>/…'), files}`; remembers the temp dir in `input.__dir`. */
+async function localFromInput(input: Rec): Promise<ProviderRepository> {
+  const dir = testdir((input.files ?? {}) as Record<string, string>);
+  input.__dir = dir;
+  const provider = (input.provider ?? {}) as { name: string; type: string };
+  const url = String(input.url ?? '').replace('<tmp>', dir);
+  return createRepository({ name: String(provider.name ?? ''), type: String(provider.type ?? ''), url });
 }
 
 function configWith(key: string, value: unknown, env: Record<string, string> = {}): ClusterctlConfig {
@@ -294,6 +306,44 @@ const handlers: Record<string, VectorHandler> = {
   'clusterctl:latestRelease': async (v, file) => {
     const repo = fakeGithubRepository(v.input, fileNotes(file));
     await expectOutcome(v.expected, () => latestRelease(repo), (r) => expect(r).toBe(v.expected.version));
+  },
+
+  'clusterctl:latestContractRelease': async (v, file) => {
+    const repo = v.input.files ? await localFromInput(v.input) : fakeGithubRepository(v.input, fileNotes(file));
+    await expectOutcome(
+      v.expected,
+      () => latestContractRelease(repo, String(v.input.contract ?? 'v1beta2')),
+      (r) => expect(r).toBe(v.expected.version),
+    );
+  },
+
+  'clusterctl:newLocalRepository': async (v) => {
+    await expectOutcome(v.expected, () => localFromInput(v.input), (repo) => {
+      const r = repo as LocalRepository;
+      const dir = String((v.input as Rec).__dir ?? '');
+      const fields: Record<string, unknown> = {
+        defaultVersion: r.defaultVersion,
+        componentsPath: r.componentsFile,
+        providerLabel: r.providerLabel,
+        basepath: r.basepath,
+      };
+      for (const [k, want] of Object.entries(v.expected)) {
+        if (k in fields) expect(fields[k]).toBe(typeof want === 'string' ? want.replace('<tmp>', dir) : want);
+      }
+    });
+  },
+
+  'clusterctl:local.GetFile': async (v) => {
+    await expectOutcome(
+      v.expected,
+      async () => {
+        const repo = await localFromInput(v.input);
+        const bytes = await repo.getFile(String(v.input.version ?? ''), String(v.input.file ?? repo.componentsFile));
+        if (bytes === null) throw new Error(`file not found`);
+        return new TextDecoder().decode(bytes);
+      },
+      (content) => expect(content).toBe(v.expected.content ?? v.expected.contents),
+    );
   },
 
   'clusterctl:local.GetVersions': async (v) => {
