@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, InputError, ResolutionError, UsageError } from '../src/errors.js';
 import { builtinProviders } from '../src/resolve/catalog.js';
 import { certManagerShouldUpgrade } from '../src/resolve/cert-manager.js';
-import { createRepository, repositoryKindFor } from '../src/resolve/factory.js';
+import { createRepository, repositoryKindFor, resolveProviderRelease } from '../src/resolve/factory.js';
+import { parseClusterctlConfig } from '../src/config/clusterctl/index.js';
 import { LocalRepository } from '../src/resolve/local/local-repository.js';
 import {
   checkProviderContract,
@@ -453,6 +454,27 @@ describe('repository factory', () => {
     const err = await rejection(createRepository(getProvider('aws', 'InfrastructureProvider')));
     expect(err.message).toContain('fetching from GitHub is not available yet');
     expect(err.hint).toContain('providers:');
+    expect(err.exitCode).toBe(ExitCode.resolution);
+  });
+});
+
+describe('resolving a provider release (generate provider steps 1-6)', () => {
+  it('finds the provider through clusterctl.yaml, resolves latest and checks the contract', async () => {
+    const base = acmeRepository();
+    const cfg = parseClusterctlConfig(
+      `providers:\n- name: acme\n  type: InfrastructureProvider\n  url: \${REPO}/infrastructure-acme/latest/infrastructure-components.yaml\n`,
+      { env: { REPO: base, HOME: base } },
+    );
+    const r = await resolveProviderRelease('ACME', 'InfrastructureProvider', cfg);
+    expect(r.version).toBe('v1.5.0');
+    expect(r.label).toBe('infrastructure-acme');
+    expect(r.releaseSeries.contract).toBe('v1beta2');
+    const pinned = await resolveProviderRelease('acme:v1.4.2', 'InfrastructureProvider', cfg);
+    expect(pinned.releaseSeries.contract).toBe('v1beta1');
+    const err = await rejection(resolveProviderRelease('acme:v2.0.0', 'InfrastructureProvider', cfg));
+    expect(err.message).toBe(
+      'current version of clusterctl is only compatible with provider implementing v1beta2, v1beta1 contract versions, detected v1beta3 for provider acme',
+    );
     expect(err.exitCode).toBe(ExitCode.resolution);
   });
 });

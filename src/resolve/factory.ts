@@ -6,6 +6,12 @@
  * Construction resolves `latest` (GitHub and local).
  */
 import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
+import type { ProviderConfig } from './catalog.js';
+import { checkProviderContract, readMetadata, type Metadata, type ReleaseSeries } from './metadata.js';
+import { withOverrides } from './overrides.js';
+import { parseProviderName } from './provider-name.js';
+import { manifestLabel } from './provider-type.js';
+import { getProvider, type UserProvider } from './providers.js';
 import { escapedPath, parseGoUrl, type GoUrl } from './go-url.js';
 import { LocalRepository } from './local/local-repository.js';
 import type { ProviderRepository } from './repository.js';
@@ -85,4 +91,46 @@ export async function createRepository(
         'E_REMOTE_UNAVAILABLE',
       );
   }
+}
+
+/** What `resolveProviderRelease` needs from clusterctl's configuration (a `ClusterctlConfig` fits). */
+export interface ProviderResolutionConfig {
+  /** User `providers:` entries (URLs already expanded). */
+  providers: readonly UserProvider[];
+  /** The `overridesFolder` variable (blank/undefined = default folder). */
+  overridesFolder?: string;
+  env: Record<string, string | undefined>;
+  get?: (name: string) => string | undefined;
+}
+
+export interface ResolvedProviderRelease {
+  provider: ProviderConfig;
+  /** ManifestLabel, e.g. `infrastructure-aws`. */
+  label: string;
+  /** The version to use: the one asked for, or the repository's default (`latest` already resolved). */
+  version: string;
+  /** The repository behind the overrides layer (reads look in the overrides folder first). */
+  repository: ProviderRepository;
+  metadata: Metadata;
+  releaseSeries: ReleaseSeries;
+}
+
+/**
+ * `generate provider` steps 1–6 (spec §0): parse `name[:version]`, find the provider (built-in or clusterctl.yaml),
+ * build its repository (resolving `latest`), default the version, read metadata.yaml through the overrides layer,
+ * and check the version's release series and contract. Errors are clusterctl's.
+ */
+export async function resolveProviderRelease(
+  nameAndVersion: string,
+  type: string,
+  config: ProviderResolutionConfig,
+): Promise<ResolvedProviderRelease> {
+  const { name, version: asked } = parseProviderName(nameAndVersion);
+  const provider = getProvider(name, type, config.providers);
+  const inner = await createRepository(provider, { get: config.get, env: config.env });
+  const version = asked === '' ? inner.defaultVersion : asked;
+  const repository = withOverrides(inner, provider, { overridesFolder: config.overridesFolder, env: config.env });
+  const metadata = await readMetadata(repository, version, provider);
+  const releaseSeries = checkProviderContract(metadata, version, name);
+  return { provider, label: manifestLabel(provider.name, provider.type), version, repository, metadata, releaseSeries };
 }
