@@ -27,7 +27,7 @@ export function imageMetaFor(images: Record<string, ImageMeta>, component: strin
   const get = (k: string): ImageMeta | undefined => (Object.hasOwn(images, k) ? images[k] : undefined);
   const m: ImageMeta = {};
   union(m, get('all'));
-  union(m, get(component.toLowerCase()));
-  union(m, get(`${component}/${imageName}`.toLowerCase()));
+  union(m, get(component));
+  union(m, get(`${component}/${imageName}`));
   return m;
 }

@@ -17,6 +17,8 @@ import { evalWithEnv, type Env } from './os-env.js';
 import {
   castToString,
   fromJson,
+  goToLower,
+  goToUpper,
   isConfigMap,
   isConfigScalar,
   isPathShadowed,
@@ -103,7 +105,7 @@ export class ClusterctlConfig {
 
   /** Sets a value the way clusterctl does with `viper.Set` (highest precedence), e.g. `CLUSTER_NAME`. */
   set(name: string, value: string): void {
-    const path = name.toLowerCase().split('.');
+    const path = goToLower(name).split('.');
     let cur = this.overrides;
     for (const p of path.slice(0, -1)) {
       let next = cur.get(p);
@@ -118,18 +120,18 @@ export class ClusterctlConfig {
 
   /** The raw value viper's `Get(name)` finds, or undefined when unset. */
   getValue(name: string): ConfigValue | undefined {
-    const lcaseKey = name.toLowerCase();
+    const lcaseKey = goToLower(name);
     const path = lcaseKey.split('.');
     const nested = path.length > 1;
     const o = searchMap(this.overrides, path);
     if (o !== undefined) return o;
     if (nested && isPathShadowed(this.overrides, path)) return undefined;
-    const envKey = lcaseKey.toUpperCase().replace(/-/g, '_');
+    const envKey = goToUpper(lcaseKey).replace(/-/g, '_');
     const e = Object.hasOwn(this.env, envKey) ? this.env[envKey] : undefined;
     if (e !== undefined) return { kind: 'str', text: e };
     if (nested) {
       for (let i = 1; i < path.length; i++) {
-        const k = path.slice(0, i).join('.').toUpperCase().replace(/-/g, '_');
+        const k = goToUpper(path.slice(0, i).join('.')).replace(/-/g, '_');
         if (Object.hasOwn(this.env, k) && this.env[k] !== undefined) return undefined;
       }
     }

@@ -127,7 +127,7 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
     for (const pair of node.items) {
       const keyNode = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
       const key = isScalar(keyNode) ? String(keyNode.value ?? '') : String(keyNode ?? '');
-      out.set(key.toLowerCase(), toConfigValue(doc, pair.value, budget));
+      out.set(goToLower(key), toConfigValue(doc, pair.value, budget));
     }
     return out;
   }
@@ -176,7 +176,7 @@ export function fromJson(value: unknown): ConfigValue {
   if (typeof value === 'number') return { kind: 'float', text: formatFloat(value) };
   if (Array.isArray(value)) return value.map(fromJson);
   const out: ConfigMap = new Map();
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.set(k.toLowerCase(), fromJson(v));
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.set(goToLower(k), fromJson(v));
   return out;
 }
 
@@ -184,7 +184,7 @@ export function fromJson(value: unknown): ConfigValue {
 export function searchIndexable(source: ConfigValue, path: string[]): ConfigValue | undefined {
   if (path.length === 0) return source;
   for (let i = path.length; i > 0; i--) {
-    const prefixKey = path.slice(0, i).join('.').toLowerCase();
+    const prefixKey = goToLower(path.slice(0, i).join('.'));
     let next: ConfigValue | undefined;
     if (isConfigMap(source)) next = source.get(prefixKey);
     else if (Array.isArray(source)) {
@@ -207,7 +207,7 @@ export function searchMap(source: ConfigMap, path: string[]): ConfigValue | unde
   let cur: ConfigValue | undefined = source;
   for (const p of path) {
     if (!isConfigMap(cur)) return undefined;
-    cur = cur.get(p.toLowerCase());
+    cur = cur.get(goToLower(p));
   }
   if (isConfigScalar(cur) && cur.kind === 'null') return undefined;
   return cur;
@@ -218,7 +218,7 @@ export function isPathShadowed(source: ConfigMap, path: string[]): boolean {
   let cur: ConfigValue | undefined = source;
   for (let i = 0; i < path.length - 1; i++) {
     if (!isConfigMap(cur)) return false;
-    cur = cur.get((path[i] ?? '').toLowerCase());
+    cur = cur.get(goToLower(path[i] ?? ''));
     if (cur === undefined) return false;
     if (isConfigScalar(cur)) return cur.kind !== 'null';
   }
@@ -278,4 +278,28 @@ export function fromPlain(value: unknown): ConfigValue {
     return Number.isInteger(value) ? { kind: 'int', text: String(value) } : { kind: 'float', text: formatFloat(value) };
   }
   return fromJson(value);
+}
+
+/** Go `strings.ToLower`: per code point, simple (1:1) case mapping only. */
+export function goToLower(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    if (ch === '\u0130') {
+      out += 'i';
+      continue;
+    }
+    const l = ch.toLowerCase();
+    out += [...l].length === 1 ? l : ch;
+  }
+  return out;
+}
+
+/** Go `strings.ToUpper`: per code point, simple (1:1) case mapping only. */
+export function goToUpper(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    const u = ch.toUpperCase();
+    out += [...u].length === 1 ? u : ch;
+  }
+  return out;
 }
