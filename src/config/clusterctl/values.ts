@@ -124,11 +124,19 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
   if (isAlias(node)) return toConfigValue(doc, node.resolve(doc), budget);
   if (isMap(node)) {
     const out: ConfigMap = new Map();
+    const merged: ConfigMap[] = [];
     for (const pair of node.items) {
       const keyNode = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
       const key = isScalar(keyNode) ? String(keyNode.value ?? '') : String(keyNode ?? '');
-      out.set(goToLower(key), toConfigValue(doc, pair.value, budget));
+      const value = toConfigValue(doc, pair.value, budget);
+      if (key === '<<' && isScalar(keyNode) && keyNode.type === 'PLAIN') {
+        // yaml.v3 merge keys: explicit keys win over merged ones, earlier merged maps over later ones.
+        for (const m of Array.isArray(value) ? value : [value]) if (isConfigMap(m)) merged.push(m);
+        continue;
+      }
+      out.set(goToLower(key), value);
     }
+    for (const m of merged) for (const [k, v] of m) if (!out.has(k)) out.set(k, v);
     return out;
   }
   if (isSeq(node)) return node.items.map((item) => toConfigValue(doc, item, budget));
