@@ -245,3 +245,11 @@ describe('credentials', () => {
     expect(config('').githubToken).toBeUndefined();
   });
 });
+
+describe('URL expansion errors', () => {
+  it('reports a bad ${...} in a provider URL like clusterctl (exit 2)', () => {
+    const err = thrown(() => config('providers:\n- name: x\n  url: "${A-b}/x"\n  type: CoreProvider\n').providers);
+    expect(err.message).toBe('unable to evaluate url: "${A-b}/x": missing closing brace');
+    expect(err.exitCode).toBe(ExitCode.input);
+  });
+});

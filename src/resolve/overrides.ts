@@ -10,7 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homeDir, xdgConfigHome, type Env } from '../config/clusterctl/index.js';
-import { evalWithEnv } from '../config/clusterctl/os-env.js';
+import { evalWithEnvOrThrow } from '../config/clusterctl/os-env.js';
 import { ResolutionError } from '../errors.js';
 import { manifestLabel } from './provider-type.js';
 import type { ProviderRepository } from './repository.js';
@@ -32,7 +32,7 @@ export function defaultOverridesFolder(env: Env): string {
 /** The base folder overrides are read from. */
 export function overridesBase(opts: OverridesOptions): string {
   const f = opts.overridesFolder;
-  if (f !== undefined && f.trim() !== '') return evalWithEnv(f, opts.env);
+  if (f !== undefined && f.trim() !== '') return evalWithEnvOrThrow(f, opts.env, 'unable to evaluate overridesFolder');
   return defaultOverridesFolder(opts.env);
 }
 

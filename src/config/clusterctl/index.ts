@@ -13,7 +13,7 @@ import { extname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { defaultCertManagerConfig, type CertManagerConfig } from './cert-manager.js';
 import type { ImageMeta } from './images.js';
-import { evalWithEnv, type Env } from './os-env.js';
+import { evalWithEnvOrThrow, type Env } from './os-env.js';
 import {
   castToString,
   fromJson,
@@ -183,7 +183,7 @@ export class ClusterctlConfig {
   get overridesFolder(): string | undefined {
     const v = this.get('overridesFolder');
     if (v === undefined || v.trim() === '') return undefined;
-    return evalWithEnv(v, this.env);
+    return evalWithEnvOrThrow(v, this.env, 'unable to evaluate overridesFolder', `${this.source}: overridesFolder`);
   }
 
   private decodeProviders(): UserProviderEntry[] {
@@ -213,7 +213,12 @@ export class ClusterctlConfig {
         return s;
       };
       const url = field('url');
-      return { name: field('name'), url: evalWithEnv(url, this.env), type: field('type'), where };
+      return {
+        name: field('name'),
+        url: evalWithEnvOrThrow(url, this.env, `unable to evaluate url: ${JSON.stringify(url)}`, where),
+        type: field('type'),
+        where,
+      };
     });
   }
 
@@ -281,7 +286,7 @@ export class ClusterctlConfig {
       if (timeout !== '') cfg.timeout = timeout;
       cfg.externallyProvisioned = ep;
     }
-    cfg.url = evalWithEnv(cfg.url, this.env);
+    cfg.url = evalWithEnvOrThrow(cfg.url, this.env, `unable to evaluate url: ${JSON.stringify(cfg.url)}`, where);
     return cfg;
   }
 
