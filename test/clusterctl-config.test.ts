@@ -121,13 +121,15 @@ describe('config file location', () => {
     const dir = testdir();
     const err = thrown(() => loadClusterctlConfig({ path: 'nope.yaml', env: {}, cwd: dir }));
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toBe('stat nope.yaml: no such file or directory');
+    expect(err.message).toBe('failed to initialize the configuration reader: stat nope.yaml: no such file or directory');
     expect(err.exitCode).toBe(ExitCode.input);
   });
 
   it('rejects a --config URL while offline, with a hint', () => {
     const err = thrown(() => loadClusterctlConfig({ path: 'https://example.com/c.yaml', env: {}, cwd: '/' }));
-    expect(err.message).toBe('reading the clusterctl configuration from a URL is not supported: https://example.com/c.yaml');
+    expect(err.message).toBe(
+      'failed to initialize the configuration reader: reading the clusterctl configuration from a URL is not supported: https://example.com/c.yaml',
+    );
     expect(err.hint).toContain('download the file');
     expect(err.exitCode).toBe(ExitCode.input);
   });
@@ -135,7 +137,7 @@ describe('config file location', () => {
   it('rejects a file without a known extension like viper', () => {
     const dir = testdir({ clusterctl: 'A: b\n' });
     const err = thrown(() => loadClusterctlConfig({ path: 'clusterctl', env: {}, cwd: dir }));
-    expect(err.message).toBe('Unsupported Config Type ""');
+    expect(err.message).toBe('failed to initialize the configuration reader: Unsupported Config Type ""');
     expect(err.exitCode).toBe(ExitCode.input);
   });
 
@@ -143,7 +145,7 @@ describe('config file location', () => {
     const dir = testdir({ 'bad.yaml': 'A: b\nC: [unclosed\n' });
     const err = thrown(() => loadClusterctlConfig({ path: 'bad.yaml', env: {}, cwd: dir }));
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toMatch(/^While parsing config: yaml: /);
+    expect(err.message).toMatch(/^failed to initialize the configuration reader: While parsing config: yaml: line 3: /);
     expect(err.where).toMatch(/bad\.yaml:\d+$/);
   });
 

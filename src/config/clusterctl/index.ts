@@ -347,6 +347,16 @@ export function parseClusterctlConfig(
  * No default file at all gives an empty configuration (environment only).
  */
 export function loadClusterctlConfig(opts: { path?: string; env: Env; cwd: string }): ClusterctlConfig {
+  try {
+    return readClusterctlConfig(opts);
+  } catch (err) {
+    // clusterctl: `errors.Wrap(err, "failed to initialize the configuration reader")`.
+    if (err instanceof ConfigError) err.message = `failed to initialize the configuration reader: ${err.message}`;
+    throw err;
+  }
+}
+
+function readClusterctlConfig(opts: { path?: string; env: Env; cwd: string }): ClusterctlConfig {
   let file: string | null;
   if (opts.path !== undefined && opts.path !== '') {
     if (/^https?:\/\//i.test(opts.path)) {

@@ -4,11 +4,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
 import {
   certManagerWaitTimeout,
   ClusterctlConfig,
+  parseClusterctlConfig,
   parseGoDuration,
 } from '../../../src/config/clusterctl/index.js';
 import { fromPlain, isConfigMap } from '../../../src/config/clusterctl/values.js';
@@ -47,13 +47,20 @@ async function expectOutcome<T>(expected: Rec, run: () => T | Promise<T>, ok: (v
   ok(await run());
 }
 
+/**
+ * User providers as clusterctl.yaml gives them: `userProviders` (a list) or `providersYaml` (the YAML of the
+ * `providers:` value), decoded through the clusterctl config reader so URLs are expanded with `input.env`.
+ */
 function userProvidersFrom(input: Rec): UserProvider[] {
-  const raw = input.userProviders ?? (typeof input.providersYaml === 'string' ? parseYaml(input.providersYaml) : []);
-  return ((raw ?? []) as Rec[]).map((p) => ({
-    name: String(p.name ?? ''),
-    url: String(p.url ?? ''),
-    type: String(p.type ?? ''),
-  }));
+  const env = (input.env ?? {}) as Record<string, string>;
+  if (typeof input.providersYaml === 'string') {
+    const indented = input.providersYaml
+      .split('\n')
+      .map((l) => (l === '' ? l : `  ${l}`))
+      .join('\n');
+    return parseClusterctlConfig(`providers:\n${indented}\n`, { env }).providers;
+  }
+  return configWith('providers', input.userProviders ?? [], env).providers;
 }
 
 const defaultMetadata =
