@@ -18,9 +18,11 @@ import type {
 
 /** What `capi.config.ts` exports (the argument of `defineConfig`). */
 export type CapiformConfig = z.input<typeof configSchema>;
-export type ProviderConfig = z.input<typeof providerSchema>;
+/** One provider entry of `providers.<type>`. */
+export type ProviderEntry = z.input<typeof providerSchema>;
 export type CertManagerConfig = z.input<typeof certManagerSchema>;
-export type ClusterConfig = z.input<typeof clusterSchema>;
+/** One entry of `clusters`. */
+export type ClusterEntry = z.input<typeof clusterSchema>;
 export type ManagerConfig = z.input<typeof managerSchema>;
 export type DeploymentConfig = z.input<typeof deploymentSchema>;
 export type PatchConfig = z.input<typeof patchSchema>;

@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
+import { registerConfig } from './config.js';
 import { registerLock } from './lock.js';
 import { registerRender } from './render.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [
-  registerLock,
-  registerRender,
-];
+export const commands: RegisterCommand[] = [registerConfig, registerLock, registerRender];
