@@ -49,7 +49,7 @@ describe('capiform lock', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('Error: unknown provider "nonesuch" of type InfrastructureProvider');
     expect(r.stderr).toContain('at: providers.infrastructure[1]');
-    expect(r.stderr).toContain('aws, azure, vsphere');
+    expect(r.stderr).toContain('fix: clusterctl knows aws, azure, byoh,');
   });
 
   it('fails on an unsatisfiable range, listing the versions available', async () => {

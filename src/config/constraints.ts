@@ -25,8 +25,3 @@ export function orderCandidates(versions: readonly string[], constraint: string)
   const pre = ok.filter((v) => semver.prerelease(v) !== null).sort((a, b) => semver.rcompare(a, b));
   return [...rel, ...pre];
 }
-
-/** `GetCompatibleVersions`: v1beta2 management clusters accept v1beta1 providers. */
-export function compatibleContracts(contract: string): string[] {
-  return contract === 'v1beta2' ? ['v1beta2', 'v1beta1'] : [contract];
-}

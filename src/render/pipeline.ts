@@ -20,6 +20,7 @@ import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lo
 import {
   certManagerRepository,
   pinnedVersions,
+  providerLocation,
   providerRepository,
   resolveVersions,
   type ProviderResolution,
@@ -130,26 +131,35 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
 
-  // 1. Repositories (every unknown provider at once).
-  const repositories = new Map<string, RepositoryRef>();
+  // 1. Sources (every unknown provider at once), then how the lock differs from the config.
   const problems: Problem[] = [];
+  const sources = new Map<string, LockedSource>();
   for (const p of config.providers) {
     try {
-      repositories.set(p.label, providerRepository(p, config.dir, opts.repositories));
+      sources.set(p.label, providerLocation(p, config.dir).source);
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       problems.push({ where: p.configPath, error: err });
     }
   }
   if (problems.length > 0) throw aggregate(problems, config);
-  const cmRef = certManagerRepository(config, opts.repositories);
-  const sources = new Map<string, LockedSource>([...repositories].map(([k, v]) => [k, v.source]));
+  const cmRef = await certManagerRepository(config, opts.repositories);
   if (cmRef) sources.set('cert-manager', cmRef.source);
-
-  // 2. Lock drift.
   const drift = existing ? lockDrift(config, existing, sources) : [];
   if (opts.frozen && drift.length > 0) throw staleLockError(drift);
   for (const d of drift) log(`capi.lock.yaml: ${d.reason}: ${d.detail}`);
+
+  // 2. Repositories.
+  const repositories = new Map<string, RepositoryRef>();
+  for (const p of config.providers) {
+    try {
+      repositories.set(p.label, await providerRepository(p, config.dir, opts.repositories));
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      problems.push({ where: p.configPath, error: err });
+    }
+  }
+  if (problems.length > 0) throw aggregate(problems, config);
   const pinned = opts.frozen
     ? new Map(existing!.providers.map((p) => [p.label, p.version]))
     : pinnedVersions(config, existing, repositories, opts.upgrade);
@@ -594,7 +604,8 @@ function aggregate(problems: Problem[], config: ResolvedConfig): CapiformError {
   if (problems.length === 1) {
     const p = problems[0]!;
     const e = p.error;
-    return Object.assign(e, { message: redact(e.message, values), where: e.where ? `${p.where}: ${e.where}` : p.where });
+    const where = !e.where ? p.where : e.where.startsWith(p.where) ? e.where : `${p.where}: ${e.where}`;
+    return Object.assign(e, { message: redact(e.message, values), where });
   }
   const lines = problems.map((p) => `  ${p.where}: ${redact(p.error.message, values).split('\n').join('\n    ')}`);
   const first = problems[0]!.error;

@@ -4,14 +4,18 @@
  * the core provider's, or the pinned one. Versions pinned by a fresh lock entry are kept as they are.
  */
 import { isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import semver from 'semver';
-import { ResolutionError } from '../errors.js';
+import { CapiformError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
-import { compatibleContracts, orderCandidates, satisfiesConstraint } from '../config/constraints.js';
+import { orderCandidates, satisfiesConstraint } from '../config/constraints.js';
 import type { ArtifactStore } from '../lock/artifacts.js';
 import type { Lock, LockedSource } from '../lock/model.js';
-import { catalogProviders, createRepository, parseMetadata, type Metadata } from '../lock/stand-ins.js';
+import { builtinProviders } from './catalog.js';
+import { createRepository } from './factory.js';
+import { LocalRepository } from './local/local-repository.js';
+import { compatibleContracts, parseMetadata, releaseSeriesForVersion, type Metadata } from './metadata.js';
+import { closestProviderNames } from './providers.js';
 import type { ProviderType } from './provider-type.js';
 import type { ProviderRepository } from './repository.js';
 
@@ -35,11 +39,20 @@ export interface RepositoryRef {
  * A local `url` may be the repository root (holding `<label>/<version>/`), the provider folder `<root>/<label>`, or
  * clusterctl's full form `<root>/<label>/<version>/<components file>`; relative paths are relative to the config.
  */
-export function localRepositoryUrl(url: string, label: string, componentsFile: string, configDir: string): string {
+export function localRepositoryUrl(url: string, label: string, componentsFiles: string | readonly string[], configDir: string): string {
   const abs = resolvePath(configDir, url.replace(/^file:\/\//, ''));
   if (/\.ya?ml$/.test(abs)) return abs;
-  if (existsSync(resolvePath(abs, label)) && statSync(resolvePath(abs, label)).isDirectory()) return resolvePath(abs, label, 'latest', componentsFile);
-  return resolvePath(abs, 'latest', componentsFile);
+  const files = typeof componentsFiles === 'string' ? [componentsFiles] : componentsFiles;
+  const providerDir = existsSync(resolvePath(abs, label)) && statSync(resolvePath(abs, label)).isDirectory() ? resolvePath(abs, label) : abs;
+  // The first candidate file that some release ships (e.g. docker's infrastructure-components-development.yaml).
+  let versions: string[] = [];
+  try {
+    versions = readdirSync(providerDir);
+  } catch {
+    versions = [];
+  }
+  const file = files.find((f) => versions.some((v) => existsSync(resolvePath(providerDir, v, f)))) ?? files[files.length - 1]!;
+  return resolvePath(providerDir, 'latest', file);
 }
 
 function sourceFor(kind: LockedSource['kind'], url: string, configDir: string): LockedSource {
@@ -49,36 +62,76 @@ function sourceFor(kind: LockedSource['kind'], url: string, configDir: string): 
   return { kind, url: isAbsolute(rel) ? abs : rel || '.' };
 }
 
-export type RepositoryFactory = (p: { name: string; type: string; url: string; label: string; componentsFile: string; kind: LockedSource['kind'] }) => ProviderRepository;
+export type RepositoryFactory = (p: {
+  name: string;
+  type: string;
+  url: string;
+  label: string;
+  componentsFile: string;
+  kind: LockedSource['kind'];
+}) => ProviderRepository | Promise<ProviderRepository>;
 
-const defaultFactory: RepositoryFactory = (p) => createRepository({ name: p.name, type: p.type, url: p.url });
+/**
+ * Local repositories are built without resolving clusterctl's `latest` (capiform chooses versions by constraint, and
+ * `latest` would read metadata.yaml outside the lock); remote ones go through the repository factory.
+ */
+const defaultFactory: RepositoryFactory = (p) =>
+  p.kind === 'local' ? new LocalRepository({ name: p.name, type: p.type, url: p.url }) : createRepository({ name: p.name, type: p.type, url: p.url });
 
-export function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory = defaultFactory): RepositoryRef {
-  const componentsFile = componentsFileByType[p.type];
-  if (p.url === undefined) {
-    if (!catalogProviders[p.type]?.includes(p.name)) {
-      throw new ResolutionError(`unknown provider "${p.name}" of type ${p.type}`, {
-        where: `${p.configPath}.name`,
-        hint: `use a provider clusterctl knows (${(catalogProviders[p.type] ?? []).join(', ')}) or give its repository with \`url\``,
-      });
-    }
-    throw new ResolutionError(`provider "${p.name}" comes from the built-in catalog, which needs remote repositories; they are not available in this build`, {
-      where: `${p.configPath}`,
-      hint: 'give a local repository with `url`',
-    });
-  }
-  const kind = p.repositoryType ?? (/^https:\/\//.test(p.url) ? (p.url.startsWith('https://github.com/') ? 'github' : 'https') : 'local');
-  const url = kind === 'local' ? localRepositoryUrl(p.url, p.label, componentsFile, configDir) : p.url;
-  return { repo: factory({ name: p.name, type: p.type, url, label: p.label, componentsFile, kind }), source: sourceFor(kind, p.url, configDir) };
+interface ProviderLocation {
+  kind: LockedSource['kind'];
+  /** The URL the repository is built from (absolute for local folders). */
+  url: string;
+  componentsFile: string;
+  source: LockedSource;
 }
 
-export function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory = defaultFactory): RepositoryRef | undefined {
+/** Where a provider comes from, without touching its repository; unknown providers fail here. */
+export function providerLocation(p: ResolvedProvider, configDir: string): ProviderLocation {
+  // A folder URL gets the components file the catalog names for this provider (docker ships
+  // infrastructure-components-development.yaml), else the file clusterctl's convention names for the type.
+  const catalogFile = builtinProviders.find((b) => b.name === p.name && b.type === p.type)?.url.split('/').pop();
+  const componentsFiles = catalogFile && catalogFile !== componentsFileByType[p.type] ? [catalogFile, componentsFileByType[p.type]] : [componentsFileByType[p.type]];
+  const componentsFile = componentsFiles[0]!;
+  let url = p.url;
+  let fromCatalog = false;
+  if (url === undefined) {
+    const known = builtinProviders.find((b) => b.name === p.name && b.type === p.type);
+    if (!known) {
+      const close = closestProviderNames(p.name, p.type, builtinProviders);
+      const names = builtinProviders.filter((b) => b.type === p.type).map((b) => b.name).sort();
+      throw new ResolutionError(`unknown provider "${p.name}" of type ${p.type}`, {
+        where: `${p.configPath}.name`,
+        hint: `${close.length ? `did you mean ${close.map((n) => `"${n}"`).join(', ')}? ` : ''}clusterctl knows ${names.join(', ')}; for any other provider give its repository with \`url\``,
+      });
+    }
+    url = known.url;
+    fromCatalog = true;
+  }
+  const kind =
+    p.repositoryType ??
+    (fromCatalog || /^https:\/\//.test(url) ? (url.startsWith('https://github.com/') ? 'github' : /^https:\/\/gitlab\./.test(url) ? 'gitlab' : 'https') : 'local');
+  const full = kind === 'local' ? localRepositoryUrl(url, p.label, componentsFiles, configDir) : url;
+  return { kind, url: full, componentsFile: kind === 'local' ? full.split(/[\\/]/).pop()! : componentsFile, source: sourceFor(kind, url, configDir) };
+}
+
+export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef> {
+  const loc = providerLocation(p, configDir);
+  try {
+    return { repo: await factory({ name: p.name, type: p.type, url: loc.url, label: p.label, componentsFile: loc.componentsFile, kind: loc.kind }), source: loc.source };
+  } catch (err) {
+    if (err instanceof CapiformError) throw Object.assign(err, { where: err.where ?? p.configPath });
+    throw err;
+  }
+}
+
+export async function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef | undefined> {
   const cm = config.certManager;
   if (!cm) return undefined;
   const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${cm.version}/cert-manager.yaml`;
   const kind = cm.repositoryType ?? (/^https:\/\//.test(url) ? (url.startsWith('https://github.com/') ? 'github' : 'https') : 'local');
   const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
-  return { repo: factory({ name: 'cert-manager', type: '', url: full, label: 'cert-manager', componentsFile: 'cert-manager.yaml', kind }), source: sourceFor(kind, url, config.dir) };
+  return { repo: await factory({ name: 'cert-manager', type: '', url: full, label: 'cert-manager', componentsFile: 'cert-manager.yaml', kind }), source: sourceFor(kind, url, config.dir) };
 }
 
 export interface ProviderResolution {
@@ -106,9 +159,7 @@ export interface ResolveOptions {
 }
 
 function contractOf(meta: Metadata, version: string): string | null {
-  const v = semver.parse(version);
-  if (!v) return null;
-  return meta.releaseSeries.find((s) => s.major === v.major && s.minor === v.minor)?.contract ?? null;
+  return releaseSeriesForVersion(meta, version)?.contract ?? null;
 }
 
 /** Picks a version for every provider; every failure is reported in one error. */
@@ -130,7 +181,7 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
         where: ref.repo.fileLocation(version, 'metadata.yaml'),
       });
     }
-    const c = contractOf(parseMetadata(bytes, p.label), version);
+    const c = contractOf(parseMetadata(bytes, p.label, ref.repo.fileLocation(version, 'metadata.yaml')), version);
     contracts.set(key, c);
     return c;
   };
