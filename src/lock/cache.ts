@@ -47,6 +47,11 @@ function tempName(): string {
   return `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}.tmp`;
 }
 
+/** Buffers are Uint8Arrays with extras; hand out plain views so callers compare and serialise them uniformly. */
+function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 export class ContentCache {
   readonly dir: string;
 
@@ -79,7 +84,7 @@ export class ContentCache {
       throw err;
     }
     this.verify(path, sha256, bytes);
-    return bytes;
+    return plain(bytes);
   }
 
   getSync(sha256: string): Uint8Array | null {
@@ -92,7 +97,7 @@ export class ContentCache {
       throw err;
     }
     this.verify(path, sha256, bytes);
-    return bytes;
+    return plain(bytes);
   }
 
   async has(sha256: string): Promise<boolean> {

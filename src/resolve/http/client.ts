@@ -238,7 +238,9 @@ export class HttpClient {
       if (redirectStatus.has(res.status) && location) {
         await res.body?.cancel().catch(() => undefined);
         const next = new URL(location, current).href;
-        if (new URL(next).origin !== new URL(current).origin) hdrs = withoutCredentials(hdrs);
+        // Credentials are never forwarded through a redirect: GitHub sends asset downloads to a signed URL on
+        // another host, and a mirror that redirects elsewhere must not receive the token either.
+        hdrs = withoutCredentials(hdrs);
         current = next;
         continue;
       }
