@@ -194,8 +194,8 @@ describe('GitHub releases', () => {
       else expect(r.headers.authorization).toBeUndefined();
     }
     // An error on an authenticated request does not leak the token, nor do the request log or the signed URL.
-    fake.fault('/api/repos/o/r/releases/tags/v9.9.9', { kind: 'status', status: 500 });
-    const err = (await repoFor(http, { GITHUB_TOKEN: token }, 'https://github.com/o/r/releases/v9.9.9/c.yaml')
+    fake.fault('/api/repos/o/r2/releases/tags/v9.9.9', { kind: 'status', status: 500 });
+    const err = (await repoFor(http, { GITHUB_TOKEN: token }, 'https://github.com/o/r2/releases/v9.9.9/c.yaml')
       .getFile('v9.9.9', 'c.yaml')
       .catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(NetworkError);

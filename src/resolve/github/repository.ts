@@ -58,13 +58,8 @@ export class GitHubRepository implements ProviderRepository {
   private readonly goproxy: GoproxyClient | null;
   private readonly webBaseUrl: string;
   private readonly assetDownload: 'auto' | 'api';
-  private browserDownloadsFail = false;
-  private versions: Promise<string[]> | undefined;
-  /** All releases by tag, once the listing has been read through the API. */
-  private listing: Map<string, Release> | undefined;
-  private readonly byTag = new Map<string, Promise<Release | null>>();
-  private readonly files = new Map<string, Promise<Uint8Array | null>>();
-  private readonly missing = new Map<string, string>();
+  /** Shared by every provider of the same GitHub repository in this process (core, bootstrap, control plane). */
+  private readonly state: RepoState;
 
   constructor(url: string, opts: GitHubRepositoryOptions) {
     this.url = url;
@@ -80,6 +75,7 @@ export class GitHubRepository implements ProviderRepository {
     const proxy = opts.goproxy;
     this.goproxy = proxy && proxy.host !== '' ? new GoproxyClient(opts.http, proxy) : null;
     this.assetDownload = opts.assetDownload ?? 'auto';
+    this.state = sharedState(this.http, `${this.apiBaseUrl} ${this.webBaseUrl} ${this.slug} ${proxy?.host ?? ''}`);
   }
 
   private get slug(): string {
@@ -88,8 +84,8 @@ export class GitHubRepository implements ProviderRepository {
 
   /** `GetVersions`: the Go module proxy when enabled, else (or when it has nothing) the releases API. */
   listVersions(): Promise<string[]> {
-    this.versions ??= this.loadVersions();
-    return this.versions;
+    this.state.versions ??= this.loadVersions();
+    return this.state.versions;
   }
 
   private async loadVersions(): Promise<string[]> {
@@ -106,7 +102,14 @@ export class GitHubRepository implements ProviderRepository {
 
   /** The releases API, every page (100 per page), drafts dropped, in API order. */
   async listReleases(): Promise<Release[]> {
-    if (this.listing) return [...this.listing.values()];
+    if (!this.state.listingLoad) {
+      this.state.listingLoad = this.loadListing();
+      this.state.listingLoad.catch(() => (this.state.listingLoad = undefined));
+    }
+    return [...(await this.state.listingLoad).values()];
+  }
+
+  private async loadListing(): Promise<Map<string, Release>> {
     let data: unknown;
     try {
       data = await this.octokit.paginate(this.octokit.rest.repos.listReleases, {
@@ -131,17 +134,17 @@ export class GitHubRepository implements ProviderRepository {
     }
     const listing = new Map<string, Release>();
     for (const r of parsed.data) if (!r.draft && !listing.has(r.tag_name)) listing.set(r.tag_name, r);
-    this.listing = listing;
-    return [...listing.values()];
+    this.state.listing = listing;
+    return listing;
   }
 
   /** `getReleaseByTag`: from the listing when it was read, else one API call; `null` when there is no such release. */
   releaseByTag(tag: string): Promise<Release | null> {
-    if (this.listing) return Promise.resolve(this.listing.get(tag) ?? null);
-    let p = this.byTag.get(tag);
+    if (this.state.listing) return Promise.resolve(this.state.listing.get(tag) ?? null);
+    let p = this.state.byTag.get(tag);
     if (!p) {
       p = this.fetchRelease(tag);
-      this.byTag.set(tag, p);
+      this.state.byTag.set(tag, p);
     }
     return p;
   }
@@ -200,16 +203,16 @@ export class GitHubRepository implements ProviderRepository {
 
   /** Why the last `getFile(version, file)` returned `null`, in clusterctl's words. */
   explainMissing(version: string, file: string): string | undefined {
-    return this.missing.get(`${version}\n${file}`);
+    return this.state.missing.get(`${version}\n${this.assetName(file)}`);
   }
 
   getFile(version: string, file: string): Promise<Uint8Array | null> {
-    const key = `${version}\n${file}`;
-    let p = this.files.get(key);
+    const key = `${version}\n${this.assetName(file)}`;
+    let p = this.state.files.get(key);
     if (!p) {
       p = this.loadFile(version, file);
-      this.files.set(key, p);
-      p.catch(() => this.files.delete(key));
+      this.state.files.set(key, p);
+      p.catch(() => this.state.files.delete(key));
     }
     return p;
   }
@@ -218,7 +221,7 @@ export class GitHubRepository implements ProviderRepository {
     const name = this.assetName(file);
     const what = `${name} (${this.slug} ${version})`;
     // clusterctl: with the goproxy enabled, a plain GET of the download URL comes first (no API call).
-    if (this.goproxy && !this.listing && this.assetDownload === 'auto' && !this.browserDownloadsFail) {
+    if (this.goproxy && !this.state.listing && this.assetDownload === 'auto' && !this.state.browserDownloadsFail) {
       const res = await this.http.request({ url: this.fileLocation(version, file), service: 'github', what, revalidate: true });
       if (res.status === 200) {
         await this.http.cache?.put(res.body);
@@ -227,15 +230,15 @@ export class GitHubRepository implements ProviderRepository {
     }
     const release = await this.releaseByTag(version);
     if (!release) {
-      this.missing.set(
-        `${version}\n${file}`,
+      this.state.missing.set(
+        `${version}\n${name}`,
         `release not found for version ${version}, please retry later or set "GOPROXY=off" to get the current stable release`,
       );
       return null;
     }
     const asset = release.assets.find((a) => a.name === name);
     if (!asset) {
-      this.missing.set(`${version}\n${file}`, `failed to get file ${JSON.stringify(name)} from ${JSON.stringify(release.tag_name)} release`);
+      this.state.missing.set(`${version}\n${name}`, `failed to get file ${JSON.stringify(name)} from ${JSON.stringify(release.tag_name)} release`);
       return null;
     }
     return this.downloadAsset(release, asset, what);
@@ -250,10 +253,10 @@ export class GitHubRepository implements ProviderRepository {
       if (cached) return cached;
     }
     let bytes: Uint8Array | null = null;
-    if (this.assetDownload === 'auto' && !this.browserDownloadsFail) {
+    if (this.assetDownload === 'auto' && !this.state.browserDownloadsFail) {
       const res = await this.http.request({ url: asset.browser_download_url, service: 'github', what, revalidate: !expected });
       if (res.status === 200) bytes = res.body;
-      else if ([401, 403, 404].includes(res.status)) this.browserDownloadsFail = true;
+      else if ([401, 403, 404].includes(res.status)) this.state.browserDownloadsFail = true;
       else throw new ResolutionError(`failed to download ${what}: ${res.status} from ${this.http.redact(asset.browser_download_url)}`);
     }
     if (bytes === null) bytes = await this.downloadThroughApi(release, asset, what);
@@ -290,6 +293,34 @@ export class GitHubRepository implements ProviderRepository {
       );
     }
   }
+}
+
+interface RepoState {
+  versions?: Promise<string[]>;
+  /** All releases by tag, once the listing has been read through the API. */
+  listing?: Map<string, Release>;
+  listingLoad?: Promise<Map<string, Release>> | undefined;
+  byTag: Map<string, Promise<Release | null>>;
+  files: Map<string, Promise<Uint8Array | null>>;
+  missing: Map<string, string>;
+  browserDownloadsFail: boolean;
+}
+
+/** clusterctl caches versions and files per process; capiform per HTTP client (one per run). */
+const states = new WeakMap<HttpClient, Map<string, RepoState>>();
+
+function sharedState(http: HttpClient, key: string): RepoState {
+  let byKey = states.get(http);
+  if (!byKey) {
+    byKey = new Map();
+    states.set(http, byKey);
+  }
+  let state = byKey.get(key);
+  if (!state) {
+    state = { byTag: new Map(), files: new Map(), missing: new Map(), browserDownloadsFail: false };
+    byKey.set(key, state);
+  }
+  return state;
 }
 
 /** `sha256:<hex>` → `<hex>`; other algorithms are ignored. */

@@ -165,7 +165,7 @@ export class HttpClient {
       }
       return res;
     }
-    throw new NetworkError(`${method} ${shownUrl} failed after ${attempts} attempts: ${lastFailure}`, {
+    throw new NetworkError(`${method} ${shownUrl} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${lastFailure}`, {
       hint: 'check the network connection (and HTTPS_PROXY); with a warm cache, --offline works without it',
     });
   }
