@@ -6,7 +6,7 @@
 const secretQuery = /([?&](?:access_token|private_token|token|sig|signature|X-Amz-Signature|X-Amz-Credential)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
-  let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+  let out = url.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s"]*@/gi, '$1');
   out = out.replace(secretQuery, '$1***');
   return out;
 }
