@@ -20,7 +20,10 @@ export interface FakeAsset {
 }
 
 export interface FakeRelease {
+  /** The tag the release is found by (`/releases/tags/<tag>`, download URLs). */
   tag: string;
+  /** `tag_name` in the JSON, when it should differ from `tag` (clusterctl's getReleaseByTag test). */
+  tagName?: string;
   draft?: boolean;
   prerelease?: boolean;
   assets: Record<string, string | Uint8Array | FakeAsset>;
@@ -132,7 +135,7 @@ export class FakeRemotes {
   releaseJson(repo: string, r: FakeRelease): Record<string, unknown> {
     return {
       id: Number.parseInt(createHash('sha256').update(`${repo}\n${r.tag}`).digest('hex').slice(0, 8), 16),
-      tag_name: r.tag,
+      tag_name: r.tagName ?? r.tag,
       draft: r.draft ?? false,
       prerelease: r.prerelease ?? false,
       assets: Object.keys(r.assets).map((name) => {

@@ -4,7 +4,7 @@
  * Unlike clusterctl, any host works (clusterctl only recognises hosts starting with `gitlab.`): declare the provider
  * `type: gitlab` in the config.
  */
-import { NetworkError } from '../../errors.js';
+import { NetworkError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { ProviderRepository } from '../repository.js';
 import { parseGitLabUrl, type GitLabLocation } from './url.js';
@@ -13,6 +13,11 @@ export interface GitLabRepositoryOptions {
   http: HttpClient;
   /** `gitlab-access-token` / `GITLAB_ACCESS_TOKEN`, sent as `Authorization: Bearer …`. */
   token?: string | undefined;
+  /**
+   * clusterctl's variables client, read for `gitlab-access-token` when no `token` is given. `null` is refused like
+   * clusterctl's nil client.
+   */
+  variables?: ((name: string) => string | undefined) | null;
   /** Per request; clusterctl uses 30 s. */
   timeoutMs?: number;
 }
@@ -31,12 +36,14 @@ export class GitLabRepository implements ProviderRepository {
   private readonly missing = new Map<string, string>();
 
   constructor(url: string, opts: GitLabRepositoryOptions) {
+    if (opts.variables === null) throw new ResolutionError("invalid arguments: configVariablesClient can't be nil");
     this.url = url;
     this.location = parseGitLabUrl(url);
     this.componentsFile = this.location.componentsPath;
     this.defaultVersion = this.location.defaultVersion;
     this.http = opts.http;
-    this.token = opts.token && opts.token !== '' ? opts.token : undefined;
+    const token = opts.token ?? opts.variables?.('gitlab-access-token');
+    this.token = token && token !== '' ? token : undefined;
     this.http.addSecret(this.token);
     this.timeoutMs = opts.timeoutMs ?? 30_000;
   }
