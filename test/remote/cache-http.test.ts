@@ -119,3 +119,20 @@ describe('GOPROXY (goproxy.GetSchemeAndHost)', () => {
     expect(goproxySchemeAndHost(goproxy)).toEqual({ scheme, host });
   });
 });
+
+describe('HTTP layer: encoded bodies', () => {
+  it('accepts gzip bodies whose content-length is the compressed size', async () => {
+    const { createServer } = await import('node:http');
+    const { gzipSync } = await import('node:zlib');
+    const body = gzipSync(Buffer.from('y'.repeat(10_000)));
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const res = await new HttpClient({ retries: 0 }).get({ url: `http://127.0.0.1:${port}/x` });
+    expect(res.body.byteLength).toBe(10_000);
+    server.close();
+  });
+});

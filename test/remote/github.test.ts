@@ -254,6 +254,19 @@ describe('GitHub releases', () => {
     expect(fake.count()).toBe(0);
   });
 
+  it('offline after an online run through the goproxy: lists and files from the cache', async () => {
+    fake.goproxyLists.set('github.com/o/r', 'v1.0.0\nv1.1.0\n');
+    fake.addRelease('o/r', release('v1.1.0')).addRelease('o/r', release('v1.0.0'));
+    const online = repoFor(httpFor(fake, cacheDir), { GOPROXY: '' });
+    const tag = await latestPatchRelease(online);
+    const bytes = await online.getFile(tag, 'components.yaml');
+    fake.reset();
+    const offline = repoFor(httpFor(fake, cacheDir, { offline: true }), { GOPROXY: '' });
+    expect(await latestPatchRelease(offline)).toBe(tag);
+    expect(await offline.getFile(tag, 'components.yaml')).toEqual(bytes);
+    expect(fake.count()).toBe(0);
+  });
+
   it('goproxy first: versions from <proxy>/github.com/o/r/@v/list (+ /v2), files from the download URL, no API call', async () => {
     fake.goproxyLists.set('github.com/o/r', 'v1.0.0\nv1.1.0\ngarbage\n');
     fake.goproxyLists.set('github.com/o/r/v2', 'v2.0.0\n');

@@ -59,7 +59,10 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** For errors and progress: `metadata.yaml of cluster-api v1.13.5`. Default: the URL. */
   what?: string;
-  /** Use the ETag store: send `If-None-Match`, reuse the stored body on 304, and answer from it offline. */
+  /**
+   * Use the HTTP store: remember a 200 answer, send `If-None-Match` when it had an ETag, reuse the stored body on
+   * 304, and answer from it offline.
+   */
   revalidate?: boolean;
   service?: HttpService;
   timeoutMs?: number;
@@ -139,7 +142,7 @@ export class HttpClient {
       if (stored && storedBody) return this.fromStored(stored, storedBody, req.url, what);
       throw new OfflineError(what, shownUrl);
     }
-    if (stored && storedBody && stored.etag) headers['if-none-match'] = stored.etag;
+    if (stored && storedBody && stored.etag && stored.status === 200) headers['if-none-match'] = stored.etag;
 
     const attempts = (this.opts.retries ?? 3) + 1;
     let lastFailure = '';
@@ -160,7 +163,9 @@ export class HttpClient {
         lastFailure = `${res.status} ${statusText(res.status)}`;
         continue;
       }
-      if (cacheKey && this.cache && res.status === 200 && (res.headers.get('etag') || res.headers.get('last-modified'))) {
+      // Stored even without an ETag, and "not found" too (goproxy probes `/v2/@v/list`, latest probes
+      // metadata.yaml): offline runs answer exactly as the online run saw it; online runs simply fetch again.
+      if (cacheKey && this.cache && (res.status === 200 || res.status === 404 || res.status === 410)) {
         await this.store(cacheKey, res);
       }
       return res;
@@ -252,7 +257,11 @@ export class HttpClient {
 
   private async readBody(res: Response, url: string, what: string, timeoutMs: number): Promise<Uint8Array> {
     const lengthHeader = res.headers.get('content-length');
-    const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+    // fetch decodes gzip/br bodies, so content-length (the encoded size) says nothing about the decoded bytes; undici
+    // reports an early close of an encoded body itself.
+    const encoding = res.headers.get('content-encoding');
+    const encoded = encoding !== null && encoding !== '' && encoding !== 'identity';
+    const total = !encoded && lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
     const ok = res.status >= 200 && res.status < 300;
     const shown = this.redactor.text(url);
     const progress = ok ? this.opts.onProgress : undefined;
