@@ -249,7 +249,9 @@ export const handlers: Record<string, VectorHandler> = {
     ),
 
   'clusterctl:handleGithubErr': (v) => {
-    const msg = handleGithubErr(goError(v.input, v), String(v.input.message ?? 'message'), (v.input.args as string[]) ?? [], true);
+    // clusterctl's test calls it as handleGithubErr(err, "message %s and %s", "arg1", "arg2").
+    const args = (v.input.args as string[] | undefined) ?? ['arg1', 'arg2'];
+    const msg = handleGithubErr(goError(v.input, v), String(v.input.message ?? 'message %s and %s'), args, true);
     expect(msg).toBe(v.expected.errorMessage);
   },
 
