@@ -171,7 +171,7 @@ export class HttpClient {
       return res;
     }
     throw new NetworkError(`${method} ${shownUrl} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${lastFailure}`, {
-      hint: 'check the network connection (and HTTPS_PROXY); with a warm cache, --offline works without it',
+      hint: 'check the network connection; with a warm cache, --offline works without it',
     });
   }
 
