@@ -146,6 +146,26 @@ export class ContentCache {
     return sha;
   }
 
+  /**
+   * The bytes pinned by a lock entry: from the cache when present (no request at all), else from `fetch`, checked
+   * against `sha256` before they are stored. `null` when `fetch` finds nothing. Without a pin (`sha256` undefined, a
+   * cold `lock`), whatever `fetch` returns is stored.
+   */
+  async getOrFetch(
+    sha256: string | undefined,
+    fetch: () => Promise<Uint8Array | null>,
+    what = 'download',
+  ): Promise<Uint8Array | null> {
+    if (sha256 !== undefined) {
+      const cached = await this.get(sha256);
+      if (cached) return cached;
+    }
+    const bytes = await fetch();
+    if (bytes === null) return null;
+    await this.put(bytes, sha256, what);
+    return bytes;
+  }
+
   private metaPath(key: string): string {
     return join(this.dir, 'http', `${sha256Hex(key)}.json`);
   }

@@ -136,3 +136,23 @@ describe('HTTP layer: encoded bodies', () => {
     server.close();
   });
 });
+
+describe('cache.getOrFetch (lock-pinned reads)', () => {
+  it('answers a pinned digest from the cache without fetching; checks fetched bytes against the pin', async () => {
+    const cache = new ContentCache(tempDir());
+    const bytes = new TextEncoder().encode('components');
+    const sha = sha256Hex(bytes);
+    let fetches = 0;
+    const fetch = async () => {
+      fetches++;
+      return bytes;
+    };
+    expect(await cache.getOrFetch(sha, fetch)).toEqual(bytes);
+    expect(await cache.getOrFetch(sha, fetch)).toEqual(bytes);
+    expect(fetches).toBe(1);
+    await expect(cache.getOrFetch('1'.repeat(64), fetch, 'core-components.yaml')).rejects.toThrow(
+      `sha256 mismatch for core-components.yaml: expected ${'1'.repeat(64)}, got ${sha}`,
+    );
+    expect(await cache.getOrFetch(undefined, async () => null)).toBeNull();
+  });
+});
