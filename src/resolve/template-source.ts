@@ -11,7 +11,7 @@ import { createOctokit, defaultGitHubApiUrl, githubFailure } from './github/clie
 import { contentFileSchema, releaseSchema } from './github/schema.js';
 import { digestOf } from './github/repository.js';
 import type { HttpClient } from './http/client.js';
-import { parseGoUrl, type GoUrl } from './http/go-url.js';
+import { parseGoUrl, type GoUrl } from './go-url.js';
 
 export interface TemplateSourceOptions {
   http: HttpClient;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ResolutionError } from '../../src/errors.js';
 import { parseGitHubUrl, githubUrlFormMessage } from '../../src/resolve/github/url.js';
 import { isSemanticVersion } from '../../src/resolve/github/semantic.js';
-import { parseGoUrl } from '../../src/resolve/http/go-url.js';
+import { escapedPath, parseGoUrl } from '../../src/resolve/go-url.js';
 import { parseTolerant } from '../../src/resolve/goproxy/index.js';
 
 function error(fn: () => unknown): ResolutionError {
@@ -49,7 +49,7 @@ describe('Go URL parsing', () => {
   it('keeps the escaped path and reports Go errors', () => {
     const u = parseGoUrl('https://gitlab.example.org/api/v4/projects/group%2Fproject/x');
     expect(u).toMatchObject({ scheme: 'https', host: 'gitlab.example.org', path: '/api/v4/projects/group/project/x' });
-    expect(u.escapedPath).toBe('/api/v4/projects/group%2Fproject/x');
+    expect(escapedPath(u)).toBe('/api/v4/projects/group%2Fproject/x');
     expect(() => parseGoUrl('://x')).toThrow('parse "://x": missing protocol scheme');
     expect(() => parseGoUrl('a:b/c')).not.toThrow();
     expect(parseGoUrl('/abs/path.yaml')).toMatchObject({ scheme: '', path: '/abs/path.yaml' });

@@ -49,7 +49,8 @@ export class GitHubRepository implements ProviderRepository {
   readonly kind = 'github' as const;
   readonly url: string;
   readonly componentsFile: string;
-  readonly defaultVersion: string;
+  /** The URL's version segment; `createRepository` replaces `latest` with the resolved version. */
+  defaultVersion: string;
   readonly rootPath: string;
   readonly location: GitHubLocation;
   readonly apiBaseUrl: string;

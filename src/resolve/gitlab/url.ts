@@ -1,6 +1,6 @@
 /** clusterctl's GitLab generic-package URL (`repository_gitlab.go` `NewGitLabRepository`), with its exact errors. */
 import { ResolutionError } from '../../errors.js';
-import { parseGoUrl } from '../http/go-url.js';
+import { escapedPath, parseGoUrl } from '../go-url.js';
 
 export const gitlabUrlFormMessage =
   'invalid url: a GitLab repository url should be in the form https://{host}/api/v4/projects/{projectSlug}/packages/generic/{packageName}/{defaultVersion}/{componentsPath}';
@@ -23,7 +23,7 @@ export function parseGitLabUrl(url: string): GitLabLocation {
   } catch (err) {
     throw new ResolutionError(`invalid url: ${(err as Error).message}`, { where: url });
   }
-  const parts = u.escapedPath.replace(/^\//, '').split('/');
+  const parts = escapedPath(u).replace(/^\//, '').split('/');
   if (
     u.scheme !== 'https' ||
     parts.length !== 9 ||

@@ -2,10 +2,10 @@
  * Version listing through a Go module proxy (`internal/goproxy/goproxy.go`): GitHub-hosted providers are Go modules,
  * so `<proxy>/github.com/<owner>/<repo>/@v/list` lists their tags without touching the GitHub API.
  */
-import semver from 'semver';
 import { NetworkError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { parseGoUrl } from '../http/go-url.js';
+import { parseGoUrl } from '../go-url.js';
+import { compareSemantic, formatSemantic, parseTolerant as parseTolerantSemantic, type SemanticVersion } from '../semver.js';
 
 export interface GoproxyTarget {
   scheme: string;
@@ -46,16 +46,10 @@ export function goproxySchemeAndHost(goproxy: string | undefined): GoproxyTarget
   return { scheme: '', host: '' };
 }
 
-/** blang/semver `ParseTolerant`: trims, drops a leading `v`, pads `1.2` to `1.2.0`; `null` when unparseable. */
+/** blang/semver `ParseTolerant` → `Version.String()` (no `v`), or `null` when unparseable. */
 export function parseTolerant(line: string): string | null {
-  let s = line.trim().replace(/^v/, '');
-  const core = s.split(/[-+]/, 1)[0] ?? '';
-  const parts = core.split('.');
-  if (parts.length < 3 && parts.length > 0) {
-    s = [...parts, ...Array(3 - parts.length).fill('0')].join('.') + s.slice(core.length);
-  }
-  const parsed = semver.parse(s, { loose: false });
-  return parsed ? parsed.version : null;
+  const v = parseTolerantSemantic(line);
+  return v ? formatSemantic(v) : null;
 }
 
 export class GoproxyClient {
@@ -69,7 +63,7 @@ export class GoproxyClient {
    * ascending semver, each as `v<version>`. No versions → error (callers fall back to the GitHub API).
    */
   async listVersions(module: string): Promise<string[]> {
-    const found: string[] = [];
+    const found: SemanticVersion[] = [];
     for (let major = 1; ; major++) {
       const suffix = major > 1 ? `/v${major}` : '';
       const url = `${this.target.scheme}://${this.target.host}/${module}${suffix}/@v/list`;
@@ -78,11 +72,11 @@ export class GoproxyClient {
       if (res.status !== 200) throw new NetworkError(`failed to get versions: response status code ${res.status}`);
       for (const line of new TextDecoder().decode(res.body).split('\n')) {
         if (line === '') continue;
-        const v = parseTolerant(line);
+        const v = parseTolerantSemantic(line);
         if (v !== null) found.push(v);
       }
     }
     if (found.length === 0) throw new ResolutionError(`no versions found for go module ${JSON.stringify(module)}`);
-    return found.sort(semver.compare).map((v) => `v${v}`);
+    return found.sort(compareSemantic).map((v) => `v${formatSemantic(v)}`);
   }
 }

@@ -11,4 +11,3 @@ export {
 export { HttpStatusError, OfflineError, RateLimitError, githubRateLimitMessage } from './errors.js';
 export { progressMode, progressReporter, type ProgressMode } from './progress.js';
 export { Redactor, redactUrl } from './redact.js';
-export { parseGoUrl, type GoUrl } from './go-url.js';
