@@ -6,9 +6,8 @@
  * Construction resolves `latest` (GitHub and local).
  */
 import { CapiformError, ConfigError } from '../errors.js';
-import { ContentCache } from '../lock/cache.js';
-import { HttpClient } from './http/client.js';
-import { createRemoteRepository } from './remote.js';
+import type { HttpClient } from './http/client.js';
+import { createRemoteRepository, defaultHttpClient } from './remote.js';
 import { latestContractRelease } from './versions.js';
 import type { ProviderConfig } from './catalog.js';
 import { checkProviderContract, readMetadata, type Metadata, type ReleaseSeries } from './metadata.js';
@@ -99,7 +98,7 @@ export async function createRepository(
       const label = kind === 'github' ? 'GitHub' : 'GitLab';
       try {
         const repo = createRemoteRepository(kind, provider.url, {
-          http: opts.http ?? new HttpClient({ cache: ContentCache.fromEnv(env) }),
+          http: opts.http ?? defaultHttpClient(env),
           env,
           variables: opts.get,
           baseUrl: opts.githubBaseUrl,

@@ -9,9 +9,26 @@
 import { GitHubRepository } from './github/repository.js';
 import { GitLabRepository } from './gitlab/repository.js';
 import { goproxySchemeAndHost } from './goproxy/index.js';
-import type { HttpClient } from './http/client.js';
+import { ContentCache, defaultCacheDir } from '../lock/cache.js';
+import { HttpClient } from './http/client.js';
 import { HttpsRepository } from './https/repository.js';
 import type { ProviderRepository } from './repository.js';
+
+const defaultClients = new Map<string, HttpClient>();
+
+/**
+ * One online HttpClient per cache dir for callers that do not bring their own, so providers of the same GitHub
+ * repository (core, bootstrap, control plane) share one release listing within a run.
+ */
+export function defaultHttpClient(env: NodeJS.ProcessEnv): HttpClient {
+  const dir = defaultCacheDir(env);
+  let client = defaultClients.get(dir);
+  if (!client) {
+    client = new HttpClient({ cache: new ContentCache(dir) });
+    defaultClients.set(dir, client);
+  }
+  return client;
+}
 
 export type RemoteKind = 'github' | 'gitlab' | 'https';
 
