@@ -75,10 +75,8 @@ export class FastParser {
   /** Parses the document; returns null for an empty (comments-only) document. */
   parseDocument(): Node | null {
     const s = this.src;
-    for (let i = this.pos; i < this.end; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 13) throw new Bail('CR');
-    }
+    const cr = s.indexOf('\r', this.pos);
+    if (cr !== -1 && cr < this.end) throw new Bail('CR');
     this.skipBlank();
     if (this.pos >= this.end) return null;
     const first = s[this.pos];
@@ -118,16 +116,16 @@ export class FastParser {
         this.pos = this.end;
         return;
       }
-      const c = s[i];
-      if (c === '\n') {
+      const c = s.charCodeAt(i);
+      if (c === 10) {
         this.pos = i + 1;
         continue;
       }
-      if (c === '#') {
+      if (c === 35) {
         this.pos = this.nextLine(i);
         continue;
       }
-      if (c === '\t') {
+      if (c === 9) {
         let j = i;
         while (j < this.end && (s[j] === '\t' || s[j] === ' ')) j++;
         if (j >= this.end || s[j] === '\n') {
@@ -150,10 +148,10 @@ export class FastParser {
   private findPlainColon(p: number, le: number): number {
     const s = this.src;
     for (let i = p; i < le; i++) {
-      const c = s[i];
-      if (c === ':') {
-        if (i + 1 >= le || s[i + 1] === ' ') return i;
-      } else if (c === '#' && i > p && s[i - 1] === ' ') return -1;
+      const c = s.charCodeAt(i);
+      if (c === 58) {
+        if (i + 1 >= le || s.charCodeAt(i + 1) === 32) return i;
+      } else if (c === 35 && i > p && s.charCodeAt(i - 1) === 32) return -1;
     }
     return -1;
   }
@@ -390,9 +388,10 @@ export class FastParser {
     let e = le;
     let comment = false;
     for (let i = q; i < le; i++) {
-      const ch = s[i];
-      if (ch === ':' && (i + 1 >= le || s[i + 1] === ' ')) throw new Bail('mapping indicator in plain scalar');
-      if (ch === '#' && s[i - 1] === ' ') {
+      const c = s.charCodeAt(i);
+      if (c === 58) {
+        if (i + 1 >= le || s.charCodeAt(i + 1) === 32) throw new Bail('mapping indicator in plain scalar');
+      } else if (c === 35 && s.charCodeAt(i - 1) === 32) {
         e = i;
         comment = true;
         break;

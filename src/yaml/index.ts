@@ -5,6 +5,7 @@ import { spliceDocument } from './splice.js';
 
 export {
   MAX_MANIFEST_SIZE,
+  decodeYaml,
   goQuote,
   ordinalize,
   parseDocuments,

@@ -148,6 +148,20 @@ export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDoc
   return out;
 }
 
+/**
+ * `sigs.k8s.io/yaml.Unmarshal` of one document into `interface{}`: the JSON value (undefined for an empty document),
+ * without ToUnstructured's object checks. Throws YamlSyntaxError on invalid YAML.
+ */
+export function decodeYaml(text: string): unknown {
+  try {
+    const node = new FastParser(text, 0, text.length).parseDocument();
+    return node === null ? undefined : node.value;
+  } catch (e) {
+    if (!(e instanceof Bail)) throw e;
+  }
+  return slowParseDocument(text);
+}
+
 /** `ToUnstructured`: the objects of a manifest, in order. */
 export function parseManifests(text: string, opts: ParseOptions = {}): KubeObject[] {
   return parseDocuments(text, opts).map((d) => d.value);

@@ -82,6 +82,7 @@ function parseGoFloat(s: string): number | undefined {
 }
 
 function looksLikeTimestamp(s: string): boolean {
+  if (s.length < 8 || s.charCodeAt(4) !== 45) return false;
   // go-yaml parseTimestamp: YYYY- prefix, then one of the allowed layouts with short date fields.
   return /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::?[0-9]{2})?))?)?$/.test(
     s,

@@ -3,7 +3,7 @@
  * `container.ImageFromString`, `AlterImage` with the `images:` overrides of clusterctl.yaml, `FixImages` and
  * `InspectImages` (spec §2.8, §5.3).
  */
-import { InputError } from '../../errors.js';
+import { ConfigError, InputError } from '../../errors.js';
 
 export interface Image {
   repository: string;
@@ -201,4 +201,27 @@ export function fixPodImages(o: Obj, alter: (image: string) => string): Obj {
   const spec = o.spec as Obj;
   const tpl = spec.template as Obj;
   return { ...o, spec: { ...spec, template: { ...tpl, spec: newPs } } };
+}
+
+/** Validates the `images:` value of clusterctl.yaml: a map of `{repository, name, tag}` maps. */
+export function parseImageOverrides(raw: unknown, where = 'images'): ImageOverrides | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isObj(raw)) throw new ConfigError(`failed to unmarshal images configuration: expected a map`, { where });
+  const out: ImageOverrides = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === null) {
+      out[k] = {};
+      continue;
+    }
+    if (!isObj(v)) throw new ConfigError(`failed to unmarshal images configuration: ${k} must be a map`, { where: `${where}.${k}` });
+    const m: ImageMeta = {};
+    for (const f of ['repository', 'name', 'tag'] as const) {
+      const x = v[f];
+      if (x === undefined || x === null) continue;
+      if (typeof x !== 'string') throw new ConfigError(`failed to unmarshal images configuration: ${k}.${f} must be a string`, { where: `${where}.${k}.${f}` });
+      m[f] = x;
+    }
+    out[k] = m;
+  }
+  return out;
 }

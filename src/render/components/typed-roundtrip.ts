@@ -729,47 +729,71 @@ function conv(v: unknown, t: Ty): unknown {
   }
 }
 
+interface Prepared {
+  byName: Map<string, Field>;
+  /** Fields that appear in the output when absent from the input, with their value. */
+  absent: Array<[string, unknown]>;
+}
+const prepared = new WeakMap<object, Prepared>();
+
+function prepare(t: Ty & { k: 'struct' }): Prepared {
+  let p = prepared.get(t);
+  if (p) return p;
+  p = { byName: new Map(), absent: [] };
+  prepared.set(t, p);
+  for (const f of t.fields) {
+    p.byName.set(f.name, f);
+    const ft = f.t();
+    if (ft.k === 'time') continue; // metav1.Time: omitzero
+    if (f.ptr) {
+      if (!f.omit) p.absent.push([f.name, null]);
+      continue;
+    }
+    const z = zero(ft);
+    if (!(f.omit && isZero(z, ft))) p.absent.push([f.name, z]);
+  }
+  return p;
+}
+
 function convStruct(v: Record<string, unknown>, t: Ty & { k: 'struct' }): Record<string, unknown> {
+  const p = prepare(t);
   const out: Record<string, unknown> = {};
   let changed = false;
-  const known = new Set<string>();
-  for (const f of t.fields) {
-    known.add(f.name);
-    const has = Object.prototype.hasOwnProperty.call(v, f.name);
-    const iv = has ? v[f.name] : undefined;
+  for (const k of Object.keys(v)) {
+    const iv = v[k];
+    const f = p.byName.get(k);
+    if (f === undefined) {
+      if (t.open) out[k] = iv;
+      else changed = true;
+      continue;
+    }
     const ft = f.t();
-    let val: unknown = ABSENT;
-    if (iv === undefined || iv === null) {
-      if (f.ptr) val = f.omit ? ABSENT : null;
+    let val: unknown;
+    if (iv === null || iv === undefined) {
+      if (ft.k === 'time') val = ABSENT;
+      else if (f.ptr) val = f.omit ? ABSENT : null;
       else {
         const z = zero(ft);
         val = f.omit && isZero(z, ft) ? ABSENT : z;
       }
-      if (ft.k === 'time') val = ABSENT; // metav1.Time: omitzero
     } else {
       const c = conv(iv, ft);
       val = !f.ptr && f.omit && isZero(c, ft) ? ABSENT : c;
     }
     if (val === ABSENT) {
-      if (has) changed = true;
+      changed = true;
       continue;
     }
-    if (!has || val !== iv) changed = true;
-    out[f.name] = val;
+    if (val !== iv) changed = true;
+    out[k] = val;
   }
-  if (t.open) {
-    for (const k of Object.keys(v)) {
-      if (!known.has(k)) out[k] = v[k];
+  for (const [name, z] of p.absent) {
+    if (v[name] === undefined) {
+      out[name] = z;
+      changed = true;
     }
-  } else if (!changed) {
-    for (const k of Object.keys(v)) if (!known.has(k)) changed = true;
   }
-  if (!changed) return v;
-  // keep the source's key order for keys that stay; new keys go last
-  const ordered: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) if (Object.prototype.hasOwnProperty.call(out, k)) ordered[k] = out[k];
-  for (const k of Object.keys(out)) if (!Object.prototype.hasOwnProperty.call(ordered, k)) ordered[k] = out[k];
-  return ordered;
+  return changed ? out : v;
 }
 
 /** Round-trips an object through the given Go type (see the module comment). */
