@@ -9,11 +9,14 @@ import { isAmbiguousPlain } from './resolve.js';
 const INDICATORS = '-?:,[]{}#&*!|>\'"%@`';
 
 /** True when `s` can be written as a plain scalar and read back as the same string. */
+/** Read as a non-string by go-yaml v2, or as a sexagesimal number by other YAML 1.1 readers. */
+function looksTyped(s: string): boolean {
+  return isAmbiguousPlain(s) || /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(s);
+}
+
 export function isPlainSafe(s: string): boolean {
   if (s === '') return false;
-  if (isAmbiguousPlain(s)) return false;
-  // also what YAML 1.1 readers take for sexagesimal numbers
-  if (/^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(s)) return false;
+  if (looksTyped(s)) return false;
   const c = s[0] as string;
   if (INDICATORS.includes(c) || c === ' ') return false;
   if (s.startsWith('---') || s.startsWith('...')) return false;
@@ -56,7 +59,7 @@ export function doubleQuote(s: string): string {
 /** A string on one line: plain when safe, "double" for type look-alikes and escapes, 'single' otherwise. */
 export function inlineString(s: string): string {
   if (isPlainSafe(s)) return s;
-  if (needsDoubleQuotes(s) || s.includes('\n') || isAmbiguousPlain(s) || s === '') return doubleQuote(s);
+  if (needsDoubleQuotes(s) || s.includes('\n') || looksTyped(s) || s === '') return doubleQuote(s);
   return `'${s.replace(/'/g, "''")}'`;
 }
 

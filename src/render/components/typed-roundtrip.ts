@@ -40,7 +40,9 @@ const STRMAP = map(STR);
 function struct(spec: Record<string, Ty | (() => Ty)>, open = false): Ty {
   const fields: Field[] = [];
   for (const [key, t] of Object.entries(spec)) {
-    const [name, flags = ''] = key.split(',') as [string, string?];
+    const m = /^([^,*]+)(.*)$/.exec(key) as RegExpExecArray;
+    const name = m[1] as string;
+    const flags = m[2] as string;
     fields.push({
       name,
       t: typeof t === 'function' ? t : () => t,
