@@ -81,7 +81,7 @@ export class FastParser {
     if (this.pos >= this.end) return null;
     const first = s[this.pos];
     if (first === '%' || s.startsWith('...', this.pos)) throw new Bail('directive or document end');
-    const n = this.indentAt(this.pos);
+    const n = this.curIndent;
     const node = this.parseBlockNode(n, -1);
     this.skipBlank();
     if (this.pos < this.end) throw new Bail('trailing content');
@@ -107,6 +107,10 @@ export class FastParser {
   }
 
   /** Moves pos over blank and comment-only lines. */
+  /** Indentation of the line at this.pos after skipBlank() (valid until pos moves). */
+  private curIndent = 0;
+
+  /** Moves pos over blank and comment-only lines; records the indentation of the line it stops at. */
   private skipBlank(): void {
     const s = this.src;
     while (this.pos < this.end) {
@@ -134,6 +138,7 @@ export class FastParser {
         }
         throw new Bail('tab indentation');
       }
+      this.curIndent = i - this.pos;
       return;
     }
   }
@@ -253,7 +258,7 @@ export class FastParser {
       // next entry
       this.skipBlank();
       if (this.pos >= this.end) break;
-      const n = this.indentAt(this.pos);
+      const n = this.curIndent;
       if (n < indent) break;
       if (n > indent) throw new Bail('unexpected indentation');
       k = this.pos + n;
@@ -285,7 +290,7 @@ export class FastParser {
       node.end = item.end > d + 1 ? item.end : d + 1;
       this.skipBlank();
       if (this.pos >= this.end) break;
-      const n = this.indentAt(this.pos);
+      const n = this.curIndent;
       if (n < indent) break;
       if (n > indent) throw new Bail('unexpected indentation');
       d = this.pos + n;
@@ -313,7 +318,7 @@ export class FastParser {
       this.pos = this.nextLine(le);
       this.skipBlank();
       if (this.pos < this.end) {
-        const n = this.indentAt(this.pos);
+        const n = this.curIndent;
         const first = this.pos + n;
         if (ctx === 'map' && n === parentIndent && this.isDashItem(first)) {
           const seq = this.parseSeq(n, first);

@@ -7,13 +7,24 @@
  */
 import { resolvePlain } from './resolve.js';
 
-const isLetter = (c: string): boolean => /\p{L}/u.test(c);
-const isDigit = (c: string): boolean => /\p{Nd}/u.test(c);
+const isLetter = (c: string): boolean => {
+  const x = c.charCodeAt(0);
+  if (x < 128) return (x >= 65 && x <= 90) || (x >= 97 && x <= 122);
+  return /\p{L}/u.test(c);
+};
+const isDigit = (c: string): boolean => {
+  const x = c.charCodeAt(0);
+  if (x < 128) return x >= 48 && x <= 57;
+  return /\p{Nd}/u.test(c);
+};
+const ASCII = /^[\x00-\x7f]*$/;
+/** The string as code points (cheap for ASCII: the string itself is indexable). */
+const codePoints = (s: string): string | string[] => (ASCII.test(s) ? s : Array.from(s));
 
 /** sorter.go `keyList.Less` for string keys. */
 export function goYamlLess(a: string, b: string): boolean {
-  const ar = Array.from(a);
-  const br = Array.from(b);
+  const ar = codePoints(a);
+  const br = codePoints(b);
   for (let i = 0; i < ar.length && i < br.length; i++) {
     const ca = ar[i] as string;
     const cb = br[i] as string;
@@ -45,6 +56,7 @@ export function goYamlLess(a: string, b: string): boolean {
 }
 
 export function goYamlSortKeys(keys: string[]): string[] {
+  if (keys.length < 2) return keys;
   return [...keys].sort((x, y) => (goYamlLess(x, y) ? -1 : goYamlLess(y, x) ? 1 : 0));
 }
 
@@ -76,7 +88,7 @@ function numberText(n: number): string {
   return s;
 }
 
-const isBase60Float = (s: string): boolean => /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(s);
+const isBase60Float = (s: string): boolean => s.includes(':') && /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(s);
 
 function isPrintable(cp: number): boolean {
   return (
@@ -95,6 +107,9 @@ interface Analysis {
   singleQuoted: boolean;
   block: boolean;
 }
+
+const INDICATOR_CHARS: boolean[] = [];
+for (const c of '#,[]{}&*!|>\'"%@`?:-') INDICATOR_CHARS[c.charCodeAt(0)] = true;
 
 function analyze(value: string): Analysis {
   if (value.length === 0) return { multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true, block: false };
@@ -115,12 +130,19 @@ function analyze(value: string): Analysis {
   let spaceBreak = false;
   let prevSpace = false;
   let prevBreak = false;
-  const cps = Array.from(value);
+  const cps = codePoints(value);
   for (let i = 0; i < cps.length; i++) {
     const c = cps[i] as string;
     const cp = c.codePointAt(0) as number;
     const next = cps[i + 1];
     const followedByWs = next === undefined || next === ' ' || next === '\t';
+    if (cp > 0x20 && cp < 0x7f && !INDICATOR_CHARS[cp]) {
+      // an ordinary printable character: only the space/break bookkeeping below applies
+      prevSpace = false;
+      prevBreak = false;
+      precededByWs = false;
+      continue;
+    }
     if (i === 0) {
       if ('#,[]{}&*!|>\'"%@`'.includes(c)) {
         flowInd = true;
@@ -190,8 +212,29 @@ function analyze(value: string): Analysis {
 
 type Style = 'plain' | 'single' | 'double' | 'literal';
 
+const ESC: Record<number, string> = {
+  0: '0',
+  7: 'a',
+  8: 'b',
+  9: 't',
+  10: 'n',
+  11: 'v',
+  12: 'f',
+  13: 'r',
+  27: 'e',
+  0x22: '"',
+  0x5c: '\\',
+  0x85: 'N',
+  0xa0: '_',
+  0x2028: 'L',
+  0x2029: 'P',
+};
+
 class Emitter {
-  out = '';
+  private parts: string[] = [];
+  get out(): string {
+    return this.parts.join('');
+  }
   column = 0;
   whitespace = true;
   indention = true;
@@ -200,15 +243,15 @@ class Emitter {
   private readonly bestWidth = 80;
 
   private put(s: string): void {
-    this.out += s;
+    this.parts.push(s);
     this.column += s.length;
   }
   private putChar(c: string): void {
-    this.out += c;
+    this.parts.push(c);
     this.column += 1;
   }
   private putBreak(): void {
-    this.out += '\n';
+    this.parts.push('\n');
     this.column = 0;
   }
   writeIndent(): void {
@@ -306,7 +349,13 @@ class Emitter {
 
   private writePlain(value: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
-    const cps = Array.from(value);
+    if (ASCII.test(value) && (!allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' '))) {
+      this.put(value);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
+    const cps = codePoints(value);
     let spaces = false;
     for (let i = 0; i < cps.length; i++) {
       const c = cps[i] as string;
@@ -326,7 +375,18 @@ class Emitter {
 
   private writeSingle(value: string, allowBreaks: boolean): void {
     this.indicator("'", true, false, false);
-    const cps = Array.from(value);
+    if (
+      ASCII.test(value) &&
+      !/[\n\r]/.test(value) &&
+      (!allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' '))
+    ) {
+      this.put(value.replace(/'/g, "''"));
+      this.indicator("'", false, false, false);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
+    const cps = codePoints(value);
     let spaces = false;
     let breaks = false;
     for (let i = 0; i < cps.length; i++) {
@@ -357,31 +417,25 @@ class Emitter {
 
   private writeDouble(value: string, allowBreaks: boolean): void {
     this.indicator('"', true, false, false);
-    const cps = Array.from(value);
+    if (
+      /^[\x20-\x7e]*$/.test(value) &&
+      !/["\\]/.test(value) &&
+      (!allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' '))
+    ) {
+      this.put(value);
+      this.indicator('"', false, false, false);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
+    const cps = codePoints(value);
     let spaces = false;
     for (let i = 0; i < cps.length; i++) {
       const c = cps[i] as string;
       const cp = c.codePointAt(0) as number;
       if (!isPrintable(cp) || cp === 0xfeff || isBreakCp(cp) || c === '"' || c === '\\') {
         this.putChar('\\');
-        const esc: Record<number, string> = {
-          0: '0',
-          7: 'a',
-          8: 'b',
-          9: 't',
-          10: 'n',
-          11: 'v',
-          12: 'f',
-          13: 'r',
-          27: 'e',
-          0x22: '"',
-          0x5c: '\\',
-          0x85: 'N',
-          0xa0: '_',
-          0x2028: 'L',
-          0x2029: 'P',
-        };
-        const e = esc[cp];
+        const e = ESC[cp];
         if (e !== undefined) this.putChar(e);
         else if (cp <= 0xff) this.put('x' + cp.toString(16).toUpperCase().padStart(2, '0'));
         else if (cp <= 0xffff) this.put('u' + cp.toString(16).toUpperCase().padStart(4, '0'));
@@ -405,7 +459,7 @@ class Emitter {
 
   private writeLiteral(value: string): void {
     this.indicator('|', true, false, false);
-    const cps = Array.from(value);
+    const cps = codePoints(value);
     if (cps[0] === ' ' || isBreakCp((cps[0] ?? 'x').codePointAt(0) as number)) this.indicator('2', false, false, false);
     let chomp = '';
     if (cps.length === 0) chomp = '-';
@@ -420,6 +474,25 @@ class Emitter {
     this.indention = true;
     this.whitespace = true;
     let breaks = true;
+    if (typeof cps === 'string' && !cps.includes('\r')) {
+      // ASCII: write whole lines
+      const lines = cps.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i] as string;
+        if (line !== '') {
+          if (breaks) this.writeIndent();
+          this.put(line);
+          this.indention = false;
+          breaks = false;
+        }
+        if (i < lines.length - 1) {
+          this.putBreak();
+          this.indention = true;
+          breaks = true;
+        }
+      }
+      return;
+    }
     for (const c of cps) {
       if (isBreakCp(c.codePointAt(0) as number)) {
         this.putBreak();
@@ -436,6 +509,7 @@ class Emitter {
 }
 
 function looksLikeTimestamp(s: string): boolean {
+  if (s.length < 8 || s.charCodeAt(4) !== 45) return false;
   return /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::?[0-9]{2})?))?)?$/.test(
     s,
   );

@@ -10,6 +10,7 @@ import { CapiformError, InputError, wrapError } from '../../errors.js';
 import { emitGoYaml, joinYaml } from '../../yaml/go-yaml.js';
 import { emitManifests, type ManifestEntry } from '../../yaml/index.js';
 import { parseDocuments, type KubeObject } from '../../yaml/parse.js';
+import { componentsCacheKey, readCachedComponents, writeCachedComponents } from './cache.js';
 import { alterImage, fixPodImages, inspectImages, type ImageOverrides } from './images.js';
 import {
   CERT_MANAGER_VERSION_ANNOTATION,
@@ -65,6 +66,11 @@ export interface RenderComponentsInput {
   source?: string;
   /** false: parse with the `yaml` package only (the reference path the fast path is tested against). */
   fast?: boolean;
+  /**
+   * A directory to memoise results in (see cache.ts), e.g. `<capiform cache dir>/render`. On a hit, `entries`
+   * are recomputed only if someone reads them.
+   */
+  cacheDir?: string;
 }
 
 function wrap(e: unknown, prefix: string): never {
@@ -95,8 +101,55 @@ export function fixImages(entries: ManifestEntry[], alter: (image: string) => st
   });
 }
 
-/** `NewComponents` steps 3–11 (spec §2.1). */
+/** `NewComponents` steps 3–11 (spec §2.1), memoised in `input.cacheDir` when given. */
 export function renderComponents(input: RenderComponentsInput): Components {
+  if (!input.cacheDir) return renderUncached(input);
+  const key = componentsCacheKey([
+    input.text,
+    input.providerName,
+    input.providerType,
+    input.manifestLabel,
+    input.version,
+    input.targetNamespace ?? '',
+    input.images ?? null,
+  ]);
+  const hit = readCachedComponents(input.cacheDir, key);
+  if (hit) {
+    let full: Components | undefined;
+    const compute = () => (full ??= renderUncached(input));
+    return {
+      providerName: input.providerName,
+      providerType: input.providerType,
+      manifestLabel: input.manifestLabel,
+      version: input.version,
+      targetNamespace: hit.targetNamespace,
+      images: hit.images,
+      objects: hit.objects,
+      get entries() {
+        return compute().entries;
+      },
+      yaml: (style: OutputStyle = 'capiform') => (style === 'capiform' ? hit.yaml : compute().yaml(style)),
+      inventoryObject: () =>
+        inventoryObject({
+          manifestLabel: input.manifestLabel,
+          targetNamespace: hit.targetNamespace,
+          providerName: input.providerName,
+          providerType: input.providerType,
+          version: input.version,
+        }),
+    };
+  }
+  const c = renderUncached(input);
+  writeCachedComponents(input.cacheDir, key, {
+    targetNamespace: c.targetNamespace,
+    images: c.images,
+    objects: c.objects,
+    yaml: c.yaml(),
+  });
+  return c;
+}
+
+function renderUncached(input: RenderComponentsInput): Components {
   let entries: ManifestEntry[];
   try {
     entries = parseDocuments(input.text, { source: input.source, fast: input.fast }).map((d) => ({
