@@ -4,7 +4,7 @@
 // whole-process time of a fresh `node` rendering the file with a target namespace: uncached, and memoised (cacheDir).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -23,8 +23,10 @@ const child = `
 const t0 = performance.now();
 const { readFileSync, writeSync } = await import('node:fs');
 const { renderComponents } = await import(${JSON.stringify(pathToFileURL(join(dist, 'render/components/index.js')).href)});
+const { listVariables, process: subst } = await import(${JSON.stringify(pathToFileURL(join(dist, 'render/envsubst/index.js')).href)});
 const raw = readFileSync(process.argv[1], 'utf8');
-const text = raw.replace(/\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::?[=-]([^}]*))?\\}/g, (_m, _n, d) => d ?? 'x');
+const required = new Set(listVariables(raw).filter((v) => v.default === null).map((v) => v.name));
+const text = subst(raw, (n) => (required.has(n) ? 'x' : undefined));
 const c = renderComponents({ text, providerName: 'cluster-api', providerType: 'CoreProvider', manifestLabel: 'cluster-api',
   version: 'v1.13.5', targetNamespace: 'capi-bench', cacheDir: process.argv[2] || undefined });
 const out = c.yaml();
@@ -42,7 +44,10 @@ function wholeProcess(cacheDir) {
 
 const { renderComponents } = await import(pathToFileURL(join(dist, 'render/components/index.js')).href);
 const { parseDocuments } = await import(pathToFileURL(join(dist, 'yaml/index.js')).href);
-const text = readFileSync(file, 'utf8').replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[=-]([^}]*))?\}/g, (_m, _n, d) => d ?? 'x');
+const { listVariables, process: subst } = await import(pathToFileURL(join(dist, 'render/envsubst/index.js')).href);
+const raw = readFileSync(file, 'utf8');
+const required = new Set(listVariables(raw).filter((v) => v.default === null).map((v) => v.name));
+const text = subst(raw, (n) => (required.has(n) ? 'x' : undefined));
 const input = {
   text,
   providerName: 'cluster-api',
@@ -58,12 +63,12 @@ const time = (fn) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const steps = { parse: [], transform: [], emit: [], emitClusterctl: [], fullParsePath: [] };
+const steps = { parse: [], 'parse+transform': [], emit: [], emitClusterctl: [], fullParsePath: [] };
 for (let i = 0; i < runs; i++) {
   const [parse] = time(() => parseDocuments(text));
   const [render, c] = time(() => renderComponents(input));
   steps.parse.push(parse);
-  steps.transform.push(Math.max(0, render - parse));
+  steps['parse+transform'].push(render);
   steps.emit.push(time(() => c.yaml())[0]);
   steps.emitClusterctl.push(time(() => c.yaml('clusterctl'))[0]);
   steps.fullParsePath.push(time(() => renderComponents({ ...input, fast: false }).yaml())[0]);
@@ -79,7 +84,11 @@ try {
   rmSync(cacheDir, { recursive: true, force: true });
 }
 const f = (n) => `${n.toFixed(1)} ms`;
-console.log(`components bench: ${file} (${(text.length / 1048576).toFixed(2)} MB), ${runs} runs, medians`);
+console.log(
+  `components bench: ${file} (${(text.length / 1048576).toFixed(2)} MB), ${runs} runs, medians; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 for (const [k, v] of Object.entries(steps)) console.log(`  in-process ${k.padEnd(15)} ${f(median(v))}  (first run ${f(v[0])})`);
 console.log(`  whole process (node start + import + substitute + render + emit), uncached: ${f(median(cold))}`);
 console.log(`  whole process, memoised in a cacheDir:                                 ${f(median(cached))}`);

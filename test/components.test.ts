@@ -15,6 +15,7 @@ import {
   renderComponents,
   type RenderComponentsInput,
 } from '../src/render/components/index.js';
+import { listVariables, process as processTemplate } from '../src/render/envsubst/index.js';
 import { parseManifests } from '../src/yaml/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -284,9 +285,10 @@ describe('cert-manager manifest', () => {
   });
 });
 
-/** Stand-in for variable substitution in this test: `${VAR:=default}`/`${VAR:-default}` → default, else `x`. */
+/** clusterctl's substitution with every required variable set to `x` and the others at their defaults. */
 function substituteDefaults(text: string): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[=-]([^}]*))?\}/g, (_m, _n, d: string | undefined) => d ?? 'x');
+  const required = new Set(listVariables(text).filter((v) => v.default === null).map((v) => v.name));
+  return processTemplate(text, (name) => (required.has(name) ? 'x' : undefined));
 }
 
 function componentFiles(): string[] {
