@@ -196,7 +196,8 @@ describe('renderComponents', () => {
 
   it('rejects an unqualified image, with clusterctl’s error chain (exit 2)', () => {
     const text = components.replace('registry.k8s.io/cluster-api-aws/cluster-api-aws-controller:v2.11.1', 'nginx:1.27');
-    const err = catchInput(() => renderComponents({ ...base, text }));
+    const err = catchInput(() => renderComponents({ ...base, text, source: 'infrastructure-components.yaml' }));
+    expect(err.where).toBe('infrastructure-components.yaml:41'); // the Deployment document starts there
     expect(err.message).toBe(
       "failed to apply image overrides: failed to fix containers in deployment capa-controller-manager: failed to fix containers: failed to fix image for container manager: couldn't parse image name: repository name must be canonical",
     );

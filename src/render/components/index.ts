@@ -73,6 +73,31 @@ export interface RenderComponentsInput {
   cacheDir?: string;
 }
 
+/** Where an entry came from (`file:line`), for errors about one object. */
+function entryWhere(e: ManifestEntry, source: string | undefined): string | undefined {
+  if (!e.source) return source;
+  return `${source ?? 'line'}${source ? ':' : ' '}${e.source.line}`;
+}
+
+/** Runs `fn` on every entry; an error about one object gets that object's location when it has none. */
+function eachEntry(
+  entries: ManifestEntry[],
+  source: string | undefined,
+  fn: (e: ManifestEntry) => ManifestEntry,
+): ManifestEntry[] {
+  return entries.map((e) => {
+    try {
+      return fn(e);
+    } catch (err) {
+      if (err instanceof CapiformError && err.where === undefined) {
+        const where = entryWhere(e, source);
+        if (where) Object.defineProperty(err, 'where', { value: where });
+      }
+      throw err;
+    }
+  });
+}
+
 function wrap(e: unknown, prefix: string): never {
   if (e instanceof CapiformError) throw wrapError(e, prefix);
   throw e;
@@ -85,8 +110,12 @@ export function manifestYaml(entries: ManifestEntry[], style: OutputStyle = 'cap
 }
 
 /** `FixImages`: the apps/v1 round-trip of every Deployment and DaemonSet, then `alter` on each container image. */
-export function fixImages(entries: ManifestEntry[], alter: (image: string) => string): ManifestEntry[] {
-  return entries.map((e) => {
+export function fixImages(
+  entries: ManifestEntry[],
+  alter: (image: string) => string,
+  source?: string,
+): ManifestEntry[] {
+  return eachEntry(entries, source, (e) => {
     const kind = kindOf(e.value);
     if (kind !== 'Deployment' && kind !== 'DaemonSet') return e;
     const v = typeof e.value.apiVersion === 'string' ? e.value.apiVersion : '';
@@ -160,7 +189,7 @@ function renderUncached(input: RenderComponentsInput): Components {
     wrap(e, 'failed to parse yaml');
   }
   try {
-    entries = fixImages(entries, (image) => alterImage(input.manifestLabel, image, input.images));
+    entries = fixImages(entries, (image) => alterImage(input.manifestLabel, image, input.images), input.source);
   } catch (e) {
     wrap(e, 'failed to apply image overrides');
   }
@@ -180,7 +209,7 @@ function renderUncached(input: RenderComponentsInput): Components {
   }
   if (!entries.some((e) => kindOf(e.value) === 'Namespace')) entries.push({ value: namespaceObject(targetNamespace) });
   try {
-    entries = entries.map((e) => ({ ...e, value: fixObjectNamespace(e.value, targetNamespace) }));
+    entries = eachEntry(entries, input.source, (e) => ({ ...e, value: fixObjectNamespace(e.value, targetNamespace) }));
   } catch (e) {
     wrap(e, 'failed to set the TargetNamespace on the components');
   }
@@ -264,7 +293,7 @@ export function processCertManagerManifest(input: {
     wrap(e, 'failed to parse yaml');
   }
   try {
-    entries = fixImages(entries, (image) => alterImage('cert-manager', image, input.images));
+    entries = fixImages(entries, (image) => alterImage('cert-manager', image, input.images), input.source);
   } catch (e) {
     wrap(e, 'failed to apply image overrides');
   }
