@@ -227,7 +227,6 @@ export class FastParser {
       vals: [],
       value: {},
     };
-    const seen = new Set<string>();
     let k = firstKey;
     for (;;) {
       const le = this.lineEnd(k);
@@ -253,8 +252,7 @@ export class FastParser {
         if (raw === '<<') throw new Bail('merge key');
         key = keyToString(resolvePlain(raw));
       }
-      if (seen.has(key)) throw new Bail('duplicate key');
-      seen.add(key);
+      if (Object.prototype.hasOwnProperty.call(node.value, key)) throw new Bail('duplicate key');
       const val = this.parseValueAfter(colon + 1, indent, 'map');
       node.keys.push(key);
       node.keyStarts.push(k);
