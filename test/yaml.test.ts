@@ -214,3 +214,19 @@ describe('go-yaml v2 output (--output-style clusterctl)', () => {
     expect(joinYaml(['a: 1\n', 'b: 2\n'])).toBe('a: 1\n---\nb: 2');
   });
 });
+
+describe('transforming a manifest while keeping its text (cluster templates)', () => {
+  it('parseEntries + emitManifests splice only what a transform changed', async () => {
+    const { parseEntries } = await import('../src/yaml/index.js');
+    const { fixTargetNamespace } = await import('../src/render/components/index.js');
+    const text = 'apiVersion: v1\nkind: Cluster\nmetadata:\n  name: test # keep me\n  namespace: ns3\n';
+    const entries = parseEntries(text);
+    const fixed = fixTargetNamespace(
+      entries.map((e) => e.value),
+      'ns1',
+    );
+    expect(emitManifests(fixed.map((value, i) => ({ ...entries[i], value })))).toBe(
+      'apiVersion: v1\nkind: Cluster\nmetadata:\n  name: test # keep me\n  namespace: ns1\n',
+    );
+  });
+});

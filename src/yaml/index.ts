@@ -1,6 +1,6 @@
 /** capiform's YAML layer: clusterctl-exact reading, text-preserving writing, and go-yaml v2 compatible output. */
 import { emitObject } from './emit.js';
-import type { ParsedDocument } from './parse.js';
+import { parseDocuments, type ParseOptions, type ParsedDocument } from './parse.js';
 import { spliceDocument } from './splice.js';
 
 export {
@@ -24,6 +24,14 @@ export { emitGoYaml, goYamlLess, joinYaml } from './go-yaml.js';
 export interface ManifestEntry {
   value: Record<string, unknown>;
   source?: ParsedDocument;
+}
+
+/**
+ * `parseManifests` keeping each object's source document, for `emitManifests` to splice changes into later:
+ * `emitManifests(parseEntries(text).map((e) => ({ ...e, value: transform(e.value) })))`.
+ */
+export function parseEntries(text: string, opts: ParseOptions = {}): ManifestEntry[] {
+  return parseDocuments(text, opts).map((d) => ({ value: d.value, source: d }));
 }
 
 /**
