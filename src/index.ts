@@ -22,6 +22,7 @@ export { withOverrides, overridePath } from './resolve/overrides.js';
 export { loadClusterctlConfig, parseClusterctlConfig, ClusterctlConfig } from './config/clusterctl/index.js';
 export {
   parseManifests,
+  parseEntries,
   emitManifests,
   emitGoYaml,
   type KubeObject,
