@@ -10,7 +10,7 @@ import { sha256Hex } from '../src/lock/digest.js';
 
 const lockOf = (dir: string): string => readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
 
-describe('capiform lock', () => {
+describe('capiform lock', { timeout: 240_000 }, () => {
   it('writes a byte-stable lock: versions, contract, sources and every file with sha256 and size, no absolute paths', async () => {
     const dir = fixtureProject();
     const r = await runCli(['lock'], { cwd: dir });
@@ -168,7 +168,8 @@ describe('capiform lock', () => {
     const before = sha256Hex(readFileSync(file));
     writeFileSync(file, `${readFileSync(file, 'utf8')}# tampered\n`);
     const after = sha256Hex(readFileSync(file));
-    const r = await runCli(['render', '--frozen'], { cwd: dir });
+    // A fresh cache: the content-addressed cache would otherwise serve the locked bytes without reading the repository.
+    const r = await runCli(['render', '--frozen'], { cwd: dir, env: { PATH: process.env.PATH, CAPIFORM_CACHE_DIR: join(dir, '.fresh-cache') } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`clusterclass-quick-start.yaml of infrastructure-docker v1.13.1 does not match capi.lock.yaml: expected sha256 ${before}, got ${after}`);
     expect(r.stderr).toContain(`at: clusters[0] (team-a/dev-1): ${file}`);

@@ -31,7 +31,7 @@ const configB = fixtureConfig({
     { name: 'dev-3', namespace: 'team-c', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.34.0' },`,
 });
 
-describe('crash-safe tree writes', () => {
+describe('crash-safe tree writes', { timeout: 600_000 }, () => {
   it('after a SIGKILL at any step the tree is old or new, and the next run repairs it', async () => {
     const old = fixtureProject();
     expect((await runCli(['render'], { cwd: old })).code).toBe(0);

@@ -19,7 +19,7 @@ function snapshot(root: string, dir = root): Record<string, string> {
   return out;
 }
 
-describe('determinism', () => {
+describe('determinism', { timeout: 300_000 }, () => {
   it('renders byte-identical trees twice, from another cwd, with another TZ, locale and umask', async () => {
     const extra = `argocd: { repoURL: 'https://example.com/fleet.git' },`;
     const a = fixtureProject({ extra });

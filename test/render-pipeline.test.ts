@@ -17,7 +17,7 @@ function listFiles(root: string, dir = root): string[] {
 
 const read = (dir: string, p: string): string => readFileSync(join(dir, p), 'utf8');
 
-describe('capiform render: the tree', () => {
+describe('capiform render: the tree', { timeout: 240_000 }, () => {
   it('writes providers/, clusters/ and clusterclasses/ with kustomizations, headers and no versions in paths', async () => {
     const dir = fixtureProject();
     const r = await runCli(['render'], { cwd: dir });
@@ -152,10 +152,10 @@ describe('capiform render: the tree', () => {
     const r = await runCli(['render'], { cwd: dir });
     expect(r.stderr).toBe('');
     const c = read(dir, 'providers/infrastructure-docker/components.yaml');
-    expect(c).toContain('- --leader-elect=false\n');
-    expect(c).toContain('- --sync-period=10m\n');
-    expect(c).toContain('- --v=4\n');
-    expect(c).toContain('- --feature-gates=A=true,B=false\n');
+    expect(c).toMatch(/- '?--leader-elect=false'?\n/);
+    expect(c).toMatch(/- '?--sync-period=10m'?\n/);
+    expect(c).toMatch(/- '?--v=4'?\n/);
+    expect(c).toMatch(/- '?--feature-gates=A=true,B=false'?\n/);
     expect(c).toContain('replicas: 2');
     expect(c).toContain('role: infra');
     expect(c).toContain('team: platform');
@@ -192,7 +192,7 @@ describe('capiform render: the tree', () => {
   });
 });
 
-describe('capiform render: credentials', () => {
+describe('capiform render: credentials', { timeout: 240_000 }, () => {
   const secretCluster = `{ name: 'a', namespace: 'ns', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }`;
   const secret = 'c3VwZXItc2VjcmV0LXZhbHVl';
 
@@ -234,7 +234,7 @@ describe('capiform render: credentials', () => {
   });
 });
 
-describe('capiform render: the embedded example', () => {
+describe('capiform render: the embedded example', { timeout: 240_000 }, () => {
   it('renders capi.config.ts at the repository root', async () => {
     const root = join(import.meta.dirname, '..');
     if (!existsSync(join(root, 'capi.config.ts')) || !existsSync(join(root, 'examples/repository'))) {

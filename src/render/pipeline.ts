@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
-import { ArtifactStore, memoryCache, type ArtifactCache } from '../lock/artifacts.js';
+import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
+import { ContentCache } from '../lock/cache.js';
 import { resolutionDigest, sha256Hex } from '../lock/digest.js';
 import { formatLock, parseLock } from '../lock/format.js';
 import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
@@ -168,7 +169,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
   for (const p of existing?.providers ?? []) locked.set(p.label, { version: p.version, files: p.files });
   if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
-  const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? memoryCache() });
+  const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? ContentCache.fromEnv(opts.env ?? {}) });
   const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
   const resolution = await resolveVersions(config, { store, pinned, pinnedContracts, repositories, certManager: cmRef });
   for (const r of resolution.providers) {
@@ -218,7 +219,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       const reused = cache.reuse(dir, inputs);
       if (reused) files.push(...reused.files);
       else {
-        const cm = processCertManager(certManagerRaw, resolution.certManager.version);
+        const cm = processCertManager(certManagerRaw, resolution.certManager.version, config.images);
         cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]), undefined, true);
       }
     }

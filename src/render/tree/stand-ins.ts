@@ -1,54 +1,17 @@
 /**
- * TEMPORARY narrow stand-ins for teammates' modules that have not landed on main yet (G: render API, H: Argo CD
- * glue, B: YAML emitter and cert-manager processing). Only what the pipeline needs, without clusterctl's finer
- * rules. Delete this file when the real modules are merged (deps.ts switches its imports).
+ * TEMPORARY narrow stand-ins for helper G's Render API (renderProviderComponents, renderClusterTemplate,
+ * templateOptionsToVariables, ClusterClass references), composed from the modules already on main (A's envsubst,
+ * B's YAML and components). Without G's clusterctl error wrapping and validation. Delete this file when G's
+ * src/render/provider-components.ts and cluster-template.ts land (deps.ts switches its imports).
  */
-import { parseAllDocuments, stringify } from 'yaml';
-import { InputError, MissingVariablesError } from '../../errors.js';
+import { process as substitute } from '../envsubst/index.js';
+import { fixTargetNamespace, processCertManagerManifest, renderComponents, type Components, type ImageOverrides } from '../components/index.js';
+import { emitManifests, parseManifests, type KubeObject } from '../../yaml/index.js';
 import { manifestLabel } from '../../resolve/provider-type.js';
 
-export type KubeObject = Record<string, unknown>;
-export type ImageOverrides = Record<string, { repository?: string; tag?: string }>;
 type Lookup = (name: string) => string | undefined;
-
-const varRe = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[=-])([^}]*))?\}/g;
-
-function substitute(text: string, lookup: Lookup): string {
-  const missing = new Set<string>();
-  const out = text.replace(varRe, (_m, name: string, op: string | undefined, def: string | undefined) => {
-    const v = lookup(name);
-    if (v !== undefined && !(op?.startsWith(':') && v === '')) return v;
-    if (op !== undefined) return def ?? '';
-    missing.add(name);
-    return '';
-  });
-  if (missing.size) throw new MissingVariablesError([...missing].sort());
-  return out;
-}
-
-function parse(text: string): KubeObject[] {
-  return parseAllDocuments(text, { version: '1.1' })
-    .map((d) => d.toJS() as unknown)
-    .filter((o): o is KubeObject => o !== null && typeof o === 'object');
-}
-
-export function emitManifests(objs: KubeObject[]): string {
-  return objs.map((o) => stringify(o, { version: '1.1', lineWidth: 0, indentSeq: false })).join('---\n');
-}
-
-function meta(o: KubeObject): Record<string, unknown> {
-  return (o.metadata ??= {}) as Record<string, unknown>;
-}
-
-const clusterScoped = new Set(['Namespace', 'CustomResourceDefinition', 'ClusterRole', 'ClusterRoleBinding', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ClusterIssuer', 'APIService', 'PriorityClass', 'StorageClass']);
-
-export interface Components {
-  objects: KubeObject[];
-  yaml(): string;
-  images: string[];
-  targetNamespace: string;
-  inventoryObject(): KubeObject;
-}
+export type { ImageOverrides, KubeObject };
+export { emitManifests };
 
 export function renderProviderComponents(input: {
   raw: string;
@@ -60,45 +23,23 @@ export function renderProviderComponents(input: {
   images?: ImageOverrides;
   source?: string;
 }): Components {
-  const objs = parse(substitute(input.raw, input.variables));
-  const nss = objs.filter((o) => o.kind === 'Namespace');
-  const ns = input.targetNamespace || String(nss[0] ? meta(nss[0]).name : '');
-  if (!ns) throw new InputError("target namespace can't be defaulted. Please specify a target namespace");
-  if (nss.length === 0) objs.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  const label = manifestLabel(input.name, input.type);
-  for (const o of objs) {
-    const m = meta(o);
-    if (o.kind === 'Namespace') m.name = ns;
-    else if (!clusterScoped.has(String(o.kind))) m.namespace = ns;
-    m.labels = { ...((m.labels as object) ?? {}), 'clusterctl.cluster.x-k8s.io': '', 'cluster.x-k8s.io/provider': label };
-  }
-  const ordered = [...objs.filter((o) => o.kind === 'Namespace'), ...objs.filter((o) => o.kind !== 'Namespace')];
-  return {
-    objects: ordered,
-    yaml: () => emitManifests(ordered),
-    images: [],
-    targetNamespace: ns,
-    inventoryObject: () => ({
-      apiVersion: 'clusterctl.cluster.x-k8s.io/v1alpha3',
-      kind: 'Provider',
-      metadata: {
-        name: label,
-        namespace: ns,
-        labels: { 'clusterctl.cluster.x-k8s.io': '', 'cluster.x-k8s.io/provider': label, 'clusterctl.cluster.x-k8s.io/core': 'inventory' },
-      },
-      providerName: input.name,
-      type: input.type,
-      version: input.version,
-    }),
-  };
+  return renderComponents({
+    text: substitute(input.raw, input.variables),
+    providerName: input.name,
+    providerType: input.type,
+    manifestLabel: manifestLabel(input.name, input.type),
+    version: input.version,
+    ...(input.targetNamespace ? { targetNamespace: input.targetNamespace } : {}),
+    images: input.images ?? null,
+    ...(input.source ? { source: input.source } : {}),
+  });
 }
 
 export function renderClusterTemplate(input: { raw: string; source?: string; targetNamespace: string; variables: Lookup }): {
   objects: KubeObject[];
   yaml(): string;
 } {
-  const objs = parse(substitute(input.raw, input.variables));
-  for (const o of objs) if (!clusterScoped.has(String(o.kind))) meta(o).namespace = input.targetNamespace;
+  const objs = fixTargetNamespace(parseManifests(substitute(input.raw, input.variables), input.source ? { source: input.source } : {}), input.targetNamespace) as KubeObject[];
   return { objects: objs, yaml: () => emitManifests(objs) };
 }
 
@@ -119,20 +60,13 @@ export function clusterClassReferences(objects: KubeObject[]): { name: string; n
     if (o.kind !== 'Cluster' || typeof o.apiVersion !== 'string' || !o.apiVersion.startsWith('cluster.x-k8s.io/')) continue;
     const topo = (o.spec as { topology?: { class?: string; classNamespace?: string; classRef?: { name?: string; namespace?: string } } } | undefined)?.topology;
     if (!topo) continue;
-    const ns = String(meta(o).namespace ?? '');
+    const ns = String((o.metadata as { namespace?: string } | undefined)?.namespace ?? '');
     if (o.apiVersion.endsWith('/v1beta1')) refs.push({ name: topo.class ?? '', namespace: topo.classNamespace || ns });
     else refs.push({ name: topo.classRef?.name ?? '', namespace: topo.classRef?.namespace || ns });
   }
   return refs;
 }
 
-export function processCertManager(raw: string, version: string): { objects: KubeObject[]; yaml(): string } {
-  const objs = parse(raw);
-  for (const o of objs) {
-    const m = meta(o);
-    m.labels = { ...((m.labels as object) ?? {}), 'clusterctl.cluster.x-k8s.io': '', 'clusterctl.cluster.x-k8s.io/core': 'cert-manager' };
-    m.annotations = { ...((m.annotations as object) ?? {}), 'cert-manager.clusterctl.cluster.x-k8s.io/version': version };
-  }
-  return { objects: objs, yaml: () => emitManifests(objs) };
+export function processCertManager(raw: string, version: string, images?: ImageOverrides): { yaml(): string } {
+  return processCertManagerManifest({ text: raw, version, images: images ?? null });
 }
-
