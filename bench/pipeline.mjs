@@ -37,9 +37,11 @@ async function child(dir, argv) {
     isTTY: false,
   };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const code = await main(argv, io);
   const ms = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ code, ms, maxRssMB: process.resourceUsage().maxRSS / 1024, out, err }));
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(JSON.stringify({ code, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, out, err }));
 }
 
 function configText(corpus, clusters) {
@@ -82,7 +84,7 @@ function run(dir, argv) {
   const res = JSON.parse(r.stdout);
   if (res.code !== 0) throw new Error(`capiform ${argv.join(' ')} exited ${res.code}: ${res.err}`);
   const j = JSON.parse(res.out);
-  return { wallMs, ms: res.ms, maxRssMB: res.maxRssMB, written: j.added.length + j.changed.length + j.removed.length, lockWritten: j.lock.written };
+  return { wallMs, ms: res.ms, cpuMs: res.cpuMs, maxRssMB: res.maxRssMB, written: j.added.length + j.changed.length + j.removed.length, lockWritten: j.lock.written };
 }
 
 async function parent() {
@@ -106,7 +108,8 @@ async function parent() {
     rows.push({ clusters: n, cold, warm, noop });
     rmSync(dir, { recursive: true, force: true });
     if (!json) {
-      const f = (x) => `${(x.wallMs / 1000).toFixed(2)} s wall, ${(x.ms / 1000).toFixed(2)} s in capiform, ${x.maxRssMB.toFixed(0)} MB peak RSS, ${x.written} files written`;
+      const f = (x) =>
+        `${(x.wallMs / 1000).toFixed(2)} s wall, ${(x.ms / 1000).toFixed(2)} s in capiform (${(x.cpuMs / 1000).toFixed(2)} s CPU), ${x.maxRssMB.toFixed(0)} MB peak RSS, ${x.written} files written`;
       console.log(`${n} clusters\n  cold:  ${f(cold)}\n  warm:  ${f(warm)}\n  no-op: ${f(noop)}`);
     }
   }
