@@ -122,7 +122,10 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
   for (const i of inputs) {
     const o = (i.head ?? i.base) as TreeObject;
     const owner = i.change.owner;
-    const cluster = clusterOfObject(o, owner.type === 'cluster' ? owner : null);
+    // A folder clusters/<ns>/<dir>/ is a cluster's only if that Cluster exists (else it is shared, e.g. a ClusterClass).
+    const isClusterDir = owner.type === 'cluster' && (ctx.head.cluster(owner.namespace, owner.name) ?? ctx.base.cluster(owner.namespace, owner.name)) !== undefined;
+    if (owner.type === 'cluster' && !isClusterDir) i.change.owner = { type: 'namespace', namespace: owner.namespace };
+    const cluster = clusterOfObject(o, isClusterDir && owner.type === 'cluster' ? owner : null);
     if (cluster) {
       i.cluster = cluster;
       if (owner.type !== 'provider') {

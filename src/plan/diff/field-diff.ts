@@ -88,7 +88,8 @@ function walk(a: unknown, b: unknown, path: PathSegment[], out: FieldChange[]): 
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (isScalarList(a) && isScalarList(b)) {
+    if (isScalarList(a) && isScalarList(b) && a.length !== b.length) {
+      // Different lengths: index-wise changes would mislead (everything after an insertion "changes").
       push(out, path, { action: 'changed', old: a, new: b });
       return;
     }

@@ -19,6 +19,8 @@ export interface MarkdownOptions {
   fullReport?: string;
   /** Field rows per object section. Default 40. */
   maxFieldsPerObject?: number;
+  /** Rows of the cluster table. Default 100. */
+  maxClusterRows?: number;
 }
 
 export const defaultMaxSize = 60_000;
@@ -69,6 +71,7 @@ function crdSummary(c: ProviderSummary['crds']): string {
   if (c.changed.length) parts.push(`${c.changed.length} changed`);
   if (c.versionsAdded.length) parts.push(`+versions: ${c.versionsAdded.length}`);
   if (c.versionsRemoved.length) parts.push(`−versions: ${c.versionsRemoved.length}`);
+  if (c.versionsDeprecated.length) parts.push(`deprecated versions: ${c.versionsDeprecated.length}`);
   if (c.storageChanged.length) parts.push(`storage changed: ${c.storageChanged.length}`);
   return parts.join(', ') || '—';
 }
@@ -112,6 +115,7 @@ function severity(c: ObjectChange): number {
 export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): string {
   const maxSize = opts.maxSize ?? defaultMaxSize;
   const maxFields = opts.maxFieldsPerObject ?? 40;
+  const maxRows = opts.maxClusterRows ?? 100;
   const hb = environment();
   const comment = compile(opts.templateDir, 'comment.hbs', commentTemplate, hb);
   const object = compile(opts.templateDir, 'object.hbs', objectTemplate, hb);
@@ -132,6 +136,8 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
   const render = (included: string[], omitted: number): string =>
     comment({
       report,
+      clusters: report.clusters.slice(0, maxRows),
+      clustersHidden: Math.max(0, report.clusters.length - maxRows),
       sections: included,
       omitted: omitted > 0 ? { count: omitted, total: sections.length, limit: maxSize, where } : null,
     });

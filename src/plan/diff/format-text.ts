@@ -33,10 +33,14 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       const contract = p.fromContract && p.toContract && p.fromContract !== p.toContract ? `contract ${p.fromContract} → ${p.toContract}` : p.toContract ? `contract ${p.toContract}` : '';
       lines.push(`  ${p.label}  ${version}  ${contract}  ${impactColor(p.impact)(p.impact)}`.trimEnd());
       for (const i of p.images) lines.push(`    image ${i.object}/${i.container}: ${i.from ?? '(none)'} → ${i.to ?? '(none)'}`);
-      for (const a of p.args) lines.push(`    flags ${a.object}/${a.container}: ${[...a.added.map((x) => `+${x}`), ...a.removed.map((x) => `-${x}`)].join(' ')}`);
+      for (const a of p.args) {
+        for (const x of a.added) lines.push(`    flag ${a.object}/${a.container}: added ${x}`);
+        for (const x of a.removed) lines.push(`    flag ${a.object}/${a.container}: removed ${x}`);
+        for (const x of a.changed) lines.push(`    flag ${a.object}/${a.container}: ${x.flag} ${x.from} → ${x.to}`);
+      }
       const crd = p.crds;
       if (crd.added.length + crd.removed.length + crd.changed.length) {
-        lines.push(`    CRDs: ${crd.changed.length} changed, ${crd.added.length} added, ${crd.removed.length} removed${crd.versionsAdded.length ? `; new versions: ${crd.versionsAdded.join(', ')}` : ''}${crd.storageChanged.length ? `; storage: ${crd.storageChanged.join(', ')}` : ''}`);
+        lines.push(`    CRDs: ${crd.changed.length} changed, ${crd.added.length} added, ${crd.removed.length} removed${crd.versionsAdded.length ? `; new versions: ${crd.versionsAdded.join(', ')}` : ''}${crd.versionsDeprecated.length ? `; deprecated: ${crd.versionsDeprecated.join(', ')}` : ''}${crd.storageChanged.length ? `; storage: ${crd.storageChanged.join(', ')}` : ''}`);
       }
     }
   }

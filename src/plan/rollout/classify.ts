@@ -110,7 +110,6 @@ function inPlace(input: ClassifyInput, reason: string, extra: Partial<Impact> = 
 
 function classifyCluster(input: ClassifyInput): Impact[] {
   const out: Impact[] = [];
-  const cluster = input.cluster;
   const mds = workerTopologies(input.head).filter((w) => !w.pool);
   for (const f of input.change.fields) {
     const p = normalPath(f.segments);

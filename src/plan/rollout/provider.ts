@@ -52,19 +52,32 @@ export function providerContract(objs: TreeObject[]): string | undefined {
   return newest(fromLabels) ?? newest(storage);
 }
 
-function crdVersions(o: TreeObject | undefined): { served: string[]; storage?: string } {
+function crdVersions(o: TreeObject | undefined): { served: string[]; deprecated: string[]; storage?: string } {
   const versions = get(o?.object, 'spec', 'versions');
   const served: string[] = [];
+  const deprecated: string[] = [];
   let storage: string | undefined;
   if (Array.isArray(versions)) {
     for (const v of versions) {
       const name = str(get(v, 'name'));
       if (!name) continue;
       if (get(v, 'served') !== false) served.push(name);
+      if (get(v, 'deprecated') === true) deprecated.push(name);
       if (get(v, 'storage') === true) storage = name;
     }
   }
-  return storage === undefined ? { served } : { served, storage };
+  return storage === undefined ? { served, deprecated } : { served, deprecated, storage };
+}
+
+/** `--name=value` flags by name; other arguments keep their text as the name. */
+function flagMap(args: string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const a of args) {
+    const eq = a.indexOf('=');
+    if (a.startsWith('-') && eq > 0) m.set(a.slice(0, eq), a.slice(eq + 1));
+    else m.set(a, '');
+  }
+  return m;
 }
 
 interface Container {
@@ -118,7 +131,7 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
     const summary: ProviderSummary = {
       label,
       impact: kind,
-      crds: { added: [], removed: [], changed: [], versionsAdded: [], versionsRemoved: [], storageChanged: [] },
+      crds: { added: [], removed: [], changed: [], versionsAdded: [], versionsRemoved: [], versionsDeprecated: [], storageChanged: [] },
       images: [],
       args: [],
       objectsChanged: list.length,
@@ -170,6 +183,11 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
             parts.push(`versions added ${added.join(', ')}`);
             summary.crds.versionsAdded.push(...added.map((v) => `${o.name}/${v}`));
           }
+          const deprecated = hv.deprecated.filter((v) => !bv.deprecated.includes(v));
+          if (deprecated.length) {
+            parts.push(`versions deprecated ${deprecated.join(', ')}`);
+            summary.crds.versionsDeprecated.push(...deprecated.map((v) => `${o.name}/${v}`));
+          }
           if (removed.length) {
             parts.push(`versions no longer served ${removed.join(', ')}`);
             summary.crds.versionsRemoved.push(...removed.map((v) => `${o.name}/${v}`));
@@ -202,11 +220,17 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
             summary.images.push({ container: c.name, object: o.name, ...(prev.image ? { from: prev.image } : {}), ...(c.image ? { to: c.image } : {}) });
             parts.push(`image ${prev.image ?? '(none)'} → ${c.image ?? '(none)'}`);
           }
-          const added = c.args.filter((x) => !prev.args.includes(x));
-          const removed = prev.args.filter((x) => !c.args.includes(x));
-          if (added.length || removed.length) {
-            summary.args.push({ object: o.name, container: c.name, added, removed });
-            parts.push(`flags ${[...added.map((x) => `+${x}`), ...removed.map((x) => `-${x}`)].join(' ')}`);
+          const before = flagMap(prev.args);
+          const after = flagMap(c.args);
+          const added = [...after.keys()].filter((k) => !before.has(k)).map((k) => (after.get(k) ? `${k}=${after.get(k)}` : k));
+          const removed = [...before.keys()].filter((k) => !after.has(k)).map((k) => (before.get(k) ? `${k}=${before.get(k)}` : k));
+          const changed = [...after.keys()]
+            .filter((k) => before.has(k) && before.get(k) !== after.get(k))
+            .map((k) => ({ flag: k, from: before.get(k) ?? '', to: after.get(k) ?? '' }));
+          if (added.length || removed.length || changed.length) {
+            summary.args.push({ object: o.name, container: c.name, added, removed, changed });
+            const bits = [...added.map((x) => `added ${x}`), ...removed.map((x) => `removed ${x}`), ...changed.map((x) => `${x.flag} ${x.from} → ${x.to}`)];
+            parts.push(`flags: ${bits.join(', ')}`);
           }
         }
         i.change.impacts = [mk(`${o.kind} ${o.name} restarts${parts.length ? `: ${parts.join('; ')}` : ''}`)];

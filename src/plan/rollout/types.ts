@@ -61,9 +61,10 @@ export interface ProviderSummary {
   fromContract?: string;
   toContract?: string;
   impact: ImpactKind;
-  crds: { added: string[]; removed: string[]; changed: string[]; versionsAdded: string[]; versionsRemoved: string[]; storageChanged: string[] };
+  crds: { added: string[]; removed: string[]; changed: string[]; versionsAdded: string[]; versionsRemoved: string[]; versionsDeprecated: string[]; storageChanged: string[] };
   images: { from?: string; to?: string; container: string; object: string }[];
-  args: { object: string; container: string; added: string[]; removed: string[] }[];
+  /** Controller flags: `--name=value` compared by name. */
+  args: { object: string; container: string; added: string[]; removed: string[]; changed: { flag: string; from: string; to: string }[] }[];
   objectsChanged: number;
 }
 
