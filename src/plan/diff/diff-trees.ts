@@ -85,27 +85,42 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
   const inputs: ClassifyInput[] = [];
   const removed: TreeObject[] = [];
   const added: TreeObject[] = [];
-  let unchanged = 0;
   const referenceChanges = new Set<string>();
-  for (const [key, a] of base.objects) {
-    const b = head.objects.get(key);
+  // Only files that differ can hold a change; unchanged files are parsed later only if context needs them.
+  const changedFiles = new Set<string>();
+  for (const [path, text] of base.files) if (head.files.get(path) !== text) changedFiles.add(path);
+  for (const path of head.files.keys()) if (!base.files.has(path)) changedFiles.add(path);
+  const baseObjects = new Map<string, TreeObject>();
+  const headObjects = new Map<string, TreeObject>();
+  // Within a changed file, a document whose text is the same on both sides is the same object: skip it.
+  for (const path of changedFiles) {
+    const bc = base.chunksOf(path);
+    const hc = head.chunksOf(path);
+    const bs = new Set(bc);
+    const hs = new Set(hc);
+    bc.forEach((text, i) => {
+      if (!hs.has(text)) for (const o of base.objectsOfChunk(path, i)) baseObjects.set(o.key, o);
+    });
+    hc.forEach((text, i) => {
+      if (!bs.has(text)) for (const o of head.objectsOfChunk(path, i)) headObjects.set(o.key, o);
+    });
+  }
+  let unchangedInChangedFiles = 0;
+  for (const [key, a] of baseObjects) {
+    const b = headObjects.get(key) ?? head.objects.get(key);
     if (!b) {
       removed.push(a);
       continue;
     }
-    if (a.fileText === b.fileText && a.file === b.file) {
-      unchanged++;
-      continue;
-    }
     const fields = objectFields(a, b, policy);
     if (fields.length === 0 && a.file === b.file) {
-      unchanged++;
+      unchangedInChangedFiles++;
       continue;
     }
     for (const f of fields) if (typeof f.old === 'string' && typeof f.new === 'string') referenceChanges.add(`${f.old}\0${f.new}`);
     inputs.push({ change: makeChange('changed', b, a, fields), base: a, head: b });
   }
-  for (const [key, b] of head.objects) if (!base.objects.has(key)) added.push(b);
+  for (const [key, b] of headObjects) if (!baseObjects.has(key) && !base.objects.has(key)) added.push(b);
 
   const rotations = findRotations(removed, added, referenceChanges);
   const rotatedFrom = new Set(rotations.map((r) => r.from));
@@ -123,7 +138,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
     const o = (i.head ?? i.base) as TreeObject;
     const owner = i.change.owner;
     // A folder clusters/<ns>/<dir>/ is a cluster's only if that Cluster exists (else it is shared, e.g. a ClusterClass).
-    const isClusterDir = owner.type === 'cluster' && (ctx.head.cluster(owner.namespace, owner.name) ?? ctx.base.cluster(owner.namespace, owner.name)) !== undefined;
+    const isClusterDir = owner.type === 'cluster' && (ctx.head.hasClusterDir(owner.namespace, owner.name) || ctx.base.hasClusterDir(owner.namespace, owner.name));
     if (owner.type === 'cluster' && !isClusterDir) i.change.owner = { type: 'namespace', namespace: owner.namespace };
     const cluster = clusterOfObject(o, isClusterDir && owner.type === 'cluster' ? owner : null);
     if (cluster) {
@@ -161,13 +176,16 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
     removed: changes.filter((c) => c.action === 'removed').length,
     changed: changes.filter((c) => c.action === 'changed').length,
     rotated: changes.filter((c) => c.action === 'rotated').length,
-    unchanged,
+    unchanged: 0,
   };
   for (const c of changes) for (const f of c.fields) delete f.segments;
+  // Objects present on both sides and not changed (exact for parsed files, counted by `kind:` lines otherwise).
+  counts.unchanged = Math.max(0, head.objectCount() - counts.added - counts.changed - counts.rotated);
+  void unchangedInChangedFiles;
   const report: DiffReport = {
     schemaVersion: 1,
-    base: { label: base.label, files: base.files, objects: base.objects.size },
-    head: { label: head.label, files: head.files, objects: head.objects.size },
+    base: { label: base.label, files: base.files.size, objects: base.objectCount() },
+    head: { label: head.label, files: head.files.size, objects: head.objectCount() },
     changed: changes.length > 0,
     counts,
     summary: summarize(clusters, providers, changes.length > 0),

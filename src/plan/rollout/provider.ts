@@ -10,8 +10,7 @@ import { get, str } from './refs.js';
 const contractLabel = /^cluster\.x-k8s\.io\/(v\d+(?:(?:alpha|beta)\d+)?)$/;
 
 function providerObjects(index: TreeIndex, label: string): TreeObject[] {
-  const prefix = `providers/${label}/`;
-  return [...index.objects.values()].filter((o) => o.file.startsWith(prefix));
+  return index.under(`providers/${label}/`);
 }
 
 function isCrd(o: TreeObject): boolean {

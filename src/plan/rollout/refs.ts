@@ -108,36 +108,33 @@ export function clusterId(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
-/** Lazily built lookups over one tree. */
+/** Lookups over one tree; each parses only the files a text search points at. */
 export class TreeLookup {
-  private byNamespace: Map<string, TreeObject[]> | null = null;
   private refCache = new WeakMap<TreeObject, { kind: string; name: string; path: string }[]>();
 
   constructor(readonly index: TreeIndex) {}
 
-  inNamespace(ns: string): TreeObject[] {
-    if (!this.byNamespace) {
-      this.byNamespace = new Map();
-      for (const o of this.index.objects.values()) {
-        const list = this.byNamespace.get(o.namespace);
-        if (list) list.push(o);
-        else this.byNamespace.set(o.namespace, [o]);
-      }
-    }
-    return this.byNamespace.get(ns) ?? [];
+  /** Whether `clusters/<ns>/<name>/` holds that Cluster: a text check first, so no file is parsed for it. */
+  hasClusterDir(namespace: string, name: string): boolean {
+    const re = /^kind: *["']?Cluster["']? *$/m;
+    return this.index.filesUnder(`clusters/${namespace}/${name}/`).some((p) => {
+      const text = this.index.files.get(p) ?? '';
+      return re.test(text) && text.includes(name);
+    });
   }
 
-  clusters(): TreeObject[] {
-    return [...this.index.objects.values()].filter(isCluster);
-  }
-
+  /** The Cluster object, looked up in its folder `clusters/<ns>/<name>/`, else in files naming it. */
   cluster(namespace: string, name: string): TreeObject | undefined {
-    return this.index.objects.get(`${capiGroup}/Cluster/${namespace}/${name}`);
+    const key = `${capiGroup}/Cluster/${namespace}/${name}`;
+    this.index.under(`clusters/${namespace}/${name}/`);
+    if (!this.index.objects.has(key)) this.index.where(`text:${name}`, (_p, t) => t.includes(name));
+    return this.index.objects.get(key);
   }
 
   /** Clusters whose topology uses the class. */
   classUsers(className: string, classNamespace: string): TreeObject[] {
-    return this.inNamespaceAll()
+    return this.index
+      .where(`text:${className}`, (_p, t) => t.includes(className))
       .filter(isCluster)
       .filter((c) => {
         const cls = clusterClassOf(c);
@@ -145,17 +142,13 @@ export class TreeLookup {
       });
   }
 
-  private allCache: TreeObject[] | null = null;
-  private inNamespaceAll(): TreeObject[] {
-    this.allCache ??= [...this.index.objects.values()];
-    return this.allCache;
-  }
-
   classes(namespace: string): TreeObject[] {
-    return this.inNamespace(namespace).filter((o) => o.group === capiGroup && o.kind === 'ClusterClass');
+    return this.index
+      .where('text:ClusterClass', (_p, t) => t.includes('ClusterClass'))
+      .filter((o) => o.group === capiGroup && o.kind === 'ClusterClass' && o.namespace === namespace);
   }
 
-  /** Every `{kind, name}` reference inside an object, with its path. */
+  /** Every `{kind, name}` reference inside an object's spec, with its path. */
   refsOf(o: TreeObject): { kind: string; name: string; path: string }[] {
     const hit = this.refCache.get(o);
     if (hit) return hit;
@@ -163,8 +156,8 @@ export class TreeLookup {
     const walk = (v: unknown, path: string): void => {
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
       else if (isRecord(v)) {
-        if (path !== '' && typeof v.kind === 'string' && typeof v.name === 'string') out.push({ kind: v.kind, name: v.name, path });
-        for (const [k, x] of Object.entries(v)) if (k !== 'metadata' || path !== '') walk(x, `${path}.${k}`);
+        if (typeof v.kind === 'string' && typeof v.name === 'string') out.push({ kind: v.kind, name: v.name, path });
+        for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
       }
     };
     walk(o.object.spec, '.spec');
@@ -175,7 +168,8 @@ export class TreeLookup {
   /** Objects in the template's namespace that refer to it by kind and name (MachineDeployments, control planes, classes). */
   usersOf(t: { kind: string; name: string; namespace: string }): { user: TreeObject; path: string }[] {
     const out: { user: TreeObject; path: string }[] = [];
-    for (const o of this.inNamespace(t.namespace)) {
+    for (const o of this.index.where(`text:${t.name}`, (_p, text) => text.includes(t.name))) {
+      if (o.namespace !== t.namespace) continue;
       for (const r of this.refsOf(o)) if (r.kind === t.kind && r.name === t.name) out.push({ user: o, path: r.path });
     }
     return out;
