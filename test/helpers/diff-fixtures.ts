@@ -44,9 +44,9 @@ export interface ClusterOpts {
 }
 
 /** One cluster directory `clusters/<ns>/<name>/cluster.yaml` (+ kustomization.yaml). */
-export function clusterFiles(o: ClusterOpts): Files {
+export function clusterFiles(o: ClusterOpts & { root?: string }): Files {
   const file = o.flavor === 'development' ? 'cluster-template-development.yaml' : 'cluster-template.yaml';
-  const raw = readFileSync(join(exampleRepo, 'infrastructure-docker', o.providerVersion ?? 'v1.12.4', file), 'utf8');
+  const raw = readFileSync(join(o.root ?? exampleRepo, 'infrastructure-docker', o.providerVersion ?? 'v1.12.4', file), 'utf8');
   let objs = parse(
     subst(raw, {
       CLUSTER_NAME: o.name,
@@ -63,9 +63,9 @@ export function clusterFiles(o: ClusterOpts): Files {
 }
 
 /** The quick-start ClusterClass and its templates, shared by a namespace: `clusters/<ns>/clusterclass-quick-start/`. */
-export function classFiles(namespace: string, edit?: (objs: Obj[]) => void, providerVersion = 'v1.12.4'): Files {
-  const raw = readFileSync(join(exampleRepo, 'infrastructure-docker', providerVersion, 'clusterclass-quick-start.yaml'), 'utf8');
-  const objs = parse(raw);
+export function classFiles(namespace: string, edit?: (objs: Obj[]) => void, providerVersion = 'v1.12.4', root = exampleRepo): Files {
+  const raw = readFileSync(join(root, 'infrastructure-docker', providerVersion, 'clusterclass-quick-start.yaml'), 'utf8');
+  const objs = parse(subst(raw, {}));
   for (const obj of objs) (obj.metadata as Obj).namespace = namespace;
   edit?.(objs);
   const dir = `clusters/${namespace}/clusterclass-quick-start`;
@@ -79,10 +79,10 @@ const providerFilesByLabel: Record<string, { file: string; name: string; type: s
 };
 
 /** `providers/<label>/components.yaml` with the clusterctl inventory object, from the example repository. */
-export function providerFiles(label: string, version: string, root = exampleRepo): Files {
+export function providerFiles(label: string, version: string, root = exampleRepo, file?: string): Files {
   const p = providerFilesByLabel[label];
   if (!p) throw new Error(`no fixture for ${label}`);
-  const raw = readFileSync(join(root, label, version, p.file), 'utf8');
+  const raw = readFileSync(join(root, label, version, file ?? p.file), 'utf8');
   const objs = parse(subst(raw, {}));
   objs.push({
     apiVersion: 'clusterctl.cluster.x-k8s.io/v1alpha3',
