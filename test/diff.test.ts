@@ -319,7 +319,7 @@ describe('capiform diff DIR_A DIR_B', () => {
     expect(fmt.code).toBe(2);
   });
 
-  it('colours only on a TTY, and never with NO_COLOR', async () => {
+  it('colours only on a terminal (or with FORCE_COLOR), never with NO_COLOR', async () => {
     const a = writeTree(plainCluster());
     const b = writeTree(plainCluster(undefined, { workers: 4 }));
     const esc = '\u001b[';
@@ -334,6 +334,46 @@ describe('capiform diff DIR_A DIR_B', () => {
     const r = JSON.parse((await runCli(['diff', '--format', 'json', a, b])).stdout) as DiffReport;
     expect(r.changes).toMatchObject([{ action: 'changed', kind: 'DockerCluster', previousApiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2' }]);
     expect(r.changes[0]?.fields).toEqual([{ path: '.apiVersion', action: 'changed', old: 'infrastructure.cluster.x-k8s.io/v1beta1', new: 'infrastructure.cluster.x-k8s.io/v1beta2' }]);
+  });
+});
+
+describe('more cases', () => {
+  it('an object that only moved to another file is a no-op', async () => {
+    const files = plainCluster();
+    const text = files['clusters/team-b/prod-1/cluster.yaml'] ?? '';
+    const docs = text.slice(header.length).split('---\n');
+    const moved: Files = {
+      'clusters/team-b/prod-1/kustomization.yaml': files['clusters/team-b/prod-1/kustomization.yaml'] ?? '',
+      'clusters/team-b/prod-1/cluster.yaml': header + docs.slice(0, -1).join('---\n'),
+      'clusters/team-b/prod-1/workers.yaml': header + (docs.at(-1) ?? ''),
+    };
+    const r = JSON.parse((await runCli(['diff', '--format', 'json', writeTree(files), writeTree(moved)])).stdout) as DiffReport;
+    expect(r.changes).toMatchObject([{ kind: 'MachineDeployment', action: 'changed', fields: [], previousFile: 'clusters/team-b/prod-1/cluster.yaml', file: 'clusters/team-b/prod-1/workers.yaml' }]);
+    expect(r.changes[0]?.impacts).toEqual([{ kind: 'no-op', reason: 'moved from clusters/team-b/prod-1/cluster.yaml to clusters/team-b/prod-1/workers.yaml' }]);
+    expect(r.summary.text).toBe('no rollout: only no-op changes');
+  });
+
+  it('a tree in a sub-folder of the repository (--root)', async () => {
+    const prefixed = (f: Files): Files => Object.fromEntries(Object.entries(f).map(([k, v]) => [`deploy/${k}`, v]));
+    const repo = gitRepo(prefixed(plainCluster()));
+    const head = plainCluster(undefined, { workers: 7 });
+    const { writeFiles } = await import('./helpers/diff-fixtures.js');
+    writeFiles(join(repo, 'deploy'), head);
+    const r = await runCli(['diff', '--root', 'deploy', '--format', 'json'], { cwd: repo });
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as DiffReport;
+    expect(report.changes.map((c) => [c.kind, c.fields[0]?.path, c.fields[0]?.new])).toEqual([['MachineDeployment', '.spec.replicas', 7]]);
+  });
+
+  it('markdown escapes values: no HTML injection, no broken tables', async () => {
+    const cm = (v: string): Files => ({
+      'clusters/team-b/prod-1/cm.yaml': `${header}apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: crs\n  namespace: team-b\ndata:\n  x: ${JSON.stringify(v)}\n`,
+    });
+    const a = writeTree({ ...plainCluster(), ...cm('a') });
+    const b = writeTree({ ...plainCluster(), ...cm('<script>alert(1)</script> | x') });
+    const r = await runCli(['diff', '--format', 'markdown', a, b]);
+    expect(r.stdout).not.toContain('<script>');
+    expect(r.stdout).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &#124; x');
   });
 });
 

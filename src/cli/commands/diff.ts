@@ -37,6 +37,13 @@ function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
+/** Colours only when stdout is a terminal (or FORCE_COLOR asks), never with NO_COLOR (https://no-color.org). */
+function useColor(io: CliIO): boolean {
+  if (io.env.NO_COLOR) return false;
+  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return true;
+  return io.isTTY && Boolean(process.stdout.isTTY);
+}
+
 export function registerDiff(program: Command, io: CliIO): void {
   program
     .command('diff')
@@ -96,7 +103,7 @@ export function registerDiff(program: Command, io: CliIO): void {
       else if (format === 'markdown') {
         const fullReport = flags.jsonOut ? `The full report is in \`${flags.jsonOut}\`.` : undefined;
         io.stdout(formatMarkdown(report, { maxSize, ...(flags.template ? { templateDir: resolve(io.cwd, flags.template) } : {}), ...(fullReport ? { fullReport } : {}) }));
-      } else io.stdout(formatText(report, { color: io.isTTY && !io.env.NO_COLOR }));
+      } else io.stdout(formatText(report, { color: useColor(io) }));
       if (flags.exitCode && report.changed) setExitCode(cmd, ExitCode.differences);
     });
 }

@@ -168,6 +168,12 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
         break;
     }
   }
+  // An object that only moved to another file changes nothing.
+  for (const i of inputs) {
+    if (i.change.action === 'changed' && i.change.fields.length === 0) {
+      i.change.impacts = [{ kind: 'no-op', reason: `moved from ${i.change.previousFile ?? '?'} to ${i.change.file}` }];
+    }
+  }
   const providers = assessProviders(inputs, base, head);
   const changes = inputs.map((i) => i.change).sort(compareChanges);
   const clusters = summarizeClusters(changes);

@@ -151,6 +151,7 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
       const o = i.head ?? i.base;
       if (!o) continue;
       const a = i.change.action;
+      if (a === 'changed' && i.change.fields.length === 0) continue; // moved between files: already a no-op
       if (o.kind === 'Kustomization') {
         i.change.impacts = [{ kind: 'no-op', provider: label, reason: 'GitOps glue changed' }];
         continue;
