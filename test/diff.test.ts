@@ -123,6 +123,36 @@ describe('capiform diff against a git ref', () => {
     expect(report.summary.text).toBe('2 clusters will roll workers');
   });
 
+  it('with hash names a ClusterClass worker template change is a rotation of the class template', async () => {
+    const { hashTemplateNames } = await import('../src/render/template-hash.js');
+    const hashed = (edit?: (objs: Obj[]) => void) => (objs: Obj[]): void => {
+      edit?.(objs);
+      objs.splice(0, objs.length, ...hashTemplateNames(objs));
+    };
+    const clusters = { ...clusterFiles({ namespace: 'team-a', name: 'dev-1', flavor: 'development' }), ...clusterFiles({ namespace: 'team-a', name: 'dev-2', flavor: 'development' }) };
+    const base = { ...classFiles('team-a', hashed()), ...clusters };
+    const head = {
+      ...classFiles(
+        'team-a',
+        hashed((objs) => {
+          find(objs, 'KubeadmConfigTemplate').spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs.push({ name: 'v', value: '2' });
+        }),
+      ),
+      ...clusters,
+    };
+    const report = await jsonDiff(gitRepo(base, head));
+    expect(report.counts).toMatchObject({ rotated: 1, changed: 1, added: 0, removed: 0 });
+    const rot = report.changes.find((c) => c.action === 'rotated');
+    expect(rot?.kind).toBe('KubeadmConfigTemplate');
+    expect(rot?.previousName).toMatch(/^quick-start-default-worker-bootstraptemplate-[0-9a-f]{10}$/);
+    const cc = report.changes.find((c) => c.kind === 'ClusterClass');
+    expect(cc?.fields.map((f) => f.path)).toEqual(['.spec.workers.machineDeployments[class=default-worker].bootstrap.templateRef.name']);
+    expect(report.clusters.map((c) => [c.cluster, c.workersRoll])).toEqual([
+      ['team-a/dev-1', ['md-0']],
+      ['team-a/dev-2', ['md-0']],
+    ]);
+  });
+
   it('a ClusterClass control plane machine template change rolls both control planes', async () => {
     const base: Files = {
       ...classFiles('team-a'),

@@ -40,7 +40,7 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       }
       const crd = p.crds;
       if (crd.added.length + crd.removed.length + crd.changed.length) {
-        lines.push(`    CRDs: ${crd.changed.length} changed, ${crd.added.length} added, ${crd.removed.length} removed${crd.versionsAdded.length ? `; new versions: ${crd.versionsAdded.join(', ')}` : ''}${crd.versionsDeprecated.length ? `; deprecated: ${crd.versionsDeprecated.join(', ')}` : ''}${crd.storageChanged.length ? `; storage: ${crd.storageChanged.join(', ')}` : ''}`);
+        lines.push(`    CRDs: ${crd.changed.length} changed, ${crd.added.length} added, ${crd.removed.length} removed${crd.versionsAdded.length ? `; new versions: ${crd.versionsAdded.join(', ')}` : ''}${crd.versionsDeprecated.length ? `; deprecated: ${crd.versionsDeprecated.join(', ')}` : ''}${crd.versionsRemoved.length ? `; removed: ${crd.versionsRemoved.join(', ')}` : ''}${crd.storageChanged.length ? `; storage: ${crd.storageChanged.join(', ')}` : ''}`);
       }
     }
   }

@@ -51,8 +51,9 @@ export function providerContract(objs: TreeObject[]): string | undefined {
   return newest(fromLabels) ?? newest(storage);
 }
 
-function crdVersions(o: TreeObject | undefined): { served: string[]; deprecated: string[]; storage?: string } {
+function crdVersions(o: TreeObject | undefined): { all: string[]; served: string[]; deprecated: string[]; storage?: string } {
   const versions = get(o?.object, 'spec', 'versions');
+  const all: string[] = [];
   const served: string[] = [];
   const deprecated: string[] = [];
   let storage: string | undefined;
@@ -60,12 +61,13 @@ function crdVersions(o: TreeObject | undefined): { served: string[]; deprecated:
     for (const v of versions) {
       const name = str(get(v, 'name'));
       if (!name) continue;
+      all.push(name);
       if (get(v, 'served') !== false) served.push(name);
       if (get(v, 'deprecated') === true) deprecated.push(name);
       if (get(v, 'storage') === true) storage = name;
     }
   }
-  return storage === undefined ? { served, deprecated } : { served, deprecated, storage };
+  return storage === undefined ? { all, served, deprecated } : { all, served, deprecated, storage };
 }
 
 /** `--name=value` flags by name; other arguments keep their text as the name. */
@@ -178,6 +180,7 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
           const hv = crdVersions(i.head);
           const added = hv.served.filter((v) => !bv.served.includes(v));
           const removed = bv.served.filter((v) => !hv.served.includes(v));
+          const dropped = bv.all.filter((v) => !hv.all.includes(v) && !removed.includes(v));
           const parts: string[] = [];
           if (added.length) {
             parts.push(`versions added ${added.join(', ')}`);
@@ -192,6 +195,10 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
             parts.push(`versions no longer served ${removed.join(', ')}`);
             summary.crds.versionsRemoved.push(...removed.map((v) => `${o.name}/${v}`));
           }
+          if (dropped.length) {
+            parts.push(`versions dropped from the CRD ${dropped.join(', ')}`);
+            summary.crds.versionsRemoved.push(...dropped.map((v) => `${o.name}/${v}`));
+          }
           if (bv.storage !== hv.storage) {
             parts.push(`storage version ${bv.storage ?? '(none)'} → ${hv.storage ?? '(none)'}`);
             summary.crds.storageChanged.push(`${o.name}: ${bv.storage ?? '(none)'} → ${hv.storage ?? '(none)'}`);
@@ -203,7 +210,9 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
           i.change.impacts = [
             mk(
               `CRD ${o.name}: ${parts.join('; ')}`,
-              removed.length ? `objects stored as ${removed.join(', ')} must be migrated before those versions stop being served` : undefined,
+              removed.length || dropped.length
+                ? `objects stored as ${[...removed, ...dropped].join(', ')} must be migrated first (clusterctl upgrade runs the storage version migration; Argo CD does not)`
+                : undefined,
             ),
           ];
         }
