@@ -247,6 +247,14 @@ describe('capiform diff against a git ref', () => {
     expect(other.changes.find((c) => c.kind === 'Secret')?.fields[0]?.redacted?.newHash).not.toBe(fields[0]?.redacted?.newHash);
   });
 
+  it('a YAML error in a Secret is a warning that does not quote the file', async () => {
+    const bad = `${header}apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: team-b\nstringData:\n  password: hunter2: [oops\n`;
+    const repo = gitRepo(plainCluster(), { ...plainCluster(), 'clusters/team-b/prod-1/secret.yaml': bad });
+    const r = await runCli(['diff', '--format', 'json'], { cwd: repo });
+    expect(r.stdout).not.toContain('hunter2');
+    expect((JSON.parse(r.stdout) as DiffReport).warnings.some((w) => w.includes('secret.yaml: YAML error'))).toBe(true);
+  });
+
   it('values of --secret-var variables are hidden wherever they appear', async () => {
     const withToken = (token: string): Files =>
       plainCluster((objs) => {

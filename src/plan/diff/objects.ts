@@ -67,7 +67,8 @@ function parseFile(text: string): { docs: unknown[]; error?: string } {
     const out: unknown[] = [];
     let error: string | undefined;
     for (const d of list) {
-      if (d.errors.length > 0 && error === undefined) error = d.errors[0]?.message;
+      // Only the first line: the rest quotes the source, which may be a Secret.
+      if (d.errors.length > 0 && error === undefined) error = (d.errors[0]?.message ?? '').split('\n', 1)[0];
       out.push(d.toJS({ maxAliasCount: 1000 }));
     }
     result = error === undefined ? { docs: out } : { docs: out, error };
