@@ -107,8 +107,25 @@ function environment(): typeof Handlebars {
   return hb;
 }
 
+/**
+ * Section order (and so what gets cut last): most severe first; a provider's CRDs, RBAC and webhooks come after every
+ * cluster change — the provider's version, controllers and flags are already in the summary.
+ */
 function severity(c: ObjectChange): number {
-  return impactOrder.indexOf(worstImpact(c.impacts.filter((i) => !i.possible).map((i) => i.kind)));
+  const s = impactOrder.indexOf(worstImpact(c.impacts.filter((i) => !i.possible).map((i) => i.kind)));
+  if (c.owner.type === 'provider' && c.kind !== 'Provider' && c.kind !== 'Deployment' && s > 0) return 0.5;
+  return s;
+}
+
+/** Within one severity, what a reviewer reads first: the provider's version, its controllers, its CRDs, the rest. */
+const kindRank: Record<string, number> = { Cluster: 0, Provider: 0, KubeadmControlPlane: 1, MachineDeployment: 1, Deployment: 1, ClusterClass: 1, CustomResourceDefinition: 2 };
+
+/**
+ * Handlebars escapes `=` (for unquoted attributes, which our templates do not use) as `&#x3D;`; that only bloats
+ * the comment and makes it unreadable as text. Everything else it escapes stays escaped.
+ */
+function unbloat(text: string): string {
+  return text.replace(/&#x3D;/g, '=');
 }
 
 /** Renders the report as a PR comment of at most `maxSize` characters. */
@@ -116,31 +133,33 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
   const maxSize = opts.maxSize ?? defaultMaxSize;
   const maxFields = opts.maxFieldsPerObject ?? 40;
   const maxRows = opts.maxClusterRows ?? 100;
+  // CRD schemas change by the hundred; their first rows say enough.
+  const fieldCap = (c: ObjectChange): number => (c.kind === 'CustomResourceDefinition' ? Math.min(maxFields, 12) : maxFields);
   const hb = environment();
   const comment = compile(opts.templateDir, 'comment.hbs', commentTemplate, hb);
   const object = compile(opts.templateDir, 'object.hbs', objectTemplate, hb);
   // Most severe first, so what gets cut is what matters least.
   const ordered = report.changes
     .map((c, i) => ({ c, i, s: severity(c) }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .sort((a, b) => b.s - a.s || (kindRank[a.c.kind] ?? 3) - (kindRank[b.c.kind] ?? 3) || a.i - b.i)
     .map(({ c }) => c);
   const sections = ordered.map((change) =>
-    object({
+    unbloat(object({
       change,
       impact: worstImpact(change.impacts.map((i) => i.kind)),
-      fields: change.fields.slice(0, maxFields),
-      hiddenFields: Math.max(0, change.fields.length - maxFields),
-    }),
+      fields: change.fields.slice(0, fieldCap(change)),
+      hiddenFields: Math.max(0, change.fields.length - fieldCap(change)),
+    })),
   );
   const where = opts.fullReport ?? 'Run `capiform diff --format json` for the full report.';
   const render = (included: string[], omitted: number): string =>
-    comment({
+    unbloat(comment({
       report,
       clusters: report.clusters.slice(0, maxRows),
       clustersHidden: Math.max(0, report.clusters.length - maxRows),
       sections: included,
       omitted: omitted > 0 ? { count: omitted, total: sections.length, limit: maxSize, where } : null,
-    });
+    }));
   const full = render(sections, 0);
   if (full.length <= maxSize) return full;
   // Keep as many sections as fit next to the summary and the truncation note.
