@@ -430,7 +430,7 @@ describe('markdown', () => {
     expect(r.stdout.length).toBeLessThanOrEqual(8000);
     expect(r.stdout.startsWith('<!-- capiform-diff -->\n### capiform diff:')).toBe(true);
     expect(r.stdout).toContain('**60 clusters will roll workers; 60 control planes roll**');
-    expect(r.stdout).toMatch(/✂️ \d+ of 120 object sections are not shown \(comment limit 8000 characters\)\. The full report is in `.*diff\.json`\./);
+    expect(r.stdout).toMatch(/✂️ \d+ of 120 object sections are not shown \(comment limit 8000 characters\): (\d+ KubeadmControlPlane, )?\d+ MachineDeployment\. The full report is in `.*diff\.json`\./);
     const full = JSON.parse(readFileSync(join(b, 'diff.json'), 'utf8')) as DiffReport;
     expect(full.changes).toHaveLength(120);
     // Without a limit problem nothing is cut.

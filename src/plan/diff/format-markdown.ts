@@ -152,13 +152,18 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
     })),
   );
   const where = opts.fullReport ?? 'Run `capiform diff --format json` for the full report.';
+  const cutKinds = (from: number): string => {
+    const counts = new Map<string, number>();
+    for (const c of ordered.slice(from)) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+    return [...counts.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
+  };
   const render = (included: string[], omitted: number): string =>
     unbloat(comment({
       report,
       clusters: report.clusters.slice(0, maxRows),
       clustersHidden: Math.max(0, report.clusters.length - maxRows),
       sections: included,
-      omitted: omitted > 0 ? { count: omitted, total: sections.length, limit: maxSize, where } : null,
+      omitted: omitted > 0 ? { count: omitted, total: sections.length, limit: maxSize, where, kinds: cutKinds(sections.length - omitted) } : null,
     }));
   const full = render(sections, 0);
   if (full.length <= maxSize) return full;
