@@ -401,6 +401,12 @@ describe('more cases', () => {
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout) as DiffReport;
     expect(report.changes.map((c) => [c.kind, c.fields[0]?.path, c.fields[0]?.new])).toEqual([['MachineDeployment', '.spec.replicas', 7]]);
+    // From inside the tree folder, no --root is needed.
+    const inside = await runCli(['diff', '--format', 'json'], { cwd: join(repo, 'deploy', 'clusters') });
+    expect(inside.code).toBe(2);
+    const fromRepoRoot = gitRepo(plainCluster(), plainCluster(undefined, { workers: 7 }));
+    const sub = await runCli(['diff', '--format', 'json'], { cwd: join(fromRepoRoot, 'clusters', 'team-b') });
+    expect((JSON.parse(sub.stdout) as DiffReport).counts.changed).toBe(1);
   });
 
   it('markdown escapes values: no HTML injection, no broken tables', async () => {

@@ -1,13 +1,15 @@
 /** `capiform diff`: what a change to the rendered tree does, object by object, with its CAPI rollout impact. */
 import { Option, type Command } from 'commander';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../main.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {
   defaultMaxSize,
   diffTrees,
+  gitTopLevel,
+  treeRoots,
   formatMarkdown,
   formatText,
   readTreeFromDir,
@@ -35,6 +37,10 @@ function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
+}
+
+function hasTree(dir: string): boolean {
+  return treeRoots.some((t) => existsSync(join(dir, t)));
 }
 
 /** Colours only when stdout is a terminal (or FORCE_COLOR asks), never with NO_COLOR (https://no-color.org). */
@@ -74,7 +80,16 @@ export function registerDiff(program: Command, io: CliIO): void {
       if (dirs.length === 2 && (flags.base !== undefined || flags.render)) {
         throw new UsageError('pass either two directories or --base/--render, not both', { hint: 'capiform diff DIR_A DIR_B   or   capiform diff --base origin/main' });
       }
-      const root = resolve(io.cwd, flags.root ?? '.');
+      let root = resolve(io.cwd, flags.root ?? '.');
+      // Run from a sub-folder of the repository: use the repository's top level when it holds the tree.
+      if (!flags.root && dirs.length === 0 && !hasTree(root)) {
+        try {
+          const top = gitTopLevel(root);
+          if (hasTree(top)) root = top;
+        } catch {
+          // not a git repository: the errors below say what is missing
+        }
+      }
       let base: RenderedTree;
       let head: RenderedTree;
       let allowEmptyBase = true;

@@ -2,8 +2,9 @@
  * Markdown for a pull-request comment: summary first, one `<details>` section per object, bounded in size (GitHub
  * refuses comments over 65,536 characters). Layout comes from handlebars templates a team can override.
  */
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { InputError } from '../../errors.js';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
@@ -93,8 +94,12 @@ function compile(templateDir: string | undefined, file: string, fallback: string
   }
 }
 
+// Loaded on first use: `diff --format json|text` should not pay for handlebars at startup.
+let handlebars: typeof Handlebars | undefined;
+
 function environment(): typeof Handlebars {
-  const hb = Handlebars.create();
+  handlebars ??= createRequire(import.meta.url)('handlebars') as typeof Handlebars;
+  const hb = handlebars.create();
   hb.registerHelper('cell', (v: unknown) => new hb.SafeString(cellText(v === undefined || v === null ? '' : String(v))));
   hb.registerHelper('join', (v: unknown) => (Array.isArray(v) ? v.join(', ') : ''));
   hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
