@@ -10,6 +10,7 @@ import { InputError } from '../../errors.js';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import { commentTemplate, objectTemplate } from './templates.js';
 import { impactOrder, worstImpact, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
+import { groupImpacts } from '../rollout/summary.js';
 
 export interface MarkdownOptions {
   /** Upper bound of the comment in characters. Default 60,000. */
@@ -151,6 +152,7 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
   const sections = ordered.map((change) =>
     unbloat(object({
       change,
+      impacts: groupImpacts(change.impacts),
       impact: worstImpact(change.impacts.map((i) => i.kind)),
       fields: change.fields.slice(0, fieldCap(change)),
       hiddenFields: Math.max(0, change.fields.length - fieldCap(change)),

@@ -1,7 +1,8 @@
 /** The terminal format: summary, providers, clusters, then every change with its impact and fields. */
 import pc from 'picocolors';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
-import type { Impact, ImpactKind } from '../rollout/types.js';
+import type { ImpactKind } from '../rollout/types.js';
+import { groupImpacts } from '../rollout/summary.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -72,21 +73,13 @@ function changeLines(ch: ObjectChange, c: Colors, impactColor: (k: ImpactKind) =
   const name = ch.namespace ? `${ch.namespace}/${ch.name}` : ch.name;
   const head = ch.action === 'rotated' ? `${ch.kind} ${ch.namespace ? `${ch.namespace}/` : ''}${ch.previousName} → ${ch.name}` : `${ch.kind} ${name}`;
   const out = [`${sym} ${c.bold(head)}  ${c.dim(ch.file)}`];
-  const seen = new Set<string>();
-  for (const i of ch.impacts) {
-    const line = impactLine(i);
-    if (seen.has(line)) continue;
-    seen.add(line);
-    out.push(`    ${impactColor(i.kind)(i.kind)}${i.possible ? ' (possible)' : ''}${i.cluster ? ` [${i.cluster}]` : ''}: ${i.reason}`);
-    if (i.warning) out.push(`      ${c.yellow('warning:')} ${i.warning}`);
+  for (const g of groupImpacts(ch.impacts)) {
+    out.push(`    ${impactColor(g.kind)(g.kind)}${g.possible ? ' (possible)' : ''}${g.clusters ? ` [${g.clusters}]` : ''}: ${g.reason}`);
+    if (g.warning) out.push(`      ${c.yellow('warning:')} ${g.warning}`);
   }
   for (const f of ch.fields.slice(0, maxFields)) out.push(`      ${fieldLine(f)}`);
   if (ch.fields.length > maxFields) out.push(c.dim(`      … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));
   return out;
-}
-
-function impactLine(i: Impact): string {
-  return `${i.kind}|${i.cluster ?? ''}|${i.reason}|${i.possible ? 1 : 0}`;
 }
 
 function fieldLine(f: FieldChange): string {

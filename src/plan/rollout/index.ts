@@ -2,5 +2,5 @@
 export * from './types.js';
 export { classifyAdded, classifyChanged, classifyRemoved, classifyRotated, isMachineTemplateKind, normalPath } from './classify.js';
 export { assessProviders, providerContract } from './provider.js';
-export { summarize, summarizeClusters } from './summary.js';
+export { groupImpacts, summarize, summarizeClusters, type ImpactGroup } from './summary.js';
 export { TreeLookup } from './refs.js';

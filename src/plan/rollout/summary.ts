@@ -1,6 +1,6 @@
 /** Per-cluster and overall summaries of the impacts ("3 clusters will roll workers; 1 control plane rolls"). */
 import type { ObjectChange } from '../diff/types.js';
-import { worstImpact, type ClusterSummary, type ImpactKind, type ProviderSummary, type RolloutSummary } from './types.js';
+import { worstImpact, type ClusterSummary, type Impact, type ImpactKind, type ProviderSummary, type RolloutSummary } from './types.js';
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -77,4 +77,33 @@ export function summarize(clusters: ClusterSummary[], providers: ProviderSummary
   if (s.providersChanged) parts.push(`${plural(s.providersChanged, 'provider changes', 'providers change')}`);
   s.text = parts.length ? parts.join('; ') : anyChange ? 'no rollout: only no-op changes' : 'no changes';
   return s;
+}
+
+export interface ImpactGroup {
+  kind: Impact['kind'];
+  reason: string;
+  possible: boolean;
+  warning?: string;
+  /** Clusters (and MachineDeployments) sharing this impact, e.g. "team-a/dev-1 (md-0), team-a/dev-2 (md-0)". */
+  clusters: string;
+  count: number;
+}
+
+/** One line per distinct impact of an object, listing the clusters it reaches (a ClusterClass change reaches many). */
+export function groupImpacts(impacts: Impact[], maxNames = 10): ImpactGroup[] {
+  const groups = new Map<string, { first: Impact; names: string[] }>();
+  for (const i of impacts) {
+    const key = `${i.kind}\0${i.reason}\0${i.possible ? 1 : 0}\0${i.warning ?? ''}`;
+    const name = i.cluster ? `${i.cluster}${i.machineDeployment && !i.reason.includes(i.machineDeployment) ? ` (${i.machineDeployment})` : ''}` : '';
+    const g = groups.get(key);
+    if (g) {
+      if (name && !g.names.includes(name)) g.names.push(name);
+    } else groups.set(key, { first: i, names: name ? [name] : [] });
+  }
+  return [...groups.values()].map(({ first, names }) => {
+    const shown = names.slice(0, maxNames).join(', ') + (names.length > maxNames ? `, … ${names.length - maxNames} more` : '');
+    const g: ImpactGroup = { kind: first.kind, reason: first.reason, possible: first.possible ?? false, clusters: shown, count: names.length };
+    if (first.warning) g.warning = first.warning;
+    return g;
+  });
 }
