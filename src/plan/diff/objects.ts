@@ -2,7 +2,8 @@
  * The objects of a rendered tree, keyed by identity: API group, kind, namespace, name. The apiVersion's version
  * is not part of the key, so `v1beta1` → `v1beta2` is a field change of the same object.
  */
-import { parseAllDocuments } from 'yaml';
+import { CapiformError } from '../../errors.js';
+import { parseManifests } from '../../yaml/index.js';
 import type { Owner } from './types.js';
 import type { RenderedTree } from './tree.js';
 
@@ -61,19 +62,12 @@ function parseFile(text: string): { docs: unknown[]; error?: string } {
   if (hit) return hit;
   let result: { docs: unknown[]; error?: string };
   try {
-    // YAML 1.1 like sigs.k8s.io/yaml (DESIGN.md "YAML"); switch to src/yaml's parseManifests once it lands.
-    const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false });
-    const list = Array.isArray(docs) ? docs : [docs];
-    const out: unknown[] = [];
-    let error: string | undefined;
-    for (const d of list) {
-      // Only the first line: the rest quotes the source, which may be a Secret.
-      if (d.errors.length > 0 && error === undefined) error = (d.errors[0]?.message ?? '').split('\n', 1)[0];
-      out.push(d.toJS({ maxAliasCount: 1000 }));
-    }
-    result = error === undefined ? { docs: out } : { docs: out, error };
+    // Kubernetes' reading of YAML (apimachinery split, go-yaml v2 scalars): src/yaml.
+    result = { docs: parseManifests(text) };
   } catch (err) {
-    result = { docs: [], error: err instanceof Error ? err.message : String(err) };
+    // Only where: the message quotes the document, which may be a Secret.
+    const where = err instanceof CapiformError && err.where ? ` at ${err.where}` : '';
+    result = { docs: [], error: `the document${where} is not valid YAML (or not a mapping)` };
   }
   if (parseCache.size > 50_000) parseCache.clear();
   parseCache.set(text, result);
