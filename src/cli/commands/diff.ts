@@ -30,6 +30,7 @@ interface DiffFlags {
   secretVar: string[];
   root?: string;
   jsonOut?: string;
+  config?: string;
 }
 
 function writeAtomic(path: string, text: string): void {
@@ -64,6 +65,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--secret-var <name>', 'variable whose value (read from the environment) is never shown; repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--root <dir>', 'folder holding providers/ and clusters/ (default: the current directory)')
     .option('--json-out <file>', 'also write the full JSON report to this file (for CI artifacts)')
+    .option('--config <file>', 'capi.config.* for --render (default: discovered in the tree root)')
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean }>();
       const format = globals.json ? 'json' : flags.format;
@@ -98,8 +100,9 @@ export function registerDiff(program: Command, io: CliIO): void {
         head = readTreeFromDir(resolve(io.cwd, dirs[1] ?? ''), dirs[1]);
         allowEmptyBase = false;
       } else if (flags.render) {
-        base = await renderTreeAt(flags.base ?? 'HEAD', { root });
-        head = await renderTreeAt(undefined, { root });
+        const ctx = flags.config ? { root, configPath: resolve(io.cwd, flags.config) } : { root };
+        base = await renderTreeAt(flags.base ?? 'HEAD', ctx);
+        head = await renderTreeAt(undefined, ctx);
       } else {
         base = readTreeFromGit(root, flags.base ?? 'HEAD');
         head = readTreeFromDir(root, 'working tree');
