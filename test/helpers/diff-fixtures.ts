@@ -100,8 +100,16 @@ export function kustomization(resources: string[]): string {
   return `${header}apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${resources.map((r) => `- ${r}`).join('\n')}\n`;
 }
 
+const created: string[] = [];
+process.on('exit', () => {
+  for (const d of created) rmSync(d, { recursive: true, force: true });
+});
+
+/** A temporary folder, removed when the test process exits. */
 export function tempDir(prefix = 'capiform-diff-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  created.push(d);
+  return d;
 }
 
 export function writeFiles(dir: string, files: Files): void {
