@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
+import { afterAll } from 'vitest';
 import { hashTemplateNames } from '../../src/render/template-hash.js';
 
 export type Files = Record<string, string>;
@@ -101,11 +102,12 @@ export function kustomization(resources: string[]): string {
 }
 
 const created: string[] = [];
-process.on('exit', () => {
-  for (const d of created) rmSync(d, { recursive: true, force: true });
+// Registered on the importing test file's suite.
+afterAll(() => {
+  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A temporary folder, removed when the test process exits. */
+/** A temporary folder, removed after the test file ran. */
 export function tempDir(prefix = 'capiform-diff-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   created.push(d);
