@@ -1,0 +1,7 @@
+export * from './types.js';
+export * from './version.js';
+export * from './upgrade-info.js';
+export * from './plan.js';
+export * from './format.js';
+export * from './checks.js';
+export * from './cert-manager.js';
