@@ -2,6 +2,7 @@
  * clusterctl move's object graph (`objectgraph.go`) over static manifests: discovery, nodes keyed by UID (synthesised
  * when absent), owner references, virtual owners, soft ownership, tenants, global hierarchies and shouldNotDelete.
  */
+import { inferOwners } from './infer-owners.js';
 import {
   blockMoveAnnotation,
   crdInfoFromObject,
@@ -58,6 +59,8 @@ export interface MoveNode {
   paused: boolean;
   /** The manifest the node came from (absent for virtual nodes). */
   object?: Obj;
+  /** Owner UIDs that were inferred (see BuildGraphOptions.inferOwners), with the controller behaviour behind each. */
+  inferredOwners: Map<string, string>;
 }
 
 export type SkipReason = 'not-discovery-type' | 'outside-namespace' | 'not-in-hierarchy' | 'owner-not-moved';
@@ -103,6 +106,11 @@ export interface BuildGraphOptions {
   namespace?: string;
   /** Provider inventory (for infrastructure credentials in provider namespaces); read from `Provider` objects when absent. */
   inventory?: readonly InventoryEntry[];
+  /**
+   * Add the ownerReferences CAPI controllers set at runtime to objects that have none (static manifests never carry
+   * them). Off by default (clusterctl semantics over the objects as given); `capiform plan move` turns it on.
+   */
+  inferOwners?: boolean;
 }
 
 /** The test convention for a node key, used as the synthesised UID: `"<group>/<version>, Kind=<Kind>, <ns>/<name>"`. */
@@ -223,6 +231,9 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
     return synthesizedUid(apiVersion, kind, scope === 'Cluster' ? '' : ownedNs, name);
   };
 
+  const inferred = options.inferOwners ? inferOwners(objects) : new Map<number, never[]>();
+  const objectIndex = new Map<Obj, number>();
+  objects.forEach((o, i) => objectIndex.set(o, i));
   const nodes = new Map<string, MoveNode>();
   const notDiscovered: SkippedObject[] = [];
   const problems: MoveProblem[] = [];
@@ -262,6 +273,7 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
         softOwners: new Set(),
         tenants: new Set(),
         paused: false,
+        inferredOwners: new Map(),
       };
       nodes.set(uid, node);
     }
@@ -277,11 +289,14 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
       const cn = str(rec(o.spec)?.clusterName);
       if (cn) node.bindingClusterName = cn;
     }
-    const refs = Array.isArray(meta(o).ownerReferences) ? (meta(o).ownerReferences as unknown[]) : [];
+    const given = Array.isArray(meta(o).ownerReferences) ? (meta(o).ownerReferences as unknown[]) : [];
+    const extra = given.length === 0 ? (inferred.get(objectIndex.get(o) ?? -1) ?? []) : [];
+    const refs: unknown[] = given.length > 0 ? given : extra;
     for (const r of refs) {
       const ref = rec(r);
       if (!ref) continue;
       const ownerUid = resolveOwner(ref, id.namespace);
+      if (typeof ref.because === 'string') node.inferredOwners.set(ownerUid, ref.because);
       if (!nodes.has(ownerUid)) {
         const apiVersion = str(ref.apiVersion);
         const kind = str(ref.kind);
@@ -301,6 +316,7 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
           softOwners: new Set(),
           tenants: new Set(),
           paused: false,
+          inferredOwners: new Map(),
         });
       }
       const attrs: OwnerAttributes = {};
@@ -377,6 +393,13 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
     }
   }
 
+  if (types.size <= 2 && objects.length > 0) {
+    problems.push({
+      severity: 'warning',
+      message:
+        'no CustomResourceDefinition labelled clusterctl.cluster.x-k8s.io among the manifests: only Secrets and ConfigMaps can be discovered; include the providers’ components (the rendered providers/ directory)',
+    });
+  }
   const graph: MoveGraph = { nodes, types, namespace, notDiscovered, problems };
   setSoftOwnership(graph);
   setTenants(graph);

@@ -22,6 +22,8 @@ export interface MovePlanObject {
   deleteFromSource: boolean;
   /** Tenant roots (`Kind ns/name`). */
   tenants: string[];
+  /** Owners capiform inferred (runtime ownerReferences the manifests lack), with the controller behaviour behind each. */
+  inferredOwners: { owner: string; because: string }[];
 }
 
 export interface MovePlan {
@@ -42,9 +44,12 @@ function byIdentity(a: { kind: string; namespace: string; name: string }, b: { k
   return s(a.kind, b.kind) || s(a.namespace, b.namespace) || s(a.name, b.name);
 }
 
-/** Plans `clusterctl move` over manifests: graph, groups (sorted by kind, namespace, name inside), skips, problems. */
+/**
+ * Plans `clusterctl move` over manifests: graph, groups (sorted by kind, namespace, name inside), skips, problems.
+ * `inferOwners` defaults to true here: rendered manifests lack the ownerReferences controllers add at runtime.
+ */
 export function planMove(objects: readonly Obj[], options: BuildGraphOptions = {}): MovePlan {
-  const graph = buildMoveGraph(objects, options);
+  const graph = buildMoveGraph(objects, { inferOwners: true, ...options });
   const groups = moveSequence(graph);
   const toObject = (n: MoveNode): MovePlanObject => ({
     apiVersion: n.apiVersion,
@@ -62,6 +67,10 @@ export function planMove(objects: readonly Obj[], options: BuildGraphOptions = {
       .filter((t): t is MoveNode => t !== undefined)
       .map(label)
       .sort(),
+    inferredOwners: [...n.inferredOwners.entries()].map(([uid, because]) => {
+      const o = graph.nodes.get(uid);
+      return { owner: o ? label(o) : uid, because };
+    }),
   });
   const skipped = [...silentlySkipped(graph, groups), ...graph.notDiscovered].sort(byIdentity);
   return {

@@ -1,0 +1,230 @@
+/**
+ * `capiform plan upgrade` and `capiform plan move`: clusterctl's upgrade plan and move plan, offline, from the lock,
+ * the rendered tree and local provider repositories.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InputError, UsageError } from '../../errors.js';
+import { manifestLabel } from '../../resolve/provider-type.js';
+import type { CliIO } from '../context.js';
+import { formatMovePlan, planMove } from '../../plan/move/index.js';
+import {
+  localProviderDir,
+  missingListings,
+  parseManifestText,
+  readLocalListing,
+  readLockInventory,
+  readManifests,
+  readTreeInventory,
+  type LockedInventoryProvider,
+} from '../../plan/read-inputs.js';
+import { tabwrite } from '../../plan/tabwriter.js';
+import {
+  applyPlan,
+  certManagerShouldUpgrade,
+  checkUpgradePaths,
+  formatUpgradePlan,
+  planWithDropped,
+  repositoryKey,
+  sortUpgradeItemsForOutput,
+  type CertManagerPlan,
+  type InventoryProvider,
+  type Repositories,
+  type UpgradeFinding,
+  type UpgradeItem,
+} from '../../plan/upgrade/index.js';
+import { compareSemantic, parseSemantic } from '../../plan/upgrade/version.js';
+
+interface PlanGlobals {
+  json?: boolean;
+  quiet?: boolean;
+  config?: string;
+}
+
+/** The directory holding capi.lock.yaml and the rendered tree: `--config`'s directory, else the working directory. */
+function baseDir(io: CliIO, config: string | undefined): string {
+  if (!config) return io.cwd;
+  const p = resolve(io.cwd, config);
+  if (!existsSync(p)) throw new UsageError(`config file not found: ${config}`, { hint: 'pass an existing capi.config.* with --config' });
+  return dirname(p);
+}
+
+function readFileObjects(file: string): Record<string, unknown>[] {
+  return parseManifestText(readFileSync(file, 'utf8'), file);
+}
+
+interface UpgradeOptions {
+  repository?: string;
+  contract?: string;
+  certManagerVersion?: string;
+}
+
+function loadInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
+  const lockPath = join(base, 'capi.lock.yaml');
+  const tree = readTreeInventory(join(base, 'providers'), base);
+  if (existsSync(lockPath)) {
+    const locked = readLockInventory(lockPath);
+    for (const p of locked) {
+      const t = tree.find((x) => x.providerName === p.providerName && x.type === p.type);
+      if (t) p.namespace = t.namespace;
+    }
+    return { source: 'lock', providers: locked, locked };
+  }
+  if (tree.length === 0) {
+    throw new InputError(`no inventory: neither capi.lock.yaml nor Provider objects under providers/ in ${base}`, {
+      where: base,
+      hint: 'run in a capiform repository (after `capiform lock` / `capiform render`) or pass --config',
+    });
+  }
+  return { source: 'tree', providers: tree, locked: [] };
+}
+
+function loadRepositories(
+  inventory: readonly InventoryProvider[],
+  locked: readonly LockedInventoryProvider[],
+  repositoryDir: string | undefined,
+  base: string,
+): Repositories {
+  const repositories: Repositories = {};
+  const missing: string[] = [];
+  for (const p of inventory) {
+    const label = manifestLabel(p.providerName, p.type);
+    let listing = repositoryDir ? readLocalListing(join(repositoryDir, label)) : undefined;
+    const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
+    if (!listing && lockEntry?.source.kind === 'local') listing = readLocalListing(localProviderDir(lockEntry.source.url, base));
+    if (!listing) {
+      missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'})` : label);
+      continue;
+    }
+    repositories[repositoryKey(p)] = listing;
+  }
+  if (missing.length > 0) throw missingListings(missing);
+  return repositories;
+}
+
+function certManagerPlan(base: string, repositoryDir: string | undefined, desiredFlag: string | undefined): CertManagerPlan | null {
+  const dir = join(base, 'providers', 'cert-manager');
+  if (!existsSync(dir)) return null;
+  const installed = readManifests([dir], base).filter((o) => {
+    const labels = (o.metadata as { labels?: Record<string, unknown> } | undefined)?.labels;
+    return labels?.['clusterctl.cluster.x-k8s.io/core'] === 'cert-manager';
+  });
+  if (installed.length === 0) return null;
+  let desired = desiredFlag;
+  let toInstall: Record<string, unknown>[] | null = null;
+  const cmRepo = repositoryDir ? join(repositoryDir, 'cert-manager') : undefined;
+  if (!desired && cmRepo && existsSync(cmRepo)) {
+    const versions = readLocalListing(cmRepo)?.versions ?? [];
+    const parsed = versions.map((v) => ({ v, s: parseSemantic(v) })).filter((x) => x.s !== null);
+    parsed.sort((a, b) => compareSemantic(a.s as NonNullable<typeof a.s>, b.s as NonNullable<typeof b.s>));
+    desired = parsed.at(-1)?.v;
+  }
+  if (!desired) return null;
+  if (cmRepo && existsSync(join(cmRepo, desired, 'cert-manager.yaml'))) toInstall = readFileObjects(join(cmRepo, desired, 'cert-manager.yaml'));
+  const decision = certManagerShouldUpgrade(desired, installed, toInstall ?? installed);
+  return { from: decision.fromVersion, to: desired, shouldUpgrade: decision.shouldUpgrade };
+}
+
+function formatFindings(findings: readonly UpgradeFinding[]): string {
+  if (findings.length === 0) return '';
+  let out = 'capiform upgrade-path checks (not part of clusterctl’s plan):\n\n';
+  for (const f of findings) out += `  ${f.severity}: ${f.message}\n      ${f.reason}\n`;
+  return `${out}\n`;
+}
+
+function formatApply(contract: string, items: readonly UpgradeItem[]): string {
+  if (items.length === 0) return `clusterctl upgrade apply --contract ${contract} has nothing to upgrade.\n`;
+  let table = 'NAME\tNAMESPACE\tTYPE\tCURRENT VERSION\tNEXT VERSION\n';
+  for (const i of items) {
+    table += `${manifestLabel(i.providerName, i.type)}\t${i.namespace}\t${i.type}\t${i.currentVersion}\t${i.nextVersion}\n`;
+  }
+  return `clusterctl upgrade apply --contract ${contract} would upgrade, in this order:\n\n${tabwrite(table)}\n`;
+}
+
+function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): void {
+  const base = baseDir(io, globals.config);
+  const repositoryDir = local.repository ? resolve(io.cwd, local.repository) : undefined;
+  if (repositoryDir && !existsSync(repositoryDir)) {
+    throw new UsageError(`repository directory not found: ${local.repository}`, {
+      hint: 'pass a clusterctl local repository: <DIR>/<provider label>/<version>/metadata.yaml',
+    });
+  }
+  const inventory = loadInventory(base);
+  const repositories = loadRepositories(inventory.providers, inventory.locked, repositoryDir, base);
+  const input = { inventory: inventory.providers, repositories };
+  const result = planWithDropped(input);
+  const findings = checkUpgradePaths(result, inventory.providers, repositories);
+  const certManager = certManagerPlan(base, repositoryDir, local.certManagerVersion);
+  const applied = local.contract !== undefined ? applyPlan(input, local.contract) : undefined;
+  if (globals.json) {
+    const sorted = [...result.plans].sort((a, b) => (a.contract < b.contract ? -1 : a.contract > b.contract ? 1 : 0));
+    const doc = {
+      inventory: { source: inventory.source, providers: inventory.providers.map(({ providerName, type, version, namespace }) => ({ providerName, type, version, namespace })) },
+      certManager,
+      plans: sorted.map((p) => ({ contract: p.contract, providers: sortUpgradeItemsForOutput(p.providers) })),
+      droppedPlans: result.droppedPlans,
+      findings,
+      ...(applied ? { apply: { contract: local.contract, providers: applied } } : {}),
+    };
+    io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
+  let out = formatUpgradePlan(result.plans, { certManager });
+  out += formatFindings(findings);
+  if (applied && local.contract) out += formatApply(local.contract, applied);
+  io.stdout(out);
+}
+
+interface MoveOptions {
+  namespace?: string;
+  allNamespaces?: boolean;
+  inferOwners?: boolean;
+}
+
+function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, globals: PlanGlobals): void {
+  if (local.namespace !== undefined && local.allNamespaces) {
+    throw new UsageError('--namespace and --all-namespaces cannot be used together', { hint: 'pass one of them' });
+  }
+  if (local.namespace === '') throw new UsageError('--namespace needs a namespace name', { hint: 'or use --all-namespaces' });
+  let inputs = [...paths];
+  if (inputs.length === 0) {
+    const base = baseDir(io, globals.config);
+    inputs = ['providers', 'clusters'].map((d) => join(base, d)).filter((d) => existsSync(d));
+    if (inputs.length === 0) {
+      throw new InputError(`nothing to plan: no providers/ or clusters/ directory in ${base}`, {
+        where: base,
+        hint: 'run `capiform render` first, or pass the directories or files holding the manifests',
+      });
+    }
+  }
+  const objects = readManifests(inputs, io.cwd);
+  const plan = planMove(objects, { namespace: local.namespace ?? '', inferOwners: local.inferOwners !== false });
+  if (globals.json) io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+  else io.stdout(formatMovePlan(plan));
+}
+
+export function registerPlan(program: Command, io: CliIO): void {
+  const plan = program.command('plan').description('offline plans: what clusterctl upgrade and clusterctl move would do');
+  plan
+    .command('upgrade')
+    .description('clusterctl upgrade plan, offline: next version per contract, plus capiform’s upgrade-path checks')
+    .option('--repository <dir>', 'clusterctl local repository with the providers’ releases (<dir>/<label>/<version>/)')
+    .option('--contract <contract>', 'also show what `clusterctl upgrade apply --contract <contract>` would upgrade')
+    .option('--cert-manager-version <version>', 'the cert-manager version to plan for (default: newest in --repository)')
+    .option('--config <file>', 'capi.config.* whose directory holds capi.lock.yaml and the rendered tree')
+    .action((local: UpgradeOptions, cmd: Command) => {
+      runUpgrade(io, local, cmd.optsWithGlobals<PlanGlobals>());
+    });
+  plan
+    .command('move')
+    .description('clusterctl move, offline: object graph, move order (groups), and what would be skipped')
+    .argument('[paths...]', 'manifest directories or files (default: providers/ and clusters/ of the rendered tree)')
+    .option('-n, --namespace <namespace>', 'move only this namespace (clusterctl --namespace)')
+    .option('-A, --all-namespaces', 'move every namespace (the default)')
+    .option('--no-infer-owners', 'use only the ownerReferences in the manifests (by default capiform adds the ones CAPI controllers set at runtime)')
+    .option('--config <file>', 'capi.config.* whose directory holds the rendered tree')
+    .action((paths: string[], local: MoveOptions, cmd: Command) => {
+      runMove(io, paths, local, cmd.optsWithGlobals<PlanGlobals>());
+    });
+}

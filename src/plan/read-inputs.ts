@@ -1,0 +1,182 @@
+/**
+ * Thin IO adapters for `capiform plan`: manifests from files and directories, the inventory from a rendered tree or
+ * capi.lock.yaml, and release listings from clusterctl local-repository folders. Everything else in src/plan is pure.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { InputError, ResolutionError } from '../errors.js';
+import { manifestLabel } from '../resolve/provider-type.js';
+import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
+import { compareSemantic, parseSemantic } from './upgrade/version.js';
+
+type Obj = Record<string, unknown>;
+
+function rec(v: unknown): Obj | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+/** Every `*.yaml`/`*.yml` file under `path` (or `path` itself), sorted, so runs are deterministic. */
+export function manifestFiles(path: string): string[] {
+  if (!existsSync(path)) throw new InputError(`no such file or directory: ${path}`, { hint: 'pass a directory or file of manifests' });
+  const st = statSync(path);
+  if (st.isFile()) return [path];
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(entry.name)) out.push(p);
+    }
+  };
+  walk(path);
+  return out;
+}
+
+/** Parses a multi-document YAML file into objects (`kind: List` items flattened, empty documents dropped). */
+export function parseManifestText(text: string, source: string): Obj[] {
+  const out: Obj[] = [];
+  const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false });
+  const list = Array.isArray(docs) ? docs : [docs];
+  list.forEach((doc, i) => {
+    const err = doc.errors[0];
+    if (err) {
+      const line = err.linePos?.[0]?.line;
+      throw new InputError(`failed to parse manifest: ${err.message.split('\n')[0] ?? ''}`, {
+        where: line ? `${source}:${line}` : `${source} (document ${i + 1})`,
+        hint: 'fix the YAML syntax',
+      });
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    const obj = rec(value);
+    if (!obj) return;
+    if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
+      for (const item of obj.items) if (rec(item)) out.push(item as Obj);
+    } else out.push(obj);
+  });
+  return out;
+}
+
+/** Reads every manifest under the given paths. */
+export function readManifests(paths: readonly string[], cwd: string): Obj[] {
+  const objects: Obj[] = [];
+  for (const p of paths) {
+    for (const file of manifestFiles(resolve(cwd, p))) {
+      objects.push(...parseManifestText(readFileSync(file, 'utf8'), relative(cwd, file) || file));
+    }
+  }
+  return objects;
+}
+
+/** The inventory `Provider` objects of a rendered tree (`providers/<label>/inventory.yaml` and friends). */
+export function readTreeInventory(providersDir: string, cwd: string): InventoryProvider[] {
+  if (!existsSync(providersDir)) return [];
+  const out: InventoryProvider[] = [];
+  for (const file of manifestFiles(providersDir)) {
+    const text = readFileSync(file, 'utf8');
+    if (!/^kind:\s*Provider\s*$/m.test(text)) continue;
+    for (const o of parseManifestText(text, relative(cwd, file))) {
+      if (o.kind !== 'Provider' || !String(o.apiVersion ?? '').startsWith('clusterctl.cluster.x-k8s.io/')) continue;
+      const m = rec(o.metadata) ?? {};
+      out.push({
+        providerName: String(o.providerName ?? ''),
+        type: String(o.type ?? ''),
+        version: String(o.version ?? ''),
+        namespace: String(m.namespace ?? ''),
+      });
+    }
+  }
+  return out;
+}
+
+/** A provider as pinned in capi.lock.yaml, with where its releases come from. */
+export interface LockedInventoryProvider extends InventoryProvider {
+  label: string;
+  source: { kind: string; url: string };
+}
+
+/** Reads the providers of capi.lock.yaml (namespace left empty; the tree knows it). */
+export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(lockPath, 'utf8'));
+  } catch (err) {
+    throw new InputError(`failed to parse ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, {
+      where: lockPath,
+      hint: 'run `capiform lock` to rewrite it',
+    });
+  }
+  const providers = rec(doc)?.providers;
+  if (!Array.isArray(providers)) {
+    throw new InputError(`${lockPath} has no providers list`, { where: lockPath, hint: 'run `capiform lock` to rewrite it' });
+  }
+  return providers.map((p, i) => {
+    const e = rec(p) ?? {};
+    const name = String(e.name ?? '');
+    const type = String(e.type ?? '');
+    const version = String(e.version ?? '');
+    if (!name || !type || !version) {
+      throw new InputError(`provider entry ${i + 1} of ${lockPath} lacks name, type or version`, { where: `${lockPath}: providers[${i}]` });
+    }
+    const source = rec(e.source) ?? {};
+    return {
+      providerName: name,
+      type,
+      version,
+      namespace: '',
+      label: String(e.label ?? manifestLabel(name, type)),
+      source: { kind: String(source.kind ?? ''), url: String(source.url ?? '') },
+    };
+  });
+}
+
+/** Reads `<providerDir>/<version>/metadata.yaml` release series; `undefined` when absent. */
+function readReleaseSeries(file: string): ReleaseSeries[] | undefined {
+  if (!existsSync(file)) return undefined;
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, 'utf8'), { version: '1.1' });
+  } catch (err) {
+    throw new InputError(`failed to parse metadata: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { where: file });
+  }
+  const series = rec(doc)?.releaseSeries;
+  if (!Array.isArray(series)) return [];
+  return series.map((s) => {
+    const e = rec(s) ?? {};
+    return { major: Number(e.major ?? 0), minor: Number(e.minor ?? 0), contract: String(e.contract ?? '') };
+  });
+}
+
+/**
+ * The listing of a clusterctl local repository folder `<root>/<label>`: every version sub-folder and the metadata of
+ * the latest one (the only one the planner reads). Stand-in for helper C's LocalRepository until it lands.
+ */
+export function readLocalListing(providerDir: string): RepositoryListing | undefined {
+  if (!existsSync(providerDir) || !statSync(providerDir).isDirectory()) return undefined;
+  const versions = readdirSync(providerDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'latest')
+    .map((d) => d.name)
+    .sort();
+  const metadata: Record<string, ReleaseSeries[] | undefined> = {};
+  const parsed = versions.map((v) => ({ v, s: parseSemantic(v) })).filter((x) => x.s !== null);
+  parsed.sort((a, b) => compareSemantic(a.s as NonNullable<typeof a.s>, b.s as NonNullable<typeof b.s>));
+  const latest = parsed.at(-1);
+  if (latest) metadata[latest.v] = readReleaseSeries(join(providerDir, latest.v, 'metadata.yaml'));
+  return { versions, metadata };
+}
+
+/** The folder holding a local source's versions: `<root>/<label>/<version>/<file>` → `<root>/<label>`. */
+export function localProviderDir(sourceUrl: string, configDir: string): string {
+  const p = resolve(configDir, sourceUrl.replace(/^file:\/\//, ''));
+  return /\.ya?ml$/.test(p) ? dirname(dirname(p)) : p;
+}
+
+/** Raised when a provider's release listing is not available offline. */
+export function missingListings(missing: readonly string[]): ResolutionError {
+  return new ResolutionError(
+    `offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: ${missing.join(', ')}`,
+    {
+      hint: 'pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
+    },
+  );
+}
