@@ -59,6 +59,31 @@ describe('capiform plan upgrade', () => {
     expect(r.stdout).toContain('\nYou are already up to date!\n\n');
   });
 
+  it('plans the cert-manager upgrade from the tree’s cert-manager objects and the newest cert-manager in --repository', async () => {
+    const base = tempDir();
+    writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v1.0.0', namespace: 'capi-system' }]);
+    writeRepository(join(base, 'repo'), 'cluster-api', ['v1.0.0'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);
+    const cm = (version: string): string =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata:',
+        '  name: cert-manager',
+        '  namespace: cert-manager',
+        '  labels: { clusterctl.cluster.x-k8s.io/core: cert-manager }',
+        `  annotations: { cert-manager.clusterctl.cluster.x-k8s.io/version: ${version} }`,
+        '',
+      ].join('\n');
+    writeFile(join(base, 'providers', 'cert-manager', 'cert-manager.yaml'), cm('v1.18.2'));
+    writeFile(join(base, 'repo', 'cert-manager', 'v1.18.2', 'cert-manager.yaml'), cm('v1.18.2'));
+    writeFile(join(base, 'repo', 'cert-manager', 'v1.19.1', 'cert-manager.yaml'), cm('v1.19.1'));
+    const r = await runCli(['plan', 'upgrade', '--repository', 'repo'], { cwd: base });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Cert-Manager will be upgraded from "v1.18.2" to "v1.19.1"\n\n\nLatest release available/);
+    const same = await runCli(['plan', 'upgrade', '--repository', 'repo', '--cert-manager-version', 'v1.18.2'], { cwd: base });
+    expect(same.stdout).toMatch(/^Cert-Manager is already up to date\n\n/);
+  });
+
   it('reads the inventory from capi.lock.yaml and a local source, with namespaces from the tree', async () => {
     const base = tempDir();
     writeRepository(join(base, 'repository'), 'cluster-api', ['v1.0.0', 'v1.0.3'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);

@@ -158,6 +158,9 @@ function graphHandler(v: Vector): void {
       shouldNotDelete: n.shouldNotDelete,
       owners: [...n.owners.keys()].sort(),
       softOwners: [...n.softOwners].sort(),
+      isGlobalHierarchy: n.isGlobalHierarchy,
+      blockingMove: n.blockingMove,
+      tenants: [...n.tenants].sort(),
     };
   }
   const pick = (node: Record<string, unknown>): Record<string, unknown> => {
