@@ -8,7 +8,6 @@ import {
   addUpgradeItems,
   applyCustomPlan,
   applyPlan,
-  certManagerShouldUpgrade,
   checkUpgradePaths,
   createCustomPlan,
   formatUpgradePlan,
@@ -23,6 +22,7 @@ import {
   type Repositories,
 } from '../src/plan/upgrade/index.js';
 import { ExitCode } from '../src/errors.js';
+import { certManagerShouldUpgrade } from '../src/resolve/cert-manager.js';
 
 const core = (version: string, namespace = 'capi-system'): InventoryProvider => ({
   providerName: 'cluster-api',
@@ -325,7 +325,7 @@ describe('capiform upgrade-path checks', () => {
   });
 });
 
-describe('cert-manager (until helper C’s shouldUpgrade lands)', () => {
+describe('cert-manager (helper C’s shouldUpgrade, as plan upgrade uses it)', () => {
   const obj = (version?: string) => ({ kind: 'Deployment', metadata: { annotations: version ? { 'cert-manager.clusterctl.cluster.x-k8s.io/version': version } : {} } });
   it('treats objects without the version annotation as v0.11.0', () => {
     expect(certManagerShouldUpgrade('v1.21.1', [obj()], [obj()])).toEqual({ shouldUpgrade: true, fromVersion: 'v0.11.0' });

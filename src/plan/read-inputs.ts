@@ -5,10 +5,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { LocalRepository } from '../resolve/local/local-repository.js';
+import { readMetadata } from '../resolve/metadata.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { manifestLabel } from '../resolve/provider-type.js';
 import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
-import { compareSemantic, parseSemantic } from './upgrade/version.js';
+import { compareSemantic, parseSemantic, type Semantic } from './upgrade/version.js';
 
 type Obj = Record<string, unknown>;
 
@@ -130,45 +132,43 @@ export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
   });
 }
 
-/** Reads `<providerDir>/<version>/metadata.yaml` release series; `undefined` when absent. */
-function readReleaseSeries(file: string): ReleaseSeries[] | undefined {
-  if (!existsSync(file)) return undefined;
-  let doc: unknown;
-  try {
-    doc = parseYaml(readFileSync(file, 'utf8'), { version: '1.1' });
-  } catch (err) {
-    throw new InputError(`failed to parse metadata: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { where: file });
-  }
-  const series = rec(doc)?.releaseSeries;
-  if (!Array.isArray(series)) return [];
-  return series.map((s) => {
-    const e = rec(s) ?? {};
-    return { major: Number(e.major ?? 0), minor: Number(e.minor ?? 0), contract: String(e.contract ?? '') };
-  });
+/** Version folders of `<dir>` that parse as semantic versions, sorted ascending. */
+export function localVersions(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && parseSemantic(d.name) !== null)
+    .map((d) => d.name)
+    .sort((a, b) => compareSemantic(parseSemantic(a) as Semantic, parseSemantic(b) as Semantic));
 }
 
 /**
- * The listing of a clusterctl local repository folder `<root>/<label>`: every version sub-folder and the metadata of
- * the latest one (the only one the planner reads). Stand-in for helper C's LocalRepository until it lands.
+ * The listing of a provider in a clusterctl local repository `<basepath>/<label>/<version>/`: every version folder and
+ * the metadata of the newest one (the only one the planner reads), through helper C's LocalRepository and
+ * `readMetadata` (clusterctl's messages). `undefined` when the repository has no folder for the provider.
  */
-export function readLocalListing(providerDir: string): RepositoryListing | undefined {
-  if (!existsSync(providerDir) || !statSync(providerDir).isDirectory()) return undefined;
-  const versions = readdirSync(providerDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && d.name !== 'latest')
-    .map((d) => d.name)
-    .sort();
+export async function readLocalListing(
+  basepath: string,
+  provider: { providerName: string; type: string },
+): Promise<RepositoryListing | undefined> {
+  const label = manifestLabel(provider.providerName, provider.type);
+  const dir = join(basepath, label);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
+  const repo = new LocalRepository({ name: provider.providerName, type: provider.type, url: `${dir}/latest/components.yaml` });
+  const versions = await repo.listVersions();
   const metadata: Record<string, ReleaseSeries[] | undefined> = {};
-  const parsed = versions.map((v) => ({ v, s: parseSemantic(v) })).filter((x) => x.s !== null);
-  parsed.sort((a, b) => compareSemantic(a.s as NonNullable<typeof a.s>, b.s as NonNullable<typeof b.s>));
-  const latest = parsed.at(-1);
-  if (latest) metadata[latest.v] = readReleaseSeries(join(providerDir, latest.v, 'metadata.yaml'));
+  const sorted = localVersions(dir);
+  const latest = sorted.at(-1);
+  if (latest) {
+    const m = await readMetadata(repo, latest, { name: provider.providerName, type: provider.type });
+    metadata[latest] = m.releaseSeries.map((s) => ({ major: s.major, minor: s.minor, contract: s.contract }));
+  }
   return { versions, metadata };
 }
 
-/** The folder holding a local source's versions: `<root>/<label>/<version>/<file>` → `<root>/<label>`. */
-export function localProviderDir(sourceUrl: string, configDir: string): string {
+/** The repository root of a local source URL `<basepath>/<label>/<version>/<file>` → `<basepath>`. */
+export function localBasepath(sourceUrl: string, configDir: string): string {
   const p = resolve(configDir, sourceUrl.replace(/^file:\/\//, ''));
-  return /\.ya?ml$/.test(p) ? dirname(dirname(p)) : p;
+  return dirname(dirname(dirname(p)));
 }
 
 /** Raised when a provider's release listing is not available offline. */

@@ -10,7 +10,8 @@ import { manifestLabel } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 import { formatMovePlan, planMove } from '../../plan/move/index.js';
 import {
-  localProviderDir,
+  localBasepath,
+  localVersions,
   missingListings,
   parseManifestText,
   readLocalListing,
@@ -22,7 +23,6 @@ import {
 import { tabwrite } from '../../plan/tabwriter.js';
 import {
   applyPlan,
-  certManagerShouldUpgrade,
   checkUpgradePaths,
   formatUpgradePlan,
   planWithDropped,
@@ -34,7 +34,7 @@ import {
   type UpgradeFinding,
   type UpgradeItem,
 } from '../../plan/upgrade/index.js';
-import { compareSemantic, parseSemantic } from '../../plan/upgrade/version.js';
+import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
 
 interface PlanGlobals {
   json?: boolean;
@@ -80,19 +80,19 @@ function loadInventory(base: string): { source: 'lock' | 'tree'; providers: Inve
   return { source: 'tree', providers: tree, locked: [] };
 }
 
-function loadRepositories(
+async function loadRepositories(
   inventory: readonly InventoryProvider[],
   locked: readonly LockedInventoryProvider[],
   repositoryDir: string | undefined,
   base: string,
-): Repositories {
+): Promise<Repositories> {
   const repositories: Repositories = {};
   const missing: string[] = [];
   for (const p of inventory) {
     const label = manifestLabel(p.providerName, p.type);
-    let listing = repositoryDir ? readLocalListing(join(repositoryDir, label)) : undefined;
+    let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
     const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
-    if (!listing && lockEntry?.source.kind === 'local') listing = readLocalListing(localProviderDir(lockEntry.source.url, base));
+    if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base), p);
     if (!listing) {
       missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'})` : label);
       continue;
@@ -114,12 +114,7 @@ function certManagerPlan(base: string, repositoryDir: string | undefined, desire
   let desired = desiredFlag;
   let toInstall: Record<string, unknown>[] | null = null;
   const cmRepo = repositoryDir ? join(repositoryDir, 'cert-manager') : undefined;
-  if (!desired && cmRepo && existsSync(cmRepo)) {
-    const versions = readLocalListing(cmRepo)?.versions ?? [];
-    const parsed = versions.map((v) => ({ v, s: parseSemantic(v) })).filter((x) => x.s !== null);
-    parsed.sort((a, b) => compareSemantic(a.s as NonNullable<typeof a.s>, b.s as NonNullable<typeof b.s>));
-    desired = parsed.at(-1)?.v;
-  }
+  if (!desired && cmRepo) desired = localVersions(cmRepo).at(-1);
   if (!desired) return null;
   if (cmRepo && existsSync(join(cmRepo, desired, 'cert-manager.yaml'))) toInstall = readFileObjects(join(cmRepo, desired, 'cert-manager.yaml'));
   const decision = certManagerShouldUpgrade(desired, installed, toInstall ?? installed);
@@ -142,7 +137,7 @@ function formatApply(contract: string, items: readonly UpgradeItem[]): string {
   return `clusterctl upgrade apply --contract ${contract} would upgrade, in this order:\n\n${tabwrite(table)}\n`;
 }
 
-function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): void {
+async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): Promise<void> {
   const base = baseDir(io, globals.config);
   const repositoryDir = local.repository ? resolve(io.cwd, local.repository) : undefined;
   if (repositoryDir && !existsSync(repositoryDir)) {
@@ -151,7 +146,7 @@ function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): voi
     });
   }
   const inventory = loadInventory(base);
-  const repositories = loadRepositories(inventory.providers, inventory.locked, repositoryDir, base);
+  const repositories = await loadRepositories(inventory.providers, inventory.locked, repositoryDir, base);
   const input = { inventory: inventory.providers, repositories };
   const result = planWithDropped(input);
   const findings = checkUpgradePaths(result, inventory.providers, repositories);
@@ -213,8 +208,8 @@ export function registerPlan(program: Command, io: CliIO): void {
     .option('--contract <contract>', 'also show what `clusterctl upgrade apply --contract <contract>` would upgrade')
     .option('--cert-manager-version <version>', 'the cert-manager version to plan for (default: newest in --repository)')
     .option('--config <file>', 'capi.config.* whose directory holds capi.lock.yaml and the rendered tree')
-    .action((local: UpgradeOptions, cmd: Command) => {
-      runUpgrade(io, local, cmd.optsWithGlobals<PlanGlobals>());
+    .action(async (local: UpgradeOptions, cmd: Command) => {
+      await runUpgrade(io, local, cmd.optsWithGlobals<PlanGlobals>());
     });
   plan
     .command('move')

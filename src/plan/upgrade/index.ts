@@ -4,4 +4,3 @@ export * from './upgrade-info.js';
 export * from './plan.js';
 export * from './format.js';
 export * from './checks.js';
-export * from './cert-manager.js';

@@ -6,7 +6,6 @@ import { expect } from 'vitest';
 import {
   applyCustomPlan,
   applyPlan,
-  certManagerShouldUpgrade,
   createCustomPlan,
   defaultContractRules,
   getContractsForUpgrade,
@@ -23,6 +22,7 @@ import {
   type UpgradeItem,
 } from '../../../src/plan/upgrade/index.js';
 import { manifestLabel } from '../../../src/resolve/provider-type.js';
+import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
 import { buildMoveGraph, discoveryTypes, moveSequence, type CrdInfo } from '../../../src/plan/move/index.js';
 import type { Vector, VectorHandler } from '../types.js';
 
