@@ -151,6 +151,51 @@ describe('capiform plan upgrade', () => {
     expect(c.stderr).toContain('Error: config file not found: capi.config.ts');
   });
 
+  it('previews upgrade apply with explicit providers, with clusterctl’s checks and errors', async () => {
+    const base = tempDir();
+    writeTreeInventory(base, [
+      { name: 'cluster-api', type: 'CoreProvider', version: 'v1.10.0', namespace: 'capi-system' },
+      { name: 'infra', type: 'InfrastructureProvider', version: 'v2.0.0', namespace: 'infra-system' },
+    ]);
+    writeRepository(join(base, 'repo'), 'cluster-api', ['v1.10.0', 'v1.13.0', 'v1.14.0'], [
+      { major: 1, minor: 10, contract: 'v1beta2' },
+      { major: 1, minor: 13, contract: 'v1beta2' },
+      { major: 1, minor: 14, contract: 'v1beta2' },
+    ]);
+    writeRepository(join(base, 'repo'), 'infrastructure-infra', ['v2.0.0', 'v2.1.0'], [
+      { major: 2, minor: 0, contract: 'v1beta2' },
+      { major: 2, minor: 1, contract: 'v1beta2' },
+    ]);
+    const ok = await runCli(['plan', 'upgrade', '--repository', 'repo', '-i', 'infra:v2.1.0', '--core', 'capi-system/cluster-api:v1.13.0'], { cwd: base });
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toContain(
+      [
+        'clusterctl upgrade apply --core capi-system/cluster-api:v1.13.0 --infrastructure infra:v2.1.0 would upgrade, in this order:',
+        '',
+        'NAME                   NAMESPACE      TYPE                     CURRENT VERSION   NEXT VERSION',
+        'cluster-api            capi-system    CoreProvider             v1.10.0           v1.13.0',
+        'infrastructure-infra   infra-system   InfrastructureProvider   v2.0.0            v2.1.0',
+        '',
+      ].join('\n'),
+    );
+
+    const skip = await runCli(['plan', 'upgrade', '--repository', 'repo', '--core', 'cluster-api:v1.14.0'], { cwd: base });
+    expect(skip.code).toBe(2);
+    expect(skip.stderr).toContain("Error: upgrade for capi-system/cluster-api provider can't skip more than 3 versions");
+
+    const both = await runCli(['plan', 'upgrade', '--repository', 'repo', '--contract', 'v1beta2', '--core', 'cluster-api:v1.13.0'], { cwd: base });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(
+      "Error: The --contract flag can't be used in combination with --core, --bootstrap, --control-plane, --infrastructure, --ipam, --extension, --addon",
+    );
+
+    const noVersion = await runCli(['plan', 'upgrade', '--repository', 'repo', '--core', 'capi-system/cluster-api'], { cwd: base });
+    expect(noVersion.code).toBe(2);
+    expect(noVersion.stderr).toContain(
+      'Error: invalid provider name "capi-system/cluster-api". Provider name should be in the form namespace/name:version and version cannot be empty',
+    );
+  });
+
   it('fails with exit 2 for a --contract clusterctl cannot apply', async () => {
     const base = tempDir();
     writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v1.0.0', namespace: 'capi-system' }]);

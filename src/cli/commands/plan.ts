@@ -22,6 +22,8 @@ import {
 } from '../../plan/read-inputs.js';
 import { tabwrite } from '../../plan/tabwriter.js';
 import {
+  addUpgradeItems,
+  applyCustomPlan,
   applyPlan,
   checkUpgradePaths,
   formatUpgradePlan,
@@ -58,6 +60,29 @@ interface UpgradeOptions {
   repository?: string;
   contract?: string;
   certManagerVersion?: string;
+  core?: string[];
+  bootstrap?: string[];
+  controlPlane?: string[];
+  infrastructure?: string[];
+  ipam?: string[];
+  runtimeExtension?: string[];
+  addon?: string[];
+}
+
+/** `upgrade apply`'s provider flags, in clusterctl's order, with the provider type each one takes. */
+const providerFlags: [keyof UpgradeOptions, string][] = [
+  ['core', 'CoreProvider'],
+  ['bootstrap', 'BootstrapProvider'],
+  ['controlPlane', 'ControlPlaneProvider'],
+  ['infrastructure', 'InfrastructureProvider'],
+  ['ipam', 'IPAMProvider'],
+  ['runtimeExtension', 'RuntimeExtensionProvider'],
+  ['addon', 'AddonProvider'],
+];
+
+/** clusterctl StringSlice flags: repeatable and comma-separated. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').filter((v) => v !== '')];
 }
 
 function loadInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
@@ -128,13 +153,13 @@ function formatFindings(findings: readonly UpgradeFinding[]): string {
   return `${out}\n`;
 }
 
-function formatApply(contract: string, items: readonly UpgradeItem[]): string {
-  if (items.length === 0) return `clusterctl upgrade apply --contract ${contract} has nothing to upgrade.\n`;
+function formatApply(args: string, items: readonly UpgradeItem[]): string {
+  if (items.length === 0) return `clusterctl upgrade apply ${args} has nothing to upgrade.\n`;
   let table = 'NAME\tNAMESPACE\tTYPE\tCURRENT VERSION\tNEXT VERSION\n';
   for (const i of items) {
     table += `${manifestLabel(i.providerName, i.type)}\t${i.namespace}\t${i.type}\t${i.currentVersion}\t${i.nextVersion}\n`;
   }
-  return `clusterctl upgrade apply --contract ${contract} would upgrade, in this order:\n\n${tabwrite(table)}\n`;
+  return `clusterctl upgrade apply ${args} would upgrade, in this order:\n\n${tabwrite(table)}\n`;
 }
 
 async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): Promise<void> {
@@ -151,7 +176,30 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
   const result = planWithDropped(input);
   const findings = checkUpgradePaths(result, inventory.providers, repositories);
   const certManager = certManagerPlan(base, repositoryDir, local.certManagerVersion);
-  const applied = local.contract !== undefined ? applyPlan(input, local.contract) : undefined;
+  const custom = providerFlags.some(([flag]) => ((local[flag] as string[] | undefined) ?? []).length > 0);
+  if (custom && local.contract !== undefined) {
+    throw new UsageError(
+      "The --contract flag can't be used in combination with --core, --bootstrap, --control-plane, --infrastructure, --ipam, --extension, --addon",
+      { hint: 'preview either a contract upgrade (--contract) or explicit provider versions' },
+    );
+  }
+  let applied: UpgradeItem[] | undefined;
+  let appliedLabel = '';
+  if (local.contract !== undefined) {
+    applied = applyPlan(input, local.contract);
+    appliedLabel = `--contract ${local.contract}`;
+  } else if (custom) {
+    const items: UpgradeItem[] = [];
+    const args: string[] = [];
+    for (const [flag, type] of providerFlags) {
+      const refs = (local[flag] as string[] | undefined) ?? [];
+      if (refs.length === 0) continue;
+      items.push(...addUpgradeItems(refs, type, inventory.providers));
+      args.push(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${refs.join(',')}`);
+    }
+    applied = applyCustomPlan(input, items);
+    appliedLabel = args.join(' ');
+  }
   if (globals.json) {
     const sorted = [...result.plans].sort((a, b) => (a.contract < b.contract ? -1 : a.contract > b.contract ? 1 : 0));
     const doc = {
@@ -160,14 +208,14 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
       plans: sorted.map((p) => ({ contract: p.contract, providers: sortUpgradeItemsForOutput(p.providers) })),
       droppedPlans: result.droppedPlans,
       findings,
-      ...(applied ? { apply: { contract: local.contract, providers: applied } } : {}),
+      ...(applied ? { apply: { command: `clusterctl upgrade apply ${appliedLabel}`, providers: applied } } : {}),
     };
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     return;
   }
   let out = formatUpgradePlan(result.plans, { certManager });
   out += formatFindings(findings);
-  if (applied && local.contract) out += formatApply(local.contract, applied);
+  if (applied) out += formatApply(appliedLabel, applied);
   io.stdout(out);
 }
 
@@ -206,6 +254,13 @@ export function registerPlan(program: Command, io: CliIO): void {
     .description('clusterctl upgrade plan, offline: next version per contract, plus capiform’s upgrade-path checks')
     .option('--repository <dir>', 'clusterctl local repository with the providers’ releases (<dir>/<label>/<version>/)')
     .option('--contract <contract>', 'also show what `clusterctl upgrade apply --contract <contract>` would upgrade')
+    .option('--core <ref>', 'preview `upgrade apply --core [namespace/]name:version` (repeatable, comma-separated)', collect)
+    .option('-b, --bootstrap <ref>', 'preview `upgrade apply --bootstrap …`', collect)
+    .option('-c, --control-plane <ref>', 'preview `upgrade apply --control-plane …`', collect)
+    .option('-i, --infrastructure <ref>', 'preview `upgrade apply --infrastructure …`', collect)
+    .option('--ipam <ref>', 'preview `upgrade apply --ipam …`', collect)
+    .option('--runtime-extension <ref>', 'preview `upgrade apply --runtime-extension …`', collect)
+    .option('--addon <ref>', 'preview `upgrade apply --addon …`', collect)
     .option('--cert-manager-version <version>', 'the cert-manager version to plan for (default: newest in --repository)')
     .option('--config <file>', 'capi.config.* whose directory holds capi.lock.yaml and the rendered tree')
     .action(async (local: UpgradeOptions, cmd: Command) => {
