@@ -36,7 +36,8 @@ export interface DiscoveryType {
 
 /** `getKindAPIString`: `<lowercase kind>s.<first segment of apiVersion>`. */
 export function typeKey(apiVersion: string, kind: string): string {
-  return `${kind.toLowerCase()}s.${apiVersion.split('/')[0] ?? ''}`;
+  const slash = apiVersion.indexOf('/');
+  return `${kind.toLowerCase()}s.${slash < 0 ? apiVersion : apiVersion.slice(0, slash)}`;
 }
 
 /** The group of an apiVersion (`""` for core `v1`). */

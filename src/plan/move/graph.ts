@@ -52,13 +52,13 @@ export interface MoveNode {
   /** UIDs of the tenant roots (Clusters, ClusterClasses, ClusterResourceSets, move-hierarchy objects). */
   tenants: Set<string>;
   /** Cluster: `spec.topology.classRef` name and namespace. */
-  classRef?: { name: string; namespace: string };
+  classRef: { name: string; namespace: string } | undefined;
   /** ClusterResourceSetBinding: `spec.clusterName`. */
-  bindingClusterName?: string;
+  bindingClusterName: string | undefined;
   /** Whether a Cluster or ClusterClass is paused (`spec.paused` / annotation `cluster.x-k8s.io/paused`). */
   paused: boolean;
   /** The manifest the node came from (absent for virtual nodes). */
-  object?: Obj;
+  object: Obj | undefined;
   /** Owner UIDs that were inferred (see BuildGraphOptions.inferOwners), with the controller behaviour behind each. */
   inferredOwners: Map<string, string>;
 }
@@ -190,6 +190,41 @@ function classTemplateRefs(cc: Obj): { apiVersion: string; kind: string; name: s
   return out;
 }
 
+/** A node with every field set (one object shape for all nodes). */
+function newNode(
+  uid: string,
+  apiVersion: string,
+  kind: string,
+  name: string,
+  namespace: string,
+  virtual: boolean,
+  forceMove: boolean,
+  forceMoveHierarchy: boolean,
+): MoveNode {
+  return {
+    uid,
+    apiVersion,
+    kind,
+    name,
+    namespace,
+    virtual,
+    isGlobal: false,
+    isGlobalHierarchy: false,
+    forceMove,
+    forceMoveHierarchy,
+    blockingMove: false,
+    shouldNotDelete: false,
+    owners: new Map(),
+    softOwners: new Set(),
+    tenants: new Set(),
+    classRef: undefined,
+    bindingClusterName: undefined,
+    paused: false,
+    object: undefined,
+    inferredOwners: new Map(),
+  };
+}
+
 /** Builds the graph exactly as `Discovery(namespace)` would over a cluster holding `objects`. */
 export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptions = {}): MoveGraph {
   const namespace = options.namespace ?? '';
@@ -260,21 +295,7 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
       node.forceMove ||= flags.forceMove;
       node.forceMoveHierarchy ||= flags.forceMoveHierarchy;
     } else {
-      node = {
-        uid,
-        ...id,
-        virtual: false,
-        isGlobal: false,
-        isGlobalHierarchy: false,
-        ...flags,
-        blockingMove: false,
-        shouldNotDelete: false,
-        owners: new Map(),
-        softOwners: new Set(),
-        tenants: new Set(),
-        paused: false,
-        inferredOwners: new Map(),
-      };
+      node = newNode(uid, id.apiVersion, id.kind, id.name, id.namespace, false, flags.forceMove, flags.forceMoveHierarchy);
       nodes.set(uid, node);
     }
     node.object = o;
@@ -300,24 +321,8 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
       if (!nodes.has(ownerUid)) {
         const apiVersion = str(ref.apiVersion);
         const kind = str(ref.kind);
-        nodes.set(ownerUid, {
-          uid: ownerUid,
-          apiVersion,
-          kind,
-          name: str(ref.name),
-          namespace: '',
-          virtual: true,
-          isGlobal: false,
-          isGlobalHierarchy: false,
-          ...flagsFor(apiVersion, kind, {}),
-          blockingMove: false,
-          shouldNotDelete: false,
-          owners: new Map(),
-          softOwners: new Set(),
-          tenants: new Set(),
-          paused: false,
-          inferredOwners: new Map(),
-        });
+        const f = flagsFor(apiVersion, kind, {});
+        nodes.set(ownerUid, newNode(ownerUid, apiVersion, kind, str(ref.name), '', true, f.forceMove, f.forceMoveHierarchy));
       }
       const attrs: OwnerAttributes = {};
       if (typeof ref.controller === 'boolean') attrs.controller = ref.controller;
@@ -357,11 +362,12 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
 
   // ClusterClasses (and their templates) in other namespaces referenced by discovered Clusters.
   if (namespace !== '') {
-    const findObj = (group: string, kind: string, ns: string, name: string): Obj | undefined =>
-      objects.find((o) => {
-        const id = identity(o);
-        return id.kind === kind && groupOf(id.apiVersion) === group && id.namespace === ns && id.name === name;
-      });
+    const byKey = new Map<string, Obj>();
+    for (const o of objects) {
+      const id = identity(o);
+      byKey.set(nameKey(groupOf(id.apiVersion), id.kind, id.namespace, id.name), o);
+    }
+    const findObj = (group: string, kind: string, ns: string, name: string): Obj | undefined => byKey.get(nameKey(group, kind, ns, name));
     for (const n of [...nodes.values()]) {
       if (n.virtual || !n.classRef || n.classRef.namespace === namespace) continue;
       const cc = findObj('cluster.x-k8s.io', 'ClusterClass', n.classRef.namespace, n.classRef.name);
@@ -410,26 +416,33 @@ export function buildMoveGraph(objects: readonly Obj[], options: BuildGraphOptio
 /** `setSoftOwnership`: cluster secrets by name, Cluster → ClusterClass, ClusterResourceSetBinding → Cluster. */
 export function setSoftOwnership(graph: MoveGraph): void {
   const all = [...graph.nodes.values()];
-  const clusters = all.filter((n) => isKind(n, 'cluster.x-k8s.io', 'Cluster'));
+  // Clusters and ClusterClasses by `<namespace>/<name>` (several nodes may share one, e.g. a virtual and a real one).
+  const index = (kind: string): Map<string, MoveNode[]> => {
+    const m = new Map<string, MoveNode[]>();
+    for (const n of all) {
+      if (!isKind(n, 'cluster.x-k8s.io', kind)) continue;
+      const k = `${n.namespace}/${n.name}`;
+      m.set(k, [...(m.get(k) ?? []), n]);
+    }
+    return m;
+  };
+  const clusters = index('Cluster');
+  const classes = index('ClusterClass');
   for (const secret of all) {
     if (!isKind(secret, '', 'Secret') || secret.owners.size > 0) continue;
     const parsed = parseClusterSecretName(secret.name);
     if (!parsed) continue;
-    for (const c of clusters) {
-      if (c.name === parsed.clusterName && c.namespace === secret.namespace) secret.softOwners.add(c.uid);
-    }
+    for (const c of clusters.get(`${secret.namespace}/${parsed.clusterName}`) ?? []) secret.softOwners.add(c.uid);
   }
-  const classes = all.filter((n) => isKind(n, 'cluster.x-k8s.io', 'ClusterClass'));
-  for (const cc of classes) {
-    for (const c of clusters) {
-      if (c.classRef && c.classRef.name === cc.name && c.classRef.namespace === cc.namespace) c.softOwners.add(cc.uid);
+  for (const list of clusters.values()) {
+    for (const c of list) {
+      if (!c.classRef) continue;
+      for (const cc of classes.get(`${c.classRef.namespace}/${c.classRef.name}`) ?? []) c.softOwners.add(cc.uid);
     }
   }
   for (const b of all) {
     if (!isKind(b, 'addons.cluster.x-k8s.io', 'ClusterResourceSetBinding') || !b.bindingClusterName) continue;
-    for (const c of clusters) {
-      if (c.name === b.bindingClusterName && c.namespace === b.namespace) b.softOwners.add(c.uid);
-    }
+    for (const c of clusters.get(`${b.namespace}/${b.bindingClusterName}`) ?? []) b.softOwners.add(c.uid);
   }
 }
 
