@@ -49,6 +49,19 @@ describe('capiform plan upgrade', () => {
     );
   });
 
+  it('plans the embedded example stack (v1.12.4) against examples/repository: v1.13.1 everywhere', async () => {
+    const base = tempDir();
+    writeTreeInventory(base, capiStack('v1.12.4', { name: 'docker', version: 'v1.12.4', namespace: 'capd-system' }));
+    const repository = join(import.meta.dirname, '..', 'examples', 'repository');
+    const r = await runCli(['plan', 'upgrade', '--repository', repository, '--json'], { cwd: base });
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { plans: { contract: string; providers: { nextVersion: string }[] }[]; findings: unknown[] };
+    expect(doc.plans.map((p) => [p.contract, p.providers.map((i) => i.nextVersion)])).toEqual([
+      ['v1beta2', ['v1.13.1', 'v1.13.1', 'v1.13.1', 'v1.13.1']],
+    ]);
+    expect(doc.findings).toEqual([]);
+  });
+
   it('says "You are already up to date!" when nothing is newer', async () => {
     const base = tempDir();
     writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v1.0.0', namespace: 'capi-system' }]);
