@@ -139,12 +139,13 @@ describe('capiform plan upgrade', () => {
       join(base, 'capi.lock.yaml'),
       'lockfileVersion: 1\nproviders:\n  - name: aws\n    type: InfrastructureProvider\n    version: v2.10.3\n    source: { kind: github, url: https://github.com/kubernetes-sigs/cluster-api-provider-aws/releases/latest/infrastructure-components.yaml }\n',
     );
-    const r = await runCli(['plan', 'upgrade'], { cwd: base });
+    const env = { PATH: process.env.PATH, CAPIFORM_CACHE_DIR: join(base, 'empty-cache') };
+    const r = await runCli(['plan', 'upgrade'], { cwd: base, env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(
-      'Error: offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: infrastructure-aws (github source https://github.com/kubernetes-sigs/cluster-api-provider-aws/releases/latest/infrastructure-components.yaml)',
+      'Error: offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: infrastructure-aws (github source https://github.com/kubernetes-sigs/cluster-api-provider-aws/releases/latest/infrastructure-components.yaml: not in the cache)',
     );
-    expect(r.stderr).toContain('fix: pass --repository DIR');
+    expect(r.stderr).toContain('fix: run `capiform lock` once online to fill the cache, or pass --repository DIR');
   });
 
   it('fails with exit 2 when there is no inventory at all', async () => {

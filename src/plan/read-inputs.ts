@@ -7,6 +7,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
+import { createRepository } from '../resolve/factory.js';
+import { HttpClient } from '../resolve/http/client.js';
+import { ContentCache, defaultCacheDir } from '../lock/cache.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { manifestLabel } from '../resolve/provider-type.js';
 import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
@@ -165,6 +168,30 @@ export async function readLocalListing(
   return { versions, metadata };
 }
 
+/**
+ * The listing of a remote source (GitHub, GitLab) from the cache only: no socket is opened. Throws the HTTP layer's
+ * OfflineError (exit 3, naming the missing listing) when the cache cannot answer.
+ */
+export async function readCachedRemoteListing(
+  provider: { providerName: string; type: string },
+  url: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RepositoryListing> {
+  const http = new HttpClient({ offline: true, cache: new ContentCache(defaultCacheDir(env)) });
+  const repo = await createRepository({ name: provider.providerName, type: provider.type, url }, { http, env });
+  const versions = await repo.listVersions();
+  const latest = [...versions]
+    .filter((v) => parseSemantic(v) !== null)
+    .sort((a, b) => compareSemantic(parseSemantic(a) as Semantic, parseSemantic(b) as Semantic))
+    .at(-1);
+  const metadata: Record<string, ReleaseSeries[] | undefined> = {};
+  if (latest) {
+    const m = await readMetadata(repo, latest, { name: provider.providerName, type: provider.type });
+    metadata[latest] = m.releaseSeries.map((s) => ({ major: s.major, minor: s.minor, contract: s.contract }));
+  }
+  return { versions, metadata };
+}
+
 /** The repository root of a local source URL `<basepath>/<label>/<version>/<file>` → `<basepath>`. */
 export function localBasepath(sourceUrl: string, configDir: string): string {
   const p = resolve(configDir, sourceUrl.replace(/^file:\/\//, ''));
@@ -176,7 +203,7 @@ export function missingListings(missing: readonly string[]): ResolutionError {
   return new ResolutionError(
     `offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: ${missing.join(', ')}`,
     {
-      hint: 'pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
+      hint: 'run `capiform lock` once online to fill the cache, or pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
     },
   );
 }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, NetworkError, UsageError } from '../../errors.js';
 import { manifestLabel } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 import { formatMovePlan, planMove } from '../../plan/move/index.js';
@@ -14,6 +14,7 @@ import {
   localVersions,
   missingListings,
   parseManifestText,
+  readCachedRemoteListing,
   readLocalListing,
   readLockInventory,
   readManifests,
@@ -110,6 +111,7 @@ async function loadRepositories(
   locked: readonly LockedInventoryProvider[],
   repositoryDir: string | undefined,
   base: string,
+  env: NodeJS.ProcessEnv,
 ): Promise<Repositories> {
   const repositories: Repositories = {};
   const missing: string[] = [];
@@ -118,8 +120,17 @@ async function loadRepositories(
     let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
     const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
     if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base), p);
+    let why = '';
+    if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
+      try {
+        listing = await readCachedRemoteListing(p, lockEntry.source.url, env);
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        why = ': not in the cache';
+      }
+    }
     if (!listing) {
-      missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'})` : label);
+      missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'}${why})` : label);
       continue;
     }
     repositories[repositoryKey(p)] = listing;
@@ -171,7 +182,7 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
     });
   }
   const inventory = loadInventory(base);
-  const repositories = await loadRepositories(inventory.providers, inventory.locked, repositoryDir, base);
+  const repositories = await loadRepositories(inventory.providers, inventory.locked, repositoryDir, base, io.env);
   const input = { inventory: inventory.providers, repositories };
   const result = planWithDropped(input);
   const findings = checkUpgradePaths(result, inventory.providers, repositories);
