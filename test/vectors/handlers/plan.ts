@@ -23,7 +23,7 @@ import {
 } from '../../../src/plan/upgrade/index.js';
 import { manifestLabel } from '../../../src/resolve/provider-type.js';
 import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
-import { buildMoveGraph, discoveryTypes, moveSequence, type CrdInfo } from '../../../src/plan/move/index.js';
+import { buildMoveGraph, discoveryTypes, movePreconditions, moveSequence, type CrdInfo } from '../../../src/plan/move/index.js';
 import type { Vector, VectorHandler } from '../types.js';
 
 type Input = Record<string, unknown>;
@@ -194,6 +194,11 @@ export const handlers: Record<string, VectorHandler> = {
       inventory: v.input.inventory as InventoryProvider[] | undefined,
     });
     const groups = moveSequence(graph).map((g) => g.map((n) => n.uid));
+    // Provisioning state (status) is not part of static manifests; a vector whose move passes its preconditions must
+    // at least not be refused for paused objects.
+    if (v.expected.moveFailsPreconditions === false) {
+      expect(movePreconditions(graph).filter((p) => p.severity === 'error')).toEqual([]);
+    }
     const want = v.expected.moveGroups as string[][];
     const inside = v.expected.orderInsideGroupMatters === true;
     const norm = (gs: string[][]): string[][] => (inside ? gs : gs.map((g) => [...g].sort()));
