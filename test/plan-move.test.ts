@@ -228,3 +228,23 @@ describe('inferred runtime ownerReferences (capiform, on by default in planMove)
     expect(planMove(objs, { crds, inferOwners: false }).groups.map((g) => g.map((o) => o.name))).toEqual([['c1', 'cni']]);
   });
 });
+
+describe('reading manifests for plan move', () => {
+  it('flattens kind: List documents and drops empty ones', async () => {
+    const { parseManifestText } = await import('../src/plan/read-inputs.js');
+    const objs = parseManifestText('---\n# only a comment\n---\napiVersion: v1\nkind: List\nitems:\n  - { apiVersion: v1, kind: Secret, metadata: { name: a } }\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: b } }\n', 'x.yaml');
+    expect(objs.map((o) => o.kind)).toEqual(['Secret', 'ConfigMap']);
+  });
+  it('reports a YAML error with its file and line (exit 2)', async () => {
+    const { parseManifestText } = await import('../src/plan/read-inputs.js');
+    let err: (Error & { where?: string; exitCode?: number }) | undefined;
+    try {
+      parseManifestText('apiVersion: v1\nkind: Secret\nmetadata: {\n', 'bad.yaml');
+    } catch (e) {
+      err = e as Error & { where?: string; exitCode?: number };
+    }
+    expect(err?.message).toMatch(/^failed to parse manifest: /);
+    expect(err?.where).toMatch(/^bad\.yaml:\d+$/);
+    expect(err?.exitCode).toBe(2);
+  });
+});
