@@ -413,8 +413,8 @@ describe('capiform plan move', () => {
     writeFile(join(base, 'bad.yaml'), 'kind: [unclosed\n');
     const bad = await runCli(['plan', 'move', 'bad.yaml'], { cwd: base });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^Error: failed to parse manifest: /);
-    expect(bad.stderr).toContain('at: bad.yaml');
+    expect(bad.stderr).toMatch(/^Error: failed to unmarshal the 1st yaml document: "kind: \[unclosed\\n": error converting YAML to JSON: yaml: line \d+: /);
+    expect(bad.stderr).toMatch(/at: bad.yaml:\d+/);
   });
 
   it.runIf(haveCorpus)('corpus: a CAPD ClusterClass cluster rendered from the templates moves in clusterctl order', async () => {

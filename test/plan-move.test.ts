@@ -243,7 +243,7 @@ describe('reading manifests for plan move', () => {
     } catch (e) {
       err = e as Error & { where?: string; exitCode?: number };
     }
-    expect(err?.message).toMatch(/^failed to parse manifest: /);
+    expect(err?.message).toMatch(/^failed to unmarshal the 1st yaml document: /);
     expect(err?.where).toMatch(/^bad\.yaml:\d+$/);
     expect(err?.exitCode).toBe(2);
   });

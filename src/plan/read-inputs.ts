@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
+import { parseManifests } from '../yaml/index.js';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
@@ -38,27 +39,17 @@ export function manifestFiles(path: string): string[] {
   return out;
 }
 
-/** Parses a multi-document YAML file into objects (`kind: List` items flattened, empty documents dropped). */
+/**
+ * Parses a multi-document YAML file into objects with helper B's `parseManifests` (apimachinery splitting, YAML 1.1,
+ * clusterctl's error texts with file:line), then flattens `kind: List` documents.
+ */
 export function parseManifestText(text: string, source: string): Obj[] {
   const out: Obj[] = [];
-  const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false });
-  const list = Array.isArray(docs) ? docs : [docs];
-  list.forEach((doc, i) => {
-    const err = doc.errors[0];
-    if (err) {
-      const line = err.linePos?.[0]?.line;
-      throw new InputError(`failed to parse manifest: ${err.message.split('\n')[0] ?? ''}`, {
-        where: line ? `${source}:${line}` : `${source} (document ${i + 1})`,
-        hint: 'fix the YAML syntax',
-      });
-    }
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
-    const obj = rec(value);
-    if (!obj) return;
+  for (const obj of parseManifests(text, { source })) {
     if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
       for (const item of obj.items) if (rec(item)) out.push(item as Obj);
     } else out.push(obj);
-  });
+  }
   return out;
 }
 
