@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments, stringify } from 'yaml';
+import { emitManifests, parseManifests } from '../src/yaml/index.js';
 import { runCli } from './helpers/cli.js';
 import { capiStack, corpusDir, tempDir, writeFile, writeRepository, writeTreeInventory } from './helpers/plan-fixtures.js';
 
@@ -444,14 +444,12 @@ describe('capiform plan move', () => {
       // What the rendered tree holds: provider objects carry clusterctl's labels (added at render time). Only the
       // CRDs and the Deployments matter here.
       const text = readFileSync(join(corpusRepo, p), 'utf8').replace(/\$\{([A-Za-z0-9_]+)(?::=([^}]*))?\}/g, (_, _n: string, def?: string) => def ?? 'x');
-      const docs = parseAllDocuments(text)
-        .map((d) => d.toJS() as Record<string, unknown> | null)
-        .filter((d): d is Record<string, unknown> => d !== null && (d.kind === 'CustomResourceDefinition' || d.kind === 'Deployment'));
+      const docs = parseManifests(text).filter((d) => d.kind === 'CustomResourceDefinition' || d.kind === 'Deployment');
       for (const d of docs) {
         const m = (d.metadata ??= {}) as { labels?: Record<string, string> };
         m.labels = { ...m.labels, 'clusterctl.cluster.x-k8s.io': '' };
       }
-      writeFile(join(base, 'providers', p.split('/')[0] as string, 'components.yaml'), docs.map((d) => stringify(d)).join('---\n'));
+      writeFile(join(base, 'providers', p.split('/')[0] as string, 'components.yaml'), emitManifests(docs));
     }
     const r = await runCli(['plan', 'move', '--json'], { cwd: base });
     expect(r.stderr).toBe('');
