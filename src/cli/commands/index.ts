@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
 import { registerConfig } from './config.js';
 import { registerDiff } from './diff.js';
+import { registerPlan } from './plan.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [registerConfig, registerDiff];
+export const commands: RegisterCommand[] = [registerConfig, registerDiff, registerPlan];
