@@ -1,0 +1,82 @@
+/**
+ * Provider components as `clusterctl generate provider` builds them (spec §2.1): list the variables, substitute
+ * (unless `--raw`/`--describe`), then the components pipeline (parse, image overrides and checks, target namespace,
+ * labels, order). Pure and synchronous.
+ */
+import { CapiformError, InputError, wrapError } from '../errors.js';
+import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
+import { getVariables, process, renderComponents, type Components } from './stand-in.js';
+
+export type ImageOverrides = Parameters<typeof renderComponents>[0]['images'];
+
+export interface RenderProviderComponentsInput {
+  /** The components file as fetched (before substitution). */
+  raw: string;
+  name: string;
+  type: ProviderType;
+  version: string;
+  /** `--target-namespace`; empty or absent = the Namespace object's name. */
+  targetNamespace?: string;
+  variables: (name: string) => string | undefined;
+  images?: ImageOverrides;
+  /** `--raw`, `--describe`, `init list-images`: no substitution (image checks still run). */
+  skipTemplateProcess?: boolean;
+  /** File name or location, for error messages. */
+  source?: string;
+}
+
+export type ProviderComponents = Components & {
+  name: string;
+  type: ProviderType;
+  version: string;
+  /** Sorted variable names of the raw file. */
+  variables: string[];
+};
+
+/** `NewComponents` (client/repository/components.go). */
+export function renderProviderComponents(input: RenderProviderComponentsInput): ProviderComponents {
+  // Step 1: a parse error here fails even --raw and is returned unwrapped.
+  const variables = getVariables(input.raw);
+  let text = input.raw;
+  if (!input.skipTemplateProcess) {
+    try {
+      text = process(input.raw, input.variables);
+    } catch (err) {
+      if (err instanceof CapiformError) throw wrapError(err, 'failed to perform variable substitution');
+      throw new InputError(`failed to perform variable substitution: ${String(err)}`, { where: input.source });
+    }
+  }
+  const components = renderComponents({
+    text,
+    providerName: input.name,
+    providerType: input.type,
+    manifestLabel: manifestLabel(input.name, input.type),
+    version: input.version,
+    targetNamespace: input.targetNamespace || undefined,
+    images: input.images,
+    source: input.source,
+  });
+  return Object.assign(components, { name: input.name, type: input.type, version: input.version, variables });
+}
+
+/**
+ * `generate provider --describe` (cmd/clusterctl/cmd/util.go `printComponentsAsText`). `url` is the provider URL as
+ * configured; the printed URL is its directory without the version segment, `File` its last element.
+ */
+export function describeComponents(c: ProviderComponents, url: string): string {
+  const slash = url.lastIndexOf('/');
+  const dir = url.slice(0, slash + 1);
+  const file = url.slice(slash + 1);
+  const trimmed = dir.endsWith('/') ? dir.slice(0, -1) : dir;
+  const baseURL = trimmed.slice(0, trimmed.lastIndexOf('/') + 1);
+  let out = '';
+  out += `Name:               ${c.name}\n`;
+  out += `Type:               ${c.type}\n`;
+  out += `URL:                ${baseURL}\n`;
+  out += `Version:            ${c.version}\n`;
+  out += `File:               ${file}\n`;
+  out += `TargetNamespace:    ${c.targetNamespace}\n`;
+  if (c.variables.length > 0) out += `Variables:\n${c.variables.map((v) => `  - ${v}\n`).join('')}`;
+  if (c.images.length > 0) out += `Images:\n${c.images.map((v) => `  - ${v}\n`).join('')}`;
+  return `${out}\n`;
+}
