@@ -124,3 +124,90 @@ export function renderComponents(input: {
     inventoryObject: () => ({}),
   };
 }
+
+// ---- helper C stand-ins (src/resolve, src/config/clusterctl) ----
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { join, dirname, basename, isAbsolute } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, ResolutionError } from '../errors.js';
+import type { ProviderRepository } from '../resolve/repository.js';
+
+export interface ProviderConfig {
+  name: string;
+  type: string;
+  url: string;
+}
+
+export interface ClusterctlConfig {
+  get(name: string): string | undefined;
+  providers: ProviderConfig[];
+  images: Record<string, { repository?: string; name?: string; tag?: string }>;
+  overridesFolder: string | undefined;
+}
+
+export function loadClusterctlConfig(opts: { path?: string; env: NodeJS.ProcessEnv; cwd: string }): ClusterctlConfig {
+  let doc: Record<string, unknown> = {};
+  if (opts.path) {
+    const p = isAbsolute(opts.path) ? opts.path : join(opts.cwd, opts.path);
+    if (!existsSync(p)) throw new ConfigError(`config file ${p} does not exist`);
+    doc = (parseYaml(readFileSync(p, 'utf8')) as Record<string, unknown>) ?? {};
+  }
+  const lower = new Map(Object.entries(doc).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    get: (name) => {
+      const e = opts.env[name.toUpperCase().replace(/-/g, '_')];
+      if (e !== undefined) return e;
+      const v = lower.get(name.toLowerCase());
+      if (v === undefined || v === null) return undefined;
+      return typeof v === 'object' ? '' : String(v);
+    },
+    providers: (doc.providers as ProviderConfig[] | undefined) ?? [],
+    images: (doc.images as ClusterctlConfig['images'] | undefined) ?? {},
+    overridesFolder: undefined,
+  };
+}
+
+export function parseProviderName(p: string): { name: string; version: string } {
+  const parts = p.split(':');
+  if (parts.length > 2 || !parts[0] || (parts.length === 2 && !parts[1])) {
+    throw new ConfigError(`invalid provider name "${p}". Provider name should be in the form name[:version]`);
+  }
+  return { name: parts[0].toLowerCase(), version: parts[1] ?? '' };
+}
+
+export function createRepository(provider: ProviderConfig): ProviderRepository {
+  const path = provider.url.replace(/^file:\/\//, '');
+  if (!isAbsolute(path)) throw new ResolutionError(`invalid path: path "${provider.url}" must be an absolute path`);
+  const file = basename(path);
+  const versionDir = dirname(path);
+  const base = dirname(versionDir);
+  const defaultVersion = basename(versionDir);
+  return {
+    kind: 'local',
+    url: provider.url,
+    componentsFile: file,
+    defaultVersion,
+    rootPath: '.',
+    listVersions: async () => readdirSync(base).filter((d) => /^v?\d+\.\d+\.\d+/.test(d)),
+    getFile: async (version, f) => {
+      const p = join(base, version, f);
+      if (!existsSync(p) || statSync(p).isDirectory()) return null;
+      return readFileSync(p);
+    },
+    fileLocation: (version, f) => join(base, version, f),
+    listFiles: async (version) => (existsSync(join(base, version)) ? readdirSync(join(base, version)) : null),
+  };
+}
+
+export interface Metadata {
+  releaseSeries: { major: number; minor: number; contract: string }[];
+}
+
+export async function readMetadata(repo: ProviderRepository, version: string, label: string): Promise<Metadata> {
+  const bytes = await repo.getFile(version, 'metadata.yaml');
+  if (bytes === null) {
+    throw new ResolutionError(`failed to read "metadata.yaml" from the repository for provider "${label}"`);
+  }
+  const doc = parseYaml(Buffer.from(bytes).toString('utf8')) as Metadata;
+  return { releaseSeries: doc.releaseSeries ?? [] };
+}
