@@ -327,20 +327,57 @@ export function clusterClassReferences(objects: KubeObject[]): ClusterClassRefer
 export type ClusterClassFetcher = (className: string, classNamespace: string) => Template;
 
 /**
- * `addClusterClassIfMissing` without a management cluster: every referenced class is fetched (no existence check, no
- * de-duplication) and merged in front of the template. `--list-variables` templates have no objects, so no class is
- * ever added to them.
+ * What a reachable management cluster with Cluster API installed knows (only library users and test fixtures have
+ * one; capiform itself never reads a cluster).
  */
-export function addClusterClassIfMissing(template: Template, fetch: ClusterClassFetcher): Template {
+export interface ExistingObjects {
+  clusterClassExists(name: string, namespace: string): boolean;
+  objectExists(obj: KubeObject): boolean;
+}
+
+/** `clusterClassExists`: a ClusterClass with this name and namespace is among `existing`. */
+export function clusterClassExists(existing: { name: string; namespace: string }[], name: string, namespace: string): boolean {
+  return existing.some((c) => c.name === name && c.namespace === namespace);
+}
+
+function gvkString(obj: KubeObject): string {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+  return `${group}/${version}, Kind=${String(obj.kind ?? '')}`;
+}
+
+/**
+ * `addClusterClassIfMissing`: every referenced class is fetched (no de-duplication) and merged in front of the
+ * template. With `existing` (an initialized management cluster) classes that exist are skipped and a class template
+ * whose objects already exist is an error. `--list-variables` templates have no objects, so no class is ever added.
+ */
+export function addClusterClassIfMissing(
+  template: Template,
+  fetch: ClusterClassFetcher,
+  existing?: ExistingObjects,
+): Template {
   const refs = clusterClassReferences(template.objects);
   if (refs.length === 0) return template;
   const classes: Template[] = [];
   for (const ref of refs) {
+    if (existing?.clusterClassExists(ref.name, ref.namespace)) continue;
+    let t: Template;
     try {
-      classes.push(fetch(ref.name, ref.namespace));
+      t = fetch(ref.name, ref.namespace);
     } catch (err) {
       throw wrapAny(err, `failed to get the cluster class template for "${ref.namespace}/${ref.name}"`);
     }
+    if (existing) {
+      for (const obj of t.objects) {
+        if (existing.objectExists(obj)) {
+          const m = record(obj.metadata);
+          const ns = str(m?.namespace);
+          const key = ns ? `${ns}/${str(m?.name)}` : str(m?.name);
+          throw new InputError(`${key}(${gvkString(obj)}) already exists in the cluster`);
+        }
+      }
+    }
+    classes.push(t);
   }
   const merged = mergeTemplates(...classes);
   return merged ? (mergeTemplates(merged, template) ?? template) : template;

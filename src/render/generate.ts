@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { CapiformError, InputError, NetworkError, ResolutionError, UsageError } from '../errors.js';
+import { InputError, NetworkError, ResolutionError, UsageError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import {
@@ -18,10 +18,16 @@ import {
   newTemplate,
   templateOptionsToVariables,
   withOverrides,
+  type ExistingObjects,
   type Template,
-  type TemplateOptions,
+  type VariableLookup,
 } from './cluster-template.js';
-import { describeComponents, renderProviderComponents } from './provider-components.js';
+import {
+  describeComponents,
+  renderProviderComponents,
+  type ImageOverrides,
+  type ProviderComponents,
+} from './provider-components.js';
 import {
   createRepository,
   loadClusterctlConfig,
@@ -127,15 +133,23 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
+/** A provider repository as generate reads it: the repository, the provider's label, the overrides folder. */
+export interface RepoContext {
+  repo: ProviderRepository;
+  /** ManifestLabel, e.g. `infrastructure-docker`. */
+  label: string;
+  /** The overrides layer base folder; `null` = no overrides. */
+  overridesBase: string | null;
+}
+
 /** A file of a provider release, read through the overrides layer first; `null` when the release has no such file. */
-async function readArtifact(
-  ctx: ProviderContext,
+export async function readArtifact(
+  ctx: RepoContext,
   version: string,
   file: string,
 ): Promise<{ raw: string; source: string } | null> {
-  const base = await overridesBase(ctx.config, ctx.io);
-  if (base) {
-    const p = `${base}/${ctx.label}/${version}/${file}`;
+  if (ctx.overridesBase) {
+    const p = `${ctx.overridesBase}/${ctx.label}/${version}/${file}`;
     try {
       return { raw: text(await readFile(p)), source: p };
     } catch (err) {
@@ -155,13 +169,25 @@ function notFoundMessage(repo: ProviderRepository, version: string, file: string
     : `failed to get file "${file}" from "${version}" release`;
 }
 
-interface ProviderContext {
-  io: GenerateIO;
-  config: ClusterctlConfig;
+/** Like `readArtifact`, but a missing file is clusterctl's error. */
+async function requireArtifact(
+  ctx: RepoContext,
+  version: string,
+  file: string,
+  hint?: () => Promise<string | undefined>,
+): Promise<{ raw: string; source: string }> {
+  const found = await readArtifact(ctx, version, file);
+  if (found) return found;
+  throw new ResolutionError(
+    `failed to read "${file}" from provider's repository "${ctx.label}": ${notFoundMessage(ctx.repo, version, file)}`,
+    { where: ctx.repo.fileLocation(version, file), hint: hint ? await hint() : undefined },
+    'E_FILE_NOT_FOUND',
+  );
+}
+
+interface ProviderContext extends RepoContext {
   provider: ProviderConfig;
   type: ProviderType;
-  label: string;
-  repo: ProviderRepository;
 }
 
 async function openProvider(
@@ -172,7 +198,7 @@ async function openProvider(
 ): Promise<ProviderContext> {
   const provider = providerConfig(config, name, type);
   const repo = await createRepository(provider);
-  return { io, config, provider, type, label: manifestLabel(name, type), repo };
+  return { provider, type, label: manifestLabel(name, type), repo, overridesBase: await overridesBase(config, io) };
 }
 
 /** Loads clusterctl.yaml (`--config`, else the default locations). */
@@ -223,27 +249,46 @@ export async function generateProvider(io: GenerateIO, opts: GenerateProviderOpt
     );
   }
 
-  const file = ctx.repo.componentsFile;
-  const artifact = await readArtifact(ctx, version, file);
-  if (!artifact) {
-    throw new ResolutionError(
-      `failed to read "${file}" from provider's repository "${ctx.label}": ${notFoundMessage(ctx.repo, version, file)}`,
-      { where: ctx.repo.fileLocation(version, file) },
-    );
-  }
-  const components = renderProviderComponents({
-    raw: artifact.raw,
+  const components = await getComponents(ctx, {
     name,
     type: opts.type,
     version,
     targetNamespace: opts.targetNamespace,
-    variables: (n) => config.get(n),
-    images: config.images as never,
     skipTemplateProcess: Boolean(opts.raw || opts.describe),
-    source: artifact.source,
+    variables: (n) => config.get(n),
+    images: config.images,
   });
   if (opts.describe) return describeComponents(components, ctx.provider.url);
   return yamlOutput(components.yaml());
+}
+
+export interface GetComponentsOptions {
+  name: string;
+  type: ProviderType;
+  /** `""` = the repository's default version. */
+  version: string;
+  targetNamespace?: string;
+  skipTemplateProcess?: boolean;
+  variables: (name: string) => string | undefined;
+  images?: ImageOverrides;
+}
+
+/** `ComponentsClient.Get`: the components file of `version` through the overrides layer, then `NewComponents`. */
+export async function getComponents(ctx: RepoContext, opts: GetComponentsOptions): Promise<ProviderComponents> {
+  const version = opts.version || ctx.repo.defaultVersion;
+  const file = ctx.repo.componentsFile;
+  const artifact = await requireArtifact(ctx, version, file);
+  return renderProviderComponents({
+    raw: artifact.raw,
+    name: opts.name,
+    type: opts.type,
+    version,
+    targetNamespace: opts.targetNamespace,
+    variables: opts.variables,
+    images: opts.images,
+    skipTemplateProcess: opts.skipTemplateProcess,
+    source: artifact.source,
+  });
 }
 
 /** clusterctl prints `JoinYaml` (no final newline) followed by exactly one `\n`. */
@@ -332,70 +377,201 @@ export interface GenerateClusterOptions {
   listVariables?: boolean;
 }
 
-/** The ClusterClass-aware template of a provider release (TemplateClient.Get + addClusterClassIfMissing). */
-async function templateFromRepository(
-  io: GenerateIO,
-  config: ClusterctlConfig,
-  opts: GenerateClusterOptions,
-  targetNamespace: string,
-  lookup: (name: string) => string | undefined,
+/** `TemplateClient.Get`: `cluster-template[-<flavor>].yaml` of `version`, through the overrides layer. */
+export async function getTemplate(
+  ctx: RepoContext,
+  opts: { version: string; flavor?: string; targetNamespace: string; variables: VariableLookup; listVariablesOnly?: boolean },
 ): Promise<Template> {
-  if (!opts.infrastructure) {
-    throw new UsageError(
-      'management cluster not available. Cannot auto-discover default infrastructure provider. Please specify an infrastructure provider',
-      { hint: 'capiform never reads a kubeconfig: pass --infrastructure name:version (e.g. --infrastructure docker:v1.13.5)' },
-    );
-  }
-  const { name, version } = parseProviderName(opts.infrastructure);
-  if (!version) {
-    throw new UsageError(
-      `management cluster not available. Cannot auto-discover version for the provider "${name}" automatically. Please specify a version`,
-      { hint: `capiform never reads a kubeconfig: pass --infrastructure ${name}:<version>` },
-    );
-  }
-  const ctx = await openProvider(io, config, name, 'InfrastructureProvider');
+  if (opts.targetNamespace === '') throw new UsageError('invalid arguments: please provide a targetNamespace');
   const file = clusterTemplateName(opts.flavor);
-  const artifact = await readArtifact(ctx, version, file);
-  if (!artifact) {
-    throw new ResolutionError(
-      `failed to read "${file}" from provider's repository "${ctx.label}": ${notFoundMessage(ctx.repo, version, file)}`,
-      { where: ctx.repo.fileLocation(version, file), hint: await flavorHint(ctx, version) },
-      'E_TEMPLATE_NOT_FOUND',
-    );
-  }
-  const template = newTemplate({
+  const artifact = await requireArtifact(ctx, opts.version, file, () => flavorHint(ctx, opts.version));
+  return newTemplate({
     raw: artifact.raw,
     source: artifact.source,
-    targetNamespace,
-    variables: lookup,
-    skipTemplateProcess: opts.listVariables,
+    targetNamespace: opts.targetNamespace,
+    variables: opts.variables,
+    skipTemplateProcess: opts.listVariablesOnly,
   });
+}
 
-  // ClusterClass inclusion: fetch every referenced clusterclass-<name>.yaml of the same provider and version.
-  const classes = new Map<string, { raw: string; source: string } | Error>();
-  for (const ref of clusterClassReferences(template.objects)) {
-    const classFile = clusterClassTemplateName(ref.name);
-    if (classes.has(classFile)) continue;
-    const found = await readArtifact(ctx, version, classFile);
-    classes.set(
-      classFile,
-      found ??
-        new ResolutionError(
-          `failed to read "${classFile}" from provider's repository "${ctx.label}": ${notFoundMessage(ctx.repo, version, classFile)}`,
-          { where: ctx.repo.fileLocation(version, classFile) },
-        ),
+/** `ClusterClassClient.Get`: `clusterclass-<name>.yaml` of `version`, rendered into `targetNamespace`. */
+export async function getClusterClass(
+  ctx: RepoContext,
+  opts: { version: string; name: string; targetNamespace: string; variables: VariableLookup; listVariablesOnly?: boolean },
+): Promise<Template> {
+  if (opts.targetNamespace === '') throw new UsageError('invalid arguments: please provide a targetNamespace');
+  const artifact = await requireArtifact(ctx, opts.version, clusterClassTemplateName(opts.name));
+  return newTemplate({
+    raw: artifact.raw,
+    source: artifact.source,
+    targetNamespace: opts.targetNamespace,
+    variables: opts.variables,
+    skipTemplateProcess: opts.listVariablesOnly,
+  });
+}
+
+/**
+ * A reachable management cluster, as far as `generate cluster` would consult it. capiform's CLI never passes one
+ * (it never reads a kubeconfig); library users and test fixtures may.
+ */
+export interface ManagementClusterView {
+  currentNamespace(): string;
+  /** `name` of the single installed infrastructure provider, `""` when there is not exactly one. */
+  defaultInfrastructureProvider(): string;
+  /** Installed version of an infrastructure provider. */
+  providerVersion(name: string): string;
+  /** `data` of a ConfigMap, or `null` when it does not exist. */
+  configMap(namespace: string, name: string): Record<string, string> | null;
+  /** Present when Cluster API is installed: existence checks for ClusterClass inclusion. */
+  existing?: ExistingObjects;
+}
+
+export interface GetClusterTemplateOptions {
+  clusterName: string;
+  targetNamespace?: string;
+  kubernetesVersion?: string;
+  controlPlaneMachineCount?: number | string;
+  workerMachineCount?: number | string;
+  listVariablesOnly?: boolean;
+  /** `--infrastructure name[:version]` and `--flavor`. */
+  providerRepository?: { infrastructureProvider?: string; flavor?: string };
+  /** `--from`. */
+  url?: string;
+  configMap?: { namespace?: string; name: string; dataKey?: string };
+}
+
+export interface GetClusterTemplateDeps {
+  /** Variables known before the call (env > clusterctl.yaml). */
+  variables: VariableLookup;
+  /** Opens the repository of an infrastructure provider (`Providers().Get` + repository factory). */
+  openInfrastructure(name: string): Promise<RepoContext>;
+  /** Reads a `--from` source. */
+  readURL(url: string): Promise<{ raw: string; source: string }>;
+  cluster?: ManagementClusterView;
+}
+
+const noCluster = 'management cluster not available.';
+
+/** `GetClusterTemplate` (client/config.go): source choice, common variables, the template, ClusterClasses. */
+export async function getClusterTemplate(opts: GetClusterTemplateOptions, deps: GetClusterTemplateDeps): Promise<Template> {
+  const sources = [opts.providerRepository, opts.url, opts.configMap].filter((s) => s !== undefined).length;
+  if (sources > 1) throw new UsageError('invalid cluster template source: only one template can be used at time');
+  const providerRepository = sources === 0 ? {} : opts.providerRepository;
+  const { cluster } = deps;
+
+  let targetNamespace = opts.targetNamespace ?? '';
+  if (targetNamespace === '') {
+    if (!cluster) {
+      throw new UsageError(`${noCluster} Cannot auto-discover target namespace. Please specify a target namespace`, {
+        hint: 'capiform never reads a kubeconfig: pass --target-namespace (-n)',
+      });
+    }
+    targetNamespace = cluster.currentNamespace();
+    if (targetNamespace === '') {
+      throw new UsageError('failed to identify the current namespace. Please specify a target namespace');
+    }
+  }
+  const overrides = templateOptionsToVariables(
+    {
+      clusterName: opts.clusterName,
+      targetNamespace,
+      kubernetesVersion: opts.kubernetesVersion,
+      controlPlaneMachineCount: opts.controlPlaneMachineCount,
+      workerMachineCount: opts.workerMachineCount,
+    },
+    deps.variables,
+  );
+  const variables = withOverrides(overrides, deps.variables);
+
+  if (providerRepository) {
+    let provider = providerRepository.infrastructureProvider ?? '';
+    if (provider === '') {
+      if (!cluster) {
+        throw new UsageError(
+          `${noCluster} Cannot auto-discover default infrastructure provider. Please specify an infrastructure provider`,
+          { hint: 'capiform never reads a kubeconfig: pass --infrastructure name:version (e.g. docker:v1.13.5)' },
+        );
+      }
+      provider = cluster.defaultInfrastructureProvider();
+      if (provider === '') {
+        throw new UsageError('failed to identify the default infrastructure provider. Please specify an infrastructure provider');
+      }
+    }
+    const parsed = parseProviderName(provider);
+    let version = parsed.version;
+    if (version === '') {
+      if (!cluster) {
+        throw new UsageError(
+          `${noCluster} Cannot auto-discover version for the provider "${parsed.name}" automatically. Please specify a version`,
+          { hint: `capiform never reads a kubeconfig: pass --infrastructure ${parsed.name}:<version>` },
+        );
+      }
+      version = cluster.providerVersion(parsed.name);
+    }
+    const ctx = await deps.openInfrastructure(parsed.name);
+    const template = await getTemplate(ctx, {
+      version,
+      flavor: providerRepository.flavor,
+      targetNamespace,
+      variables,
+      listVariablesOnly: opts.listVariablesOnly,
+    });
+    // Fetch every referenced ClusterClass first (IO), then merge (pure).
+    const classes = new Map<string, Template | Error>();
+    for (const ref of clusterClassReferences(template.objects)) {
+      const key = `${ref.namespace}/${ref.name}`;
+      if (classes.has(key) || cluster?.existing?.clusterClassExists(ref.name, ref.namespace)) continue;
+      try {
+        classes.set(key, await getClusterClass(ctx, { version, name: ref.name, targetNamespace: ref.namespace, variables }));
+      } catch (err) {
+        classes.set(key, err as Error);
+      }
+    }
+    return addClusterClassIfMissing(
+      template,
+      (name, namespace) => {
+        const found = classes.get(`${namespace}/${name}`);
+        if (found === undefined) throw new ResolutionError(`failed to read "${clusterClassTemplateName(name)}"`);
+        if (found instanceof Error) throw found;
+        return found;
+      },
+      cluster?.existing,
     );
   }
-  return addClusterClassIfMissing(template, (className, classNamespace) => {
-    const found = classes.get(clusterClassTemplateName(className));
-    if (found instanceof Error) throw found;
-    if (!found) throw new ResolutionError(`failed to read "${clusterClassTemplateName(className)}"`);
-    return newTemplate({ raw: found.raw, source: found.source, targetNamespace: classNamespace, variables: lookup });
+
+  if (opts.configMap) {
+    if (!cluster) {
+      throw new UsageError(`${noCluster} Cannot read a template from a ConfigMap`, {
+        hint: 'capiform never reads a cluster: export the ConfigMap data to a file and pass it to --from',
+      });
+    }
+    const ns = opts.configMap.namespace || cluster.currentNamespace();
+    const key = opts.configMap.dataKey || 'template';
+    const data = cluster.configMap(ns, opts.configMap.name);
+    if (data === null) throw new ResolutionError(`error reading ConfigMap ${ns}/${opts.configMap.name}: not found`);
+    if (!Object.hasOwn(data, key)) {
+      throw new ResolutionError(`the ConfigMap ${ns}/${opts.configMap.name} does not have the "${key}" data key`);
+    }
+    return newTemplate({
+      raw: data[key] ?? '',
+      targetNamespace,
+      variables,
+      skipTemplateProcess: opts.listVariablesOnly,
+    });
+  }
+
+  const src = await deps.readURL(opts.url ?? '');
+  return newTemplate({
+    raw: src.raw,
+    source: src.source,
+    targetNamespace,
+    variables,
+    skipTemplateProcess: opts.listVariablesOnly,
   });
 }
 
 /** The flavors a provider release offers, for the unknown-flavor hint. */
-async function flavorHint(ctx: ProviderContext, version: string): Promise<string | undefined> {
+async function flavorHint(ctx: RepoContext, version: string): Promise<string | undefined> {
   const files = ctx.repo.listFiles ? await ctx.repo.listFiles(version) : null;
   if (files === null) return undefined;
   const flavors = files
@@ -410,46 +586,27 @@ async function flavorHint(ctx: ProviderContext, version: string): Promise<string
 
 /** `clusterctl generate cluster`: the text to print (YAML + `\n`, or the `--list-variables` report). */
 export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptions): Promise<string> {
-  const repoSource = Boolean(opts.infrastructure || opts.flavor);
-  if (repoSource && opts.from !== undefined && opts.from !== '') {
-    throw new UsageError('invalid cluster template source: only one template can be used at time');
-  }
-  if (!opts.targetNamespace) {
-    throw new UsageError(
-      'management cluster not available. Cannot auto-discover target namespace. Please specify a target namespace',
-      { hint: 'capiform never reads a kubeconfig: pass --target-namespace (-n)' },
-    );
-  }
   const config = loadConfig(io);
-  const base = (n: string): string | undefined => config.get(n);
-  const templateOptions: TemplateOptions = {
-    clusterName: opts.clusterName,
-    targetNamespace: opts.targetNamespace,
-    kubernetesVersion: opts.kubernetesVersion,
-    controlPlaneMachineCount: opts.controlPlaneMachineCount,
-    workerMachineCount: opts.workerMachineCount,
-  };
-  const overrides = templateOptionsToVariables(templateOptions, base);
-  const lookup = withOverrides(overrides, base);
-
-  let template: Template;
-  if (opts.from !== undefined && opts.from !== '') {
-    const src = await readTemplateSource(opts.from, io);
-    try {
-      template = newTemplate({
-        raw: src.raw,
-        source: src.source,
-        targetNamespace: opts.targetNamespace,
-        variables: lookup,
-        skipTemplateProcess: opts.listVariables,
-      });
-    } catch (err) {
-      throw err instanceof CapiformError && !err.where ? Object.assign(err, { where: src.source }) : err;
-    }
-  } else {
-    template = await templateFromRepository(io, config, opts, opts.targetNamespace, lookup);
-  }
-
+  const template = await getClusterTemplate(
+    {
+      clusterName: opts.clusterName,
+      targetNamespace: opts.targetNamespace,
+      kubernetesVersion: opts.kubernetesVersion,
+      controlPlaneMachineCount: opts.controlPlaneMachineCount,
+      workerMachineCount: opts.workerMachineCount,
+      listVariablesOnly: opts.listVariables,
+      providerRepository:
+        opts.infrastructure || opts.flavor
+          ? { infrastructureProvider: opts.infrastructure, flavor: opts.flavor }
+          : undefined,
+      url: opts.from || undefined,
+    },
+    {
+      variables: (n) => config.get(n),
+      openInfrastructure: (name) => openProvider(io, config, name, 'InfrastructureProvider'),
+      readURL: (url) => readTemplateSource(url, io),
+    },
+  );
   if (opts.listVariables) {
     return formatClusterVariables(template.variableMap, {
       clusterName: opts.clusterName,
@@ -462,6 +619,3 @@ export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptio
   }
   return yamlOutput(template.yaml());
 }
-
-/** Maps a `--<type>` flag name to its provider type; exported for the CLI. */
-export const providerFlags = Object.entries(typeFlags).map(([type, flag]) => ({ type: type as ProviderType, flag }));
