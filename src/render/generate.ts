@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { InputError, NetworkError, ResolutionError, UsageError } from '../errors.js';
+import { CapiformError, InputError, NetworkError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import {
@@ -13,6 +13,7 @@ import {
   clusterClassReferences,
   clusterClassTemplateName,
   clusterTemplateName,
+  compareBytes,
   formatClusterVariables,
   formatYamlVariables,
   newTemplate,
@@ -516,27 +517,7 @@ export async function getClusterTemplate(opts: GetClusterTemplateOptions, deps: 
       variables,
       listVariablesOnly: opts.listVariablesOnly,
     });
-    // Fetch every referenced ClusterClass first (IO), then merge (pure).
-    const classes = new Map<string, Template | Error>();
-    for (const ref of clusterClassReferences(template.objects)) {
-      const key = `${ref.namespace}/${ref.name}`;
-      if (classes.has(key) || cluster?.existing?.clusterClassExists(ref.name, ref.namespace)) continue;
-      try {
-        classes.set(key, await getClusterClass(ctx, { version, name: ref.name, targetNamespace: ref.namespace, variables }));
-      } catch (err) {
-        classes.set(key, err as Error);
-      }
-    }
-    return addClusterClassIfMissing(
-      template,
-      (name, namespace) => {
-        const found = classes.get(`${namespace}/${name}`);
-        if (found === undefined) throw new ResolutionError(`failed to read "${clusterClassTemplateName(name)}"`);
-        if (found instanceof Error) throw found;
-        return found;
-      },
-      cluster?.existing,
-    );
+    return includeClusterClasses(ctx, version, template, variables, cluster?.existing);
   }
 
   if (opts.configMap) {
@@ -568,6 +549,39 @@ export async function getClusterTemplate(opts: GetClusterTemplateOptions, deps: 
     variables,
     skipTemplateProcess: opts.listVariablesOnly,
   });
+}
+
+/**
+ * `addClusterClassIfMissing` with IO: every `clusterclass-<name>.yaml` the template's topology Clusters reference is
+ * read from the same provider and version (rendered into the class namespace), then merged in front of the template.
+ */
+export async function includeClusterClasses(
+  ctx: RepoContext,
+  version: string,
+  template: Template,
+  variables: VariableLookup,
+  existing?: ExistingObjects,
+): Promise<Template> {
+  const classes = new Map<string, Template | Error>();
+  for (const ref of clusterClassReferences(template.objects)) {
+    const key = `${ref.namespace}/${ref.name}`;
+    if (classes.has(key) || existing?.clusterClassExists(ref.name, ref.namespace)) continue;
+    try {
+      classes.set(key, await getClusterClass(ctx, { version, name: ref.name, targetNamespace: ref.namespace, variables }));
+    } catch (err) {
+      classes.set(key, err as Error);
+    }
+  }
+  return addClusterClassIfMissing(
+    template,
+    (name, namespace) => {
+      const found = classes.get(`${namespace}/${name}`);
+      if (found === undefined) throw new ResolutionError(`failed to read "${clusterClassTemplateName(name)}"`);
+      if (found instanceof Error) throw found;
+      return found;
+    },
+    existing,
+  );
 }
 
 /** The flavors a provider release offers, for the unknown-flavor hint. */
@@ -618,4 +632,76 @@ export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptio
     });
   }
   return yamlOutput(template.yaml());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// init list-images (client/init.go InitImages), without a management cluster
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface InitImagesOptions {
+  /** `""` = cluster-api. */
+  coreProvider: string;
+  bootstrapProviders: string[];
+  controlPlaneProviders: string[];
+  infrastructureProviders: string[];
+  ipamProviders: string[];
+  runtimeExtensionProviders: string[];
+  addonProviders: string[];
+  targetNamespace: string;
+}
+
+export interface InitImagesDeps {
+  providers: ProviderConfig[];
+  images: ClusterctlConfig['images'];
+  openProvider(provider: ProviderConfig, type: ProviderType): Promise<RepoContext>;
+  /** Images of the cert-manager manifest clusterctl would install. */
+  certManagerImages(): Promise<string[]>;
+}
+
+/**
+ * `InitImages` as for a management cluster with nothing installed: default providers (cluster-api, kubeadm bootstrap
+ * and control plane unless given; `-` skips a type but not core), each provider's components without substitution,
+ * then cert-manager's images followed by the sorted set of provider images, all sorted (`sort.Strings`).
+ */
+export async function initImages(opts: InitImagesOptions, deps: InitImagesDeps): Promise<string[]> {
+  const core = opts.coreProvider || 'cluster-api';
+  const queue: [ProviderType, string[]][] = [
+    ['CoreProvider', [core]],
+    ['BootstrapProvider', opts.bootstrapProviders.length > 0 ? opts.bootstrapProviders : ['kubeadm']],
+    ['ControlPlaneProvider', opts.controlPlaneProviders.length > 0 ? opts.controlPlaneProviders : ['kubeadm']],
+    ['InfrastructureProvider', opts.infrastructureProviders],
+    ['IPAMProvider', opts.ipamProviders],
+    ['RuntimeExtensionProvider', opts.runtimeExtensionProviders],
+    ['AddonProvider', opts.addonProviders],
+  ];
+  const config: ClusterctlConfig = { get: () => undefined, providers: deps.providers, images: deps.images, overridesFolder: undefined };
+  const providerImages = new Set<string>();
+  for (const [type, names] of queue) {
+    for (const p of names) {
+      if (p === '-') {
+        if (type === 'CoreProvider') throw new UsageError("the '-' value can not be used for the core provider");
+        continue;
+      }
+      try {
+        const { name, version } = parseProviderName(p);
+        const provider = providerConfig(config, name, type);
+        const ctx = await deps.openProvider(provider, type);
+        const components = await getComponents(ctx, {
+          name,
+          type,
+          version,
+          targetNamespace: opts.targetNamespace,
+          skipTemplateProcess: true,
+          variables: () => undefined,
+          images: deps.images,
+        });
+        for (const image of components.images) providerImages.add(image);
+      } catch (err) {
+        if (err instanceof CapiformError) throw wrapError(err, `failed to get provider components for the "${p}" provider`);
+        throw err;
+      }
+    }
+  }
+  const images = [...(await deps.certManagerImages()), ...[...providerImages].sort(compareBytes)];
+  return images.sort(compareBytes);
 }
