@@ -359,7 +359,15 @@ export function addClusterClassIfMissing(
   const refs = clusterClassReferences(template.objects);
   if (refs.length === 0) return template;
   const classes: Template[] = [];
+  // capiform deviation (documented): a class the template itself defines counts as existing. clusterctl would fail
+  // to fetch clusterclass-<name>.yaml for such templates (e.g. CAPA's *-clusterclass flavors) without a cluster.
+  const own = new Set(
+    template.objects
+      .filter((o) => o.kind === 'ClusterClass')
+      .map((o) => `${str(record(o.metadata)?.namespace)}/${str(record(o.metadata)?.name)}`),
+  );
   for (const ref of refs) {
+    if (own.has(`${ref.namespace}/${ref.name}`)) continue;
     if (existing?.clusterClassExists(ref.name, ref.namespace)) continue;
     let t: Template;
     try {

@@ -48,6 +48,8 @@ export interface GenerateIO {
 }
 
 const decoder = new TextDecoder('utf-8');
+const rec = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
 const text = (bytes: Uint8Array): string => decoder.decode(bytes);
 
 /** Contracts clusterctl (contract v1beta2) can work with (`GetCompatibleVersions`). */
@@ -563,12 +565,28 @@ export async function includeClusterClasses(
   existing?: ExistingObjects,
 ): Promise<Template> {
   const classes = new Map<string, Template | Error>();
+  const own = new Set(
+    template.objects
+      .filter((o) => o.kind === 'ClusterClass')
+      .map((o) => `${String(rec(o.metadata).namespace ?? '')}/${String(rec(o.metadata).name ?? '')}`),
+  );
   for (const ref of clusterClassReferences(template.objects)) {
+    if (own.has(`${ref.namespace}/${ref.name}`)) continue;
     const key = `${ref.namespace}/${ref.name}`;
     if (classes.has(key) || existing?.clusterClassExists(ref.name, ref.namespace)) continue;
     try {
       classes.set(key, await getClusterClass(ctx, { version, name: ref.name, targetNamespace: ref.namespace, variables }));
     } catch (err) {
+      if (err instanceof CapiformError && err.code === 'E_FILE_NOT_FOUND') {
+        const files = ctx.repo.listFiles ? await ctx.repo.listFiles(version) : null;
+        const available = (files ?? []).filter((f) => /^clusterclass-.+\.yaml$/.test(f));
+        Object.assign(err, {
+          hint:
+            `clusterctl needs ClusterClass "${ref.name}" to exist in the management cluster or as ${clusterClassTemplateName(ref.name)} ` +
+            `in the release; ${available.length > 0 ? `this release ships ${available.join(', ')}` : 'this release ships none'}. ` +
+            'Render the flavor that defines the class first, or set the variable that names the class to one of those',
+        });
+      }
       classes.set(key, err as Error);
     }
   }
