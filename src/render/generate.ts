@@ -59,25 +59,28 @@ const compatibleContracts = ['v1beta2', 'v1beta1'];
 // Provider lookup and repository access
 // ---------------------------------------------------------------------------------------------------------------
 
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] ?? 0;
-    prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j] ?? 0;
-      prev[j] = Math.min((prev[j] ?? 0) + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = v;
     }
   }
-  return prev[b.length] ?? 0;
+  return at(a.length, b.length);
 }
 
 /** The known names closest to `name` (edit distance, then substring matches), at most three. */
 export function closestNames(name: string, candidates: string[]): string[] {
   const unique = [...new Set(candidates)];
   const scored = unique
-    .map((c) => ({ c, d: c.includes(name) || name.includes(c) ? 1 : levenshtein(name, c) }))
+    .map((c) => ({ c, d: c.includes(name) || name.includes(c) ? 1 : editDistance(name, c) }))
     .filter(({ c, d }) => d <= Math.max(2, Math.floor(Math.max(name.length, c.length) / 3)))
     .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1));
   return scored.slice(0, 3).map(({ c }) => c);
