@@ -230,10 +230,17 @@ export function compareBytes(a: string, b: string): number {
 export function newTemplate(input: NewTemplateInput): Template {
   // Parse errors here are returned unwrapped, as clusterctl does.
   const variableMap: Record<string, string | null> = {};
-  for (const v of listVariables(input.raw)) variableMap[v.name] = v.default;
-  if (input.skipTemplateProcess) return templateOf([], variableMap, input.targetNamespace);
-
-  const text = process(input.raw, input.variables);
+  let text: string;
+  try {
+    for (const v of listVariables(input.raw)) variableMap[v.name] = v.default;
+    if (input.skipTemplateProcess) return templateOf([], variableMap, input.targetNamespace);
+    text = process(input.raw, input.variables);
+  } catch (err) {
+    if (err instanceof CapiformError && input.source !== undefined && err.where === undefined) {
+      Object.assign(err, { where: input.source });
+    }
+    throw err;
+  }
   let objects: KubeObject[];
   try {
     objects = parseManifests(text, { source: input.source });

@@ -33,16 +33,27 @@ export type ProviderComponents = Components & {
   variables: string[];
 };
 
+/** Points an error at the file it came from, unless it already says where. */
+export function withWhere<T extends CapiformError>(err: T, where: string | undefined): T {
+  if (where !== undefined && err.where === undefined) Object.assign(err, { where });
+  return err;
+}
+
 /** `NewComponents` (client/repository/components.go). */
 export function renderProviderComponents(input: RenderProviderComponentsInput): ProviderComponents {
   // Step 1: a parse error here fails even --raw and is returned unwrapped.
-  const variables = getVariables(input.raw);
+  let variables: string[];
+  try {
+    variables = getVariables(input.raw);
+  } catch (err) {
+    throw err instanceof CapiformError ? withWhere(err, input.source) : err;
+  }
   let text = input.raw;
   if (!input.skipTemplateProcess) {
     try {
       text = process(input.raw, input.variables);
     } catch (err) {
-      if (err instanceof CapiformError) throw wrapError(err, 'failed to perform variable substitution');
+      if (err instanceof CapiformError) throw withWhere(wrapError(err, 'failed to perform variable substitution'), input.source);
       throw new InputError(`failed to perform variable substitution: ${String(err)}`, { where: input.source });
     }
   }
