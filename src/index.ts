@@ -2,6 +2,7 @@
 export * from './errors.js';
 export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './resolve/provider-type.js';
 export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';
+export { listVariables, substitute, type TemplateVariable, type Variables } from './render/envsubst/index.js';
 export {
   renderProviderComponents,
   type ProviderComponents,
