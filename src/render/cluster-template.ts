@@ -5,14 +5,8 @@
  * Pure and synchronous: strings and lookups in, objects and strings out.
  */
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
-import {
-  emitManifests,
-  fixTargetNamespace,
-  listVariables,
-  parseManifests,
-  process,
-  type KubeObject,
-} from './stand-in.js';
+import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
+import { emitManifests, fixTargetNamespace, parseManifests, type KubeObject } from './stand-in.js';
 
 export type VariableLookup = (name: string) => string | undefined;
 
@@ -268,17 +262,8 @@ function wrapAny(err: unknown, prefix: string, where?: string): CapiformError {
  */
 export function mergeTemplates(...templates: Template[]): Template | null {
   if (templates.length === 0) return null;
-  const variableMap: Record<string, string | null> = {};
-  const objects: KubeObject[] = [];
-  let targetNamespace = templates[0]?.targetNamespace ?? '';
-  for (const t of templates) {
-    for (const [k, v] of Object.entries(t.variableMap)) {
-      if (!Object.hasOwn(variableMap, k) || variableMap[k] === null) variableMap[k] = v;
-    }
-    if (t.targetNamespace !== targetNamespace) targetNamespace = '';
-    objects.push(...t.objects);
-  }
-  return templateOf(objects, variableMap, targetNamespace);
+  const merged = mergeTemplateData(templates);
+  return templateOf(merged.objects, merged.variableMap, merged.targetNamespace);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

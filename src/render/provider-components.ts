@@ -5,7 +5,8 @@
  */
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
-import { getVariables, process, renderComponents, type Components } from './stand-in.js';
+import { getVariables, process } from './envsubst/index.js';
+import { renderComponents, type Components } from './stand-in.js';
 
 export type ImageOverrides = Parameters<typeof renderComponents>[0]['images'];
 

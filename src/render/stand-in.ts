@@ -4,41 +4,10 @@
  * the real modules are on main.
  */
 import { parseAllDocuments, stringify } from 'yaml';
-import { MissingVariablesError, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { manifestLabel } from '../resolve/provider-type.js';
 
 export type KubeObject = Record<string, unknown>;
-
-const ref = /\$\$|\$\{([A-Za-z0-9_]+)(?:(:?[=-])([^}]*))?\}/g;
-
-function legacy(text: string): string {
-  return text.replace(/\$\{\s*([A-Za-z0-9_$]+)\s*\}/g, '${$1}');
-}
-
-export function listVariables(text: string): { name: string; default: string | null }[] {
-  const seen = new Map<string, string | null>();
-  for (const m of legacy(text).matchAll(ref)) {
-    if (m[0] === '$$' || m[1] === undefined) continue;
-    if (!seen.has(m[1])) seen.set(m[1], m[3] ? m[3] : null);
-  }
-  return [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, d]) => ({ name, default: d }));
-}
-
-export function getVariables(text: string): string[] {
-  return listVariables(text).map((v) => v.name);
-}
-
-export function process(text: string, lookup: (name: string) => string | undefined): string {
-  const missing = listVariables(text)
-    .filter((v) => v.default === null && lookup(v.name) === undefined)
-    .map((v) => v.name);
-  if (missing.length > 0) throw new MissingVariablesError(missing);
-  return legacy(text).replace(ref, (all, name: string | undefined, _op, def: string | undefined) => {
-    if (all === '$$') return '$';
-    const v = lookup(name ?? '') ?? '';
-    return v === '' && def !== undefined ? def : v;
-  });
-}
 
 export function parseManifests(text: string, opts: { source?: string } = {}): KubeObject[] {
   const out: KubeObject[] = [];
