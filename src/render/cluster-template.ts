@@ -5,6 +5,8 @@
  * Pure and synchronous: strings and lookups in, objects and strings out.
  */
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
+import { tryParseSemantic } from '../resolve/semver.js';
 import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
 import { emitManifests, fixTargetNamespace, parseManifests, type KubeObject } from './stand-in.js';
 
@@ -26,82 +28,9 @@ export interface Template {
 // Validation (k8s.io/apimachinery/pkg/util/validation v0.36.3, k8s.io/apimachinery/pkg/util/version)
 // ---------------------------------------------------------------------------------------------------------------
 
-const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
-const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
-
-/** apimachinery `RegexError`: the examples list keeps its odd `', ` + ` or ` join (hence the double space). */
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  let out = `${msg} (e.g. `;
-  examples.forEach((e, i) => {
-    if (i > 0) out += ' or ';
-    out += `'${e}', `;
-  });
-  return `${out}regex used for validation is '${fmt}')`;
-}
-
-const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
-
-/** `validation.IsDNS1123Label`: the list of problems, empty when valid. */
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
-  if (!dns1123LabelRe.test(value)) {
-    if (dns1123SubdomainRe.test(value)) errs.push('must not contain dots');
-    else
-      errs.push(
-        regexError(
-          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-          dns1123LabelFmt,
-          'my-name',
-          '123-abc',
-        ),
-      );
-  }
-  return errs;
-}
-
-/** `validation.IsDNS1123Subdomain`: the list of problems, empty when valid. */
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 253) errs.push('must be no more than 253 characters');
-  if (!dns1123SubdomainRe.test(value)) {
-    errs.push(
-      regexError(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-        dns1123SubdomainFmt,
-        'example.com',
-      ),
-    );
-  }
-  return errs;
-}
-
-const semanticRe = /^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)$/s;
-const extraRe = /^(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\s*$/;
-const maxUint64 = 18446744073709551615n;
-
 /** `version.ParseSemantic` from k8s.io/apimachinery: true when `value` is a valid semantic version. */
 export function isKubernetesSemanticVersion(value: string): boolean {
-  const m = semanticRe.exec(value);
-  if (!m) return false;
-  const components = (m[1] ?? '').split('.');
-  if (components.length !== 3) return false;
-  for (const c of components) {
-    if (c.startsWith('0') && c !== '0') return false;
-    if (BigInt(c) > maxUint64) return false;
-  }
-  const extra = m[2] ?? '';
-  if (extra !== '') {
-    const e = extraRe.exec(extra);
-    if (!e) return false;
-    for (const c of (e[1] ?? '').split('.')) {
-      if (/^[0-9]+$/.test(c) && c.startsWith('0') && c !== '0') return false;
-    }
-  }
-  return true;
+  return tryParseSemantic(value) !== null;
 }
 
 const int64Min = -(2n ** 63n);

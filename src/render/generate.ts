@@ -29,14 +29,13 @@ import {
   type ImageOverrides,
   type ProviderComponents,
 } from './provider-components.js';
-import {
-  createRepository,
-  loadClusterctlConfig,
-  parseProviderName,
-  readMetadata,
-  type ClusterctlConfig,
-  type ProviderConfig,
-} from './stand-in.js';
+import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/clusterctl/index.js';
+import type { ProviderConfig } from '../resolve/catalog.js';
+import { createRepository } from '../resolve/factory.js';
+import { checkProviderContract, readMetadata } from '../resolve/metadata.js';
+import { withOverrides as withOverridesLayer } from '../resolve/overrides.js';
+import { parseProviderName } from '../resolve/provider-name.js';
+import { getProvider, type UserProvider } from '../resolve/providers.js';
 
 /** What generate needs from the outside world. */
 export interface GenerateIO {
@@ -52,119 +51,25 @@ const rec = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
 const text = (bytes: Uint8Array): string => decoder.decode(bytes);
 
-/** Contracts clusterctl (contract v1beta2) can work with (`GetCompatibleVersions`). */
-const compatibleContracts = ['v1beta2', 'v1beta1'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Provider lookup and repository access
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
-      (d[i] as number[])[j] = v;
-    }
-  }
-  return at(a.length, b.length);
-}
-
-/** The known names closest to `name` (edit distance, then substring matches), at most three. */
-export function closestNames(name: string, candidates: string[]): string[] {
-  const unique = [...new Set(candidates)];
-  const scored = unique
-    .map((c) => ({ c, d: c.includes(name) || name.includes(c) ? 1 : editDistance(name, c) }))
-    .filter(({ c, d }) => d <= Math.max(2, Math.floor(Math.max(name.length, c.length) / 3)))
-    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1));
-  return scored.slice(0, 3).map(({ c }) => c);
-}
-
-const typeFlags: Record<ProviderType, string> = {
-  CoreProvider: '--core',
-  BootstrapProvider: '--bootstrap',
-  ControlPlaneProvider: '--control-plane',
-  InfrastructureProvider: '--infrastructure',
-  IPAMProvider: '--ipam',
-  RuntimeExtensionProvider: '--runtime-extension',
-  AddonProvider: '--addon',
-};
-
-/** `Providers().Get(name, type)` with capiform's hint: the closest known names of that type. */
-export function providerConfig(config: ClusterctlConfig, name: string, type: ProviderType): ProviderConfig {
-  const found = config.providers.find((p) => p.name === name && p.type === type);
-  if (found) return found;
-  const sameType = config.providers.filter((p) => p.type === type).map((p) => p.name);
-  const close = closestNames(name, sameType);
-  const otherTypes = config.providers.filter((p) => p.name === name).map((p) => p.type);
-  let hint: string;
-  if (otherTypes.length > 0) {
-    hint = `"${name}" is a ${otherTypes.join(', ')}; use ${otherTypes.map((t) => typeFlags[t as ProviderType] ?? t).join(' or ')}`;
-  } else if (close.length > 0) {
-    hint = `did you mean ${close.join(', ')}? Otherwise add the provider under "providers:" in clusterctl.yaml (--config)`;
-  } else {
-    hint = 'add the provider under "providers:" in clusterctl.yaml (--config)';
-  }
-  throw new ResolutionError(
-    `failed to get configuration for the ${type} with name ${name}. Please check the provider name and/or add configuration for new providers using the .clusterctl config file`,
-    { hint },
-    'E_UNKNOWN_PROVIDER',
-  );
-}
-
-/** Where the overrides layer looks (`overrides.go`): `overridesFolder`, else XDG, else `~/.cluster-api/overrides`. */
-async function overridesBase(config: ClusterctlConfig, io: GenerateIO): Promise<string | null> {
-  const configured = config.overridesFolder ?? config.get('overridesFolder');
-  if (configured !== undefined && configured.trim() !== '') return configured;
-  const home = io.env.HOME ?? '';
-  const xdg = io.env.XDG_CONFIG_HOME || (home ? `${home}/.config` : '');
-  const candidates = [xdg ? `${xdg}/cluster-api/overrides` : '', home ? `${home}/.cluster-api/overrides` : ''];
-  for (const c of candidates) {
-    if (c && (await isDirectory(c))) return c;
-  }
-  return candidates[0] || null;
-}
-
-async function isDirectory(p: string): Promise<boolean> {
-  try {
-    return (await stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** A provider repository as generate reads it: the repository, the provider's label, the overrides folder. */
 export interface RepoContext {
+  /** The repository, with the overrides layer in front of it. */
   repo: ProviderRepository;
   /** ManifestLabel, e.g. `infrastructure-docker`. */
   label: string;
-  /** The overrides layer base folder; `null` = no overrides. */
-  overridesBase: string | null;
 }
 
-/** A file of a provider release, read through the overrides layer first; `null` when the release has no such file. */
+/** A file of a provider release (the repository applies the overrides layer); `null` when there is no such file. */
 export async function readArtifact(
   ctx: RepoContext,
   version: string,
   file: string,
 ): Promise<{ raw: string; source: string } | null> {
-  if (ctx.overridesBase) {
-    const p = `${ctx.overridesBase}/${ctx.label}/${version}/${file}`;
-    try {
-      return { raw: text(await readFile(p)), source: p };
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        throw new ResolutionError(`failed to read override file ${p}: ${(err as Error).message}`, { where: p });
-      }
-    }
-  }
   const bytes = await ctx.repo.getFile(version, file);
   return bytes === null ? null : { raw: text(bytes), source: ctx.repo.fileLocation(version, file) };
 }
@@ -202,9 +107,23 @@ async function openProvider(
   name: string,
   type: ProviderType,
 ): Promise<ProviderContext> {
-  const provider = providerConfig(config, name, type);
-  const repo = await createRepository(provider);
-  return { provider, type, label: manifestLabel(name, type), repo, overridesBase: await overridesBase(config, io) };
+  const provider = getProvider(name, type, config.providers);
+  return { ...(await openRepository(io, config, provider, type)), provider, type };
+}
+
+/** The repository of a configured provider, behind the overrides layer. */
+async function openRepository(
+  io: GenerateIO,
+  config: ClusterctlConfig,
+  provider: ProviderConfig,
+  type: ProviderType,
+): Promise<RepoContext> {
+  const repo = await createRepository(provider, { get: config.lookup, env: io.env });
+  const ref = { name: provider.name, type };
+  return {
+    repo: withOverridesLayer(repo, ref, { overridesFolder: config.get('overridesFolder'), env: io.env }),
+    label: manifestLabel(provider.name, type),
+  };
 }
 
 /** Loads clusterctl.yaml (`--config`, else the default locations). */
@@ -225,11 +144,6 @@ export interface GenerateProviderOptions {
   describe?: boolean;
 }
 
-function parseSemverMajorMinor(version: string): { major: number; minor: number } | null {
-  const m = /^\s*v?([0-9]+)\.([0-9]+)\.([0-9]+)(?:[-+].*)?\s*$/.exec(version);
-  if (!m) return null;
-  return { major: Number(m[1]), minor: Number(m[2]) };
-}
 
 /** `clusterctl generate provider`: the text to print (YAML + `\n`, or the `--describe` summary). */
 export async function generateProvider(io: GenerateIO, opts: GenerateProviderOptions): Promise<string> {
@@ -239,21 +153,8 @@ export async function generateProvider(io: GenerateIO, opts: GenerateProviderOpt
   const ctx = await openProvider(io, config, name, opts.type);
   const version = requested || ctx.repo.defaultVersion;
 
-  const metadata = await readMetadata(ctx.repo, version, ctx.label);
-  const mm = parseSemverMajorMinor(version);
-  const series = mm ? metadata.releaseSeries.find((s) => s.major === mm.major && s.minor === mm.minor) : undefined;
-  if (!series) {
-    throw new ResolutionError(
-      `invalid provider metadata: version ${version} for the provider ${name} does not match any release series`,
-      { where: ctx.repo.fileLocation(version, 'metadata.yaml'), hint: 'add a releaseSeries entry for this major.minor' },
-    );
-  }
-  if (!compatibleContracts.includes(series.contract)) {
-    throw new ResolutionError(
-      `current version of clusterctl is only compatible with provider implementing ${compatibleContracts.join(', ')} contract versions, detected ${series.contract} for provider ${name}`,
-      { hint: 'pick a provider version that implements contract v1beta2 or v1beta1' },
-    );
-  }
+  const metadata = await readMetadata(ctx.repo, version, { name, type: opts.type });
+  checkProviderContract(metadata, version, name);
 
   const components = await getComponents(ctx, {
     name,
@@ -261,7 +162,7 @@ export async function generateProvider(io: GenerateIO, opts: GenerateProviderOpt
     version,
     targetNamespace: opts.targetNamespace,
     skipTemplateProcess: Boolean(opts.raw || opts.describe),
-    variables: (n) => config.get(n),
+    variables: config.lookup,
     images: config.images,
   });
   if (opts.describe) return describeComponents(components, ctx.provider.url);
@@ -672,8 +573,9 @@ export interface InitImagesOptions {
 }
 
 export interface InitImagesDeps {
-  providers: ProviderConfig[];
-  images: ClusterctlConfig['images'];
+  /** `providers:` of clusterctl.yaml (validated and merged with the built-in list like clusterctl). */
+  userProviders: UserProvider[];
+  images: Record<string, ImageMeta>;
   openProvider(provider: ProviderConfig, type: ProviderType): Promise<RepoContext>;
   /** Images of the cert-manager manifest clusterctl would install. */
   certManagerImages(): Promise<string[]>;
@@ -695,7 +597,6 @@ export async function initImages(opts: InitImagesOptions, deps: InitImagesDeps):
     ['RuntimeExtensionProvider', opts.runtimeExtensionProviders],
     ['AddonProvider', opts.addonProviders],
   ];
-  const config: ClusterctlConfig = { get: () => undefined, providers: deps.providers, images: deps.images, overridesFolder: undefined };
   const providerImages = new Set<string>();
   for (const [type, names] of queue) {
     for (const p of names) {
@@ -705,7 +606,7 @@ export async function initImages(opts: InitImagesOptions, deps: InitImagesDeps):
       }
       try {
         const { name, version } = parseProviderName(p);
-        const provider = providerConfig(config, name, type);
+        const provider = getProvider(name, type, deps.userProviders);
         const ctx = await deps.openProvider(provider, type);
         const components = await getComponents(ctx, {
           name,

@@ -25,11 +25,12 @@ import {
   getTemplate,
   includeClusterClasses,
   initImages,
-  providerConfig,
   readTemplateSource,
   type ManagementClusterView,
   type RepoContext,
 } from '../../../src/render/generate.js';
+import { parseProviderName } from '../../../src/resolve/provider-name.js';
+import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
 import type { Vector, VectorHandler } from '../types.js';
 
@@ -67,7 +68,7 @@ function repoContext(repo: ProviderRepository, provider: unknown, fallbackType: 
   const p = rec(provider);
   const name = typeof p.name === 'string' ? p.name : 'p1';
   const type = (typeof p.type === 'string' ? p.type : fallbackType) as ProviderType;
-  return { repo, label: manifestLabel(name, type), overridesBase: null };
+  return { repo, label: manifestLabel(name, type) };
 }
 
 /** Runs `fn`; when the vector expects an error, asserts it (and its text) and returns undefined. */
@@ -155,7 +156,6 @@ const getClusterTemplateHandler: VectorHandler = async (v) => {
         openInfrastructure: async (name) => ({
           repo: memRepo({ 'v3.0.0/cluster-template.yaml': raw }, 'components.yaml', 'v3.0.0'),
           label: manifestLabel(name, 'InfrastructureProvider'),
-          overridesBase: null,
         }),
         readURL: (url) => readTemplateSource(url, { env: {}, cwd: tmpdir(), readStdin: async () => new Uint8Array() }),
         cluster,
@@ -328,11 +328,9 @@ const getProviderComponents: VectorHandler = async (v) => {
   const type = String(i.type ?? 'InfrastructureProvider') as ProviderType;
   const componentsFile = Object.keys(files)[0]?.split('/').slice(1).join('/') ?? 'components.yaml';
   const c = await run(v, async () => {
-    const { parseProviderName } = await import('../../../src/render/stand-in.js');
     const { name, version } = parseProviderName(String(i.provider ?? ''));
     // The Go fixture configures exactly the provider under test.
-    const config = { get: () => undefined, providers: [{ name, type, url: '/repo' }], images: {}, overridesFolder: undefined };
-    providerConfig(config, name, type);
+    getProvider(name, type, [{ name, type, url: `/repo/${manifestLabel(name, type)}/v1.0.0/${componentsFile}` }]);
     const ctx = repoContext(memRepo(files, componentsFile, String(r.defaultVersion ?? 'v1.0.0')), { name, type }, type);
     return getComponents(ctx, {
       name,
@@ -417,10 +415,7 @@ const initImagesHandler: VectorHandler = async (v) => {
       'infrastructure-infra':
         'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns4\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: infra\nspec:\n  template:\n    spec:\n      containers:\n      - name: manager\n        image: registry.k8s.io/cluster-api-aws/cluster-api-aws-controller:v0.5.3\n        env:\n        - name: X\n          value: ${SOME_VARIABLE}',
     };
-    const builtin = [
-      { name: 'cluster-api', type: 'CoreProvider', url: '/repo/cluster-api/v1.0.0/core-components.yaml' },
-      { name: 'kubeadm', type: 'BootstrapProvider', url: '/repo/bootstrap-kubeadm/v1.0.0/bootstrap-components.yaml' },
-      { name: 'kubeadm', type: 'ControlPlaneProvider', url: '/repo/control-plane-kubeadm/v1.0.0/control-plane-components.yaml' },
+    const fixtureProviders = [
       { name: 'infra', type: 'InfrastructureProvider', url: '/repo/infrastructure-infra/v1.0.0/infrastructure-components.yaml' },
     ];
     const additional = (Array.isArray(i.additionalProviders) ? i.additionalProviders : []).map((p) => {
@@ -440,7 +435,7 @@ const initImagesHandler: VectorHandler = async (v) => {
         targetNamespace: typeof i.targetNamespace === 'string' ? i.targetNamespace : '',
       },
       {
-        providers: [...builtin, ...additional],
+        userProviders: [...fixtureProviders, ...additional],
         images: {},
         openProvider: async (provider, type) => {
           const label = manifestLabel(provider.name, type);
@@ -448,7 +443,6 @@ const initImagesHandler: VectorHandler = async (v) => {
           return {
             repo: memRepo({ [`v1.0.0/${label}.yaml`]: raw }, `${label}.yaml`, 'v1.0.0'),
             label,
-            overridesBase: null,
           };
         },
         certManagerImages: async () => {
