@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { CapiformError, InputError, NetworkError, ResolutionError, UsageError, wrapError } from '../errors.js';
+import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import {
@@ -208,16 +208,27 @@ export function yamlOutput(yaml: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * Reads a `--from` template source: `-` (stdin), `file://…` or a plain path (relative to cwd). Remote URLs come from the
- * remote-repository module.
+ * Reads a `--from` template source: `-` (stdin), `file://…` or a plain path (relative to cwd), or an `https://` URL
+ * (GitHub blob/release-asset URLs and plain HTTPS, through the remote-repository module, loaded only then).
+ * `variables` supplies `github-token`.
  */
-export async function readTemplateSource(from: string, io: GenerateIO): Promise<{ raw: string; source: string }> {
+export async function readTemplateSource(
+  from: string,
+  io: GenerateIO,
+  variables?: VariableLookup,
+): Promise<{ raw: string; source: string }> {
   if (from === '-') return { raw: text(await io.readStdin()), source: '<stdin>' };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(from)?.[1]?.toLowerCase();
   if (scheme === 'https') {
-    throw new NetworkError(`reading templates from "${from}" is not supported yet`, {
-      hint: 'download the file and pass its path to --from',
+    const [remote, sources] = await Promise.all([import('../resolve/remote.js'), import('../resolve/template-source.js')]);
+    const raw = await sources.readTemplateSource(from, {
+      http: remote.defaultHttpClient(io.env),
+      cwd: io.cwd,
+      readStdin: io.readStdin,
+      token: variables?.('github-token'),
+      githubApiUrl: io.env.GITHUB_API_URL,
     });
+    return { raw, source: from };
   }
   if (scheme !== undefined && scheme !== 'file' && !/^[a-zA-Z]$/.test(scheme)) {
     throw new InputError(
@@ -255,7 +266,7 @@ export async function generateYaml(io: GenerateIO, opts: GenerateYamlOptions): P
   const from = opts.from ?? '-';
   if (from === '') throw new UsageError('unable to read custom template. Please specify a template source');
   const config = loadConfig(io);
-  const src = await readTemplateSource(from, io);
+  const src = await readTemplateSource(from, io, config.lookup);
   const template = newTemplate({
     raw: src.raw,
     source: src.source,
@@ -540,7 +551,7 @@ export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptio
     {
       variables: (n) => config.get(n),
       openInfrastructure: (name) => openProvider(io, config, name, 'InfrastructureProvider'),
-      readURL: (url) => readTemplateSource(url, io),
+      readURL: (url) => readTemplateSource(url, io, config.lookup),
     },
   );
   if (opts.listVariables) {

@@ -248,13 +248,18 @@ describe('generate: bad input', () => {
     );
   });
 
-  it('a --from file that does not exist, and a directory (exit 2)', async () => {
+  it('a --from file that does not exist, a directory, an http:// URL (exit 2)', async () => {
     const r = await cli(['generate', 'yaml', '--from', 'nope.yaml']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Error: failed to read file "nope.yaml"');
     const r2 = await cli(['generate', 'yaml', '--from', '.']);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('Error: invalid path: file "." is actually a directory');
+    const r3 = await cli(['generate', 'yaml', '--from', 'http://example.com/t.yaml']);
+    expect(r3.code).toBe(2);
+    expect(r3.stderr).toContain(
+      'Error: unable to read content from "http://example.com/t.yaml". Only reading from GitHub and local file system is supported',
+    );
   });
 
   it('usage errors: no provider flag, two template sources, no cluster name (exit 2)', async () => {
