@@ -28,6 +28,24 @@ export { latestRelease, latestPatchRelease, latestContractRelease } from './reso
 export { withOverrides, overridePath } from './resolve/overrides.js';
 export { loadClusterctlConfig, parseClusterctlConfig, ClusterctlConfig } from './config/clusterctl/index.js';
 export {
+  parseManifests,
+  parseEntries,
+  emitManifests,
+  emitGoYaml,
+  type KubeObject,
+  type ManifestEntry,
+} from './yaml/index.js';
+export {
+  renderComponents,
+  fixTargetNamespace,
+  inspectImages,
+  alterImage,
+  processCertManagerManifest,
+  type Components,
+  type ImageOverrides,
+  type OutputStyle,
+} from './render/components/index.js';
+export {
   renderProviderComponents,
   type ProviderComponents,
   type RenderProviderComponentsInput,
