@@ -8,20 +8,26 @@ import { CapiformError, InputError, ResolutionError, UsageError, wrapError } fro
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
 import { tryParseSemantic } from '../resolve/semver.js';
 import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
-import { emitManifests, fixTargetNamespace, parseManifests, type KubeObject } from './stand-in.js';
+import { parseEntries, type KubeObject, type ManifestEntry } from '../yaml/index.js';
+import { fixTargetNamespace, manifestYaml, type OutputStyle } from './components/index.js';
 
 export type VariableLookup = (name: string) => string | undefined;
 
 /** One parsed template (clusterctl's `repository.Template`). */
 export interface Template {
   objects: KubeObject[];
+  /** The same objects with the source documents they came from (for text-preserving output). */
+  entries: ManifestEntry[];
   /** Sorted variable names (Go `sort.Strings`), without duplicates. */
   variables: string[];
   /** name → default string, `null` when required. */
   variableMap: Record<string, string | null>;
   targetNamespace: string;
-  /** YAML of the objects, without a final newline (clusterctl's `Yaml()`); `""` for no objects. */
-  yaml(): string;
+  /**
+   * YAML of the objects without a final newline (clusterctl's `Yaml()`), `""` for no objects. `capiform` style keeps
+   * the source text of untouched content; `clusterctl` style re-emits like go-yaml v2.
+   */
+  yaml(style?: OutputStyle): string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -133,13 +139,19 @@ export interface NewTemplateInput {
   skipTemplateProcess?: boolean;
 }
 
-function templateOf(objects: KubeObject[], variableMap: Record<string, string | null>, targetNamespace: string): Template {
+function templateOf(
+  entries: ManifestEntry[],
+  variableMap: Record<string, string | null>,
+  targetNamespace: string,
+): Template {
   return {
-    objects,
+    objects: entries.map((e) => e.value),
+    entries,
     variables: Object.keys(variableMap).sort(compareBytes),
     variableMap,
     targetNamespace,
-    yaml: () => (objects.length === 0 ? '' : emitManifests(objects).replace(/\n+$/, '')),
+    yaml: (style: OutputStyle = 'capiform') =>
+      entries.length === 0 ? '' : manifestYaml(entries, style).replace(/\n+$/, ''),
   };
 }
 
@@ -164,20 +176,24 @@ export function newTemplate(input: NewTemplateInput): Template {
     }
     throw err;
   }
-  let objects: KubeObject[];
+  let entries: ManifestEntry[];
   try {
-    objects = parseManifests(text, { source: input.source });
+    entries = parseEntries(text, { source: input.source });
   } catch (err) {
     throw wrapAny(err, 'failed to parse yaml', input.source);
   }
   if (input.targetNamespace !== '') {
     try {
-      objects = fixTargetNamespace(objects, input.targetNamespace);
+      const fixed = fixTargetNamespace(
+        entries.map((e) => e.value),
+        input.targetNamespace,
+      );
+      entries = entries.map((e, i) => ({ ...e, value: fixed[i] ?? e.value }));
     } catch (err) {
       throw wrapAny(err, 'failed to set the TargetNamespace in the template', input.source);
     }
   }
-  return templateOf(objects, variableMap, input.targetNamespace);
+  return templateOf(entries, variableMap, input.targetNamespace);
 }
 
 function wrapAny(err: unknown, prefix: string, where?: string): CapiformError {
@@ -191,7 +207,7 @@ function wrapAny(err: unknown, prefix: string, where?: string): CapiformError {
  */
 export function mergeTemplates(...templates: Template[]): Template | null {
   if (templates.length === 0) return null;
-  const merged = mergeTemplateData(templates);
+  const merged = mergeTemplateData(templates.map((t) => ({ ...t, objects: t.entries })));
   return templateOf(merged.objects, merged.variableMap, merged.targetNamespace);
 }
 
@@ -338,7 +354,8 @@ export interface RenderClusterTemplateInput {
 
 export interface RenderedClusterTemplate {
   objects: KubeObject[];
-  yaml(): string;
+  entries: ManifestEntry[];
+  yaml(style?: OutputStyle): string;
   variables: string[];
   variableMap: Record<string, string | null>;
   targetNamespace: string;

@@ -6,9 +6,9 @@
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
 import { getVariables, process } from './envsubst/index.js';
-import { renderComponents, type Components } from './stand-in.js';
+import { renderComponents, type Components, type ImageOverrides } from './components/index.js';
 
-export type ImageOverrides = Parameters<typeof renderComponents>[0]['images'];
+export type { ImageOverrides };
 
 export interface RenderProviderComponentsInput {
   /** The components file as fetched (before substitution). */
@@ -19,7 +19,7 @@ export interface RenderProviderComponentsInput {
   /** `--target-namespace`; empty or absent = the Namespace object's name. */
   targetNamespace?: string;
   variables: (name: string) => string | undefined;
-  images?: ImageOverrides;
+  images?: ImageOverrides | null;
   /** `--raw`, `--describe`, `init list-images`: no substitution (image checks still run). */
   skipTemplateProcess?: boolean;
   /** File name or location, for error messages. */
@@ -27,6 +27,7 @@ export interface RenderProviderComponentsInput {
 }
 
 export type ProviderComponents = Components & {
+  /** Provider name (as `providerName`). */
   name: string;
   type: ProviderType;
   version: string;
@@ -75,7 +76,10 @@ export function renderProviderComponents(input: RenderProviderComponentsInput): 
  * `generate provider --describe` (cmd/clusterctl/cmd/util.go `printComponentsAsText`). `url` is the provider URL as
  * configured; the printed URL is its directory without the version segment, `File` its last element.
  */
-export function describeComponents(c: ProviderComponents, url: string): string {
+export function describeComponents(
+  c: Pick<ProviderComponents, 'name' | 'type' | 'version' | 'targetNamespace' | 'variables' | 'images'>,
+  url: string,
+): string {
   const slash = url.lastIndexOf('/');
   const dir = url.slice(0, slash + 1);
   const file = url.slice(slash + 1);

@@ -166,9 +166,6 @@ describe('generate provider --describe', () => {
         variables: ['AWS_B64ENCODED_CREDENTIALS'],
         images: ['registry.k8s.io/cluster-api-aws/cluster-api-aws-controller:v2.11.1'],
         targetNamespace: 'capa-system',
-        objects: [],
-        yaml: () => '',
-        inventoryObject: () => ({}),
       },
       'https://github.com/kubernetes-sigs/cluster-api-provider-aws/releases/latest/infrastructure-components.yaml',
     );
