@@ -61,12 +61,14 @@ function time(cmd, args, opts = {}) {
   return { ms, stdout: r.stdout };
 }
 
-function series(label, cmd, args, opts) {
-  time(cmd, args, opts); // warm the page cache
+function series(label, cmd, args, opts = {}) {
+  // opts.freshCache: every run gets an empty CAPIFORM_CACHE_DIR (no memoised render).
+  const runOpts = () => (opts.freshCache ? { env: { CAPIFORM_CACHE_DIR: mkdtempSync(join(work, 'cold-')) } } : opts);
+  time(cmd, args, runOpts()); // warm the page cache (and, without freshCache, capiform's render cache)
   const samples = [];
   let bytes = 0;
   for (let i = 0; i < runs; i++) {
-    const r = time(cmd, args, opts);
+    const r = time(cmd, args, runOpts());
     samples.push(r.ms);
     bytes = Buffer.byteLength(r.stdout);
   }
@@ -78,7 +80,8 @@ function series(label, cmd, args, opts) {
 const round = (n) => Math.round(n * 10) / 10;
 
 const generateArgs = [bin, 'generate', 'provider', '--core', `cluster-api:${version}`, '--target-namespace', namespace, '--config', clusterctlYaml];
-const capiform = series('capiform generate provider', process.execPath, generateArgs);
+const capiform = series('capiform generate provider (warm render cache)', process.execPath, generateArgs);
+const capiformCold = series('capiform generate provider (cold, empty cache)', process.execPath, generateArgs, { freshCache: true });
 let kustomize = null;
 try {
   kustomize = series('kubectl kustomize', 'kubectl', ['kustomize', kdir]);
@@ -126,13 +129,17 @@ for (const name of ['substitute', 'components']) {
 }
 
 const ratio = kustomize ? capiform.median / kustomize.median : null;
-const rows = [capiform, kustomize, startup, nodeBare].filter(Boolean);
+const rows = [capiform, capiformCold, kustomize, startup, nodeBare].filter(Boolean);
+const ratioCold = kustomize ? capiformCold.median / kustomize.median : null;
 let md = `## Benchmark: generate provider (cluster-api ${version} core components, ${round(Buffer.byteLength(readFileSync(components)) / 1048576)} MB, target namespace)\n\n`;
 md += `Whole process, ${runs} runs after one warm-up, Node ${process.version}.\n\n`;
 md += '| command | median (ms) | min (ms) | max (ms) | output (bytes) |\n| --- | ---: | ---: | ---: | ---: |\n';
 for (const r of rows) md += `| ${r.label} | ${round(r.median)} | ${round(r.min)} | ${round(r.max)} | ${r.outputBytes} |\n`;
 md += '\n';
-md += ratio === null ? 'kubectl kustomize: not available.\n' : `**capiform / kustomize = ${ratio.toFixed(2)}×** (target ≤ 0.5×)\n`;
+md +=
+  ratio === null
+    ? 'kubectl kustomize: not available.\n'
+    : `**capiform / kustomize = ${ratio.toFixed(2)}×** with the render cache (the default), ${ratioCold.toFixed(2)}× cold (target ≤ 0.5×)\n`;
 md += `\nPackages loaded by \`generate provider\`: ${packagesLoaded.join(', ') || '(none)'}; heavy ones (${heavy.join(', ')}): ${heavyLoaded.length ? heavyLoaded.join(', ') : 'none'}.\n`;
 for (const [name, r] of Object.entries(extra)) {
   md += `\n### bench/${name}.mjs\n\n${r.output || '(no output)'}\n`;
@@ -149,8 +156,10 @@ writeFileSync(
       runs,
       input: { file: components, bytes: Buffer.byteLength(readFileSync(components)), namespace },
       capiform,
+      capiformCold,
       kustomize,
       ratio,
+      ratioCold,
       startup,
       node_bare: nodeBare,
       packagesLoaded,

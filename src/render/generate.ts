@@ -4,7 +4,7 @@
  * read files through the overrides layer, then hand strings to the pure render functions.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
 import type { ProviderRepository } from '../resolve/repository.js';
@@ -30,6 +30,7 @@ import {
   type ProviderComponents,
 } from './provider-components.js';
 import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/clusterctl/index.js';
+import { defaultCacheDir } from '../lock/cache.js';
 import type { ProviderConfig } from '../resolve/catalog.js';
 import { createRepository } from '../resolve/factory.js';
 import { checkProviderContract, readMetadata } from '../resolve/metadata.js';
@@ -164,6 +165,7 @@ export async function generateProvider(io: GenerateIO, opts: GenerateProviderOpt
     skipTemplateProcess: Boolean(opts.raw || opts.describe),
     variables: config.lookup,
     images: config.images,
+    cacheDir: join(defaultCacheDir(io.env), 'render'),
   });
   if (opts.describe) return describeComponents(components, ctx.provider.url);
   return yamlOutput(components.yaml());
@@ -178,6 +180,8 @@ export interface GetComponentsOptions {
   skipTemplateProcess?: boolean;
   variables: (name: string) => string | undefined;
   images?: ImageOverrides;
+  /** Memoise the render here (a pure function of its inputs; see components/cache.ts). */
+  cacheDir?: string;
 }
 
 /** `ComponentsClient.Get`: the components file of `version` through the overrides layer, then `NewComponents`. */
@@ -195,6 +199,7 @@ export async function getComponents(ctx: RepoContext, opts: GetComponentsOptions
     images: opts.images,
     skipTemplateProcess: opts.skipTemplateProcess,
     source: artifact.source,
+    cacheDir: opts.cacheDir,
   });
 }
 

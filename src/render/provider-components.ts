@@ -24,6 +24,8 @@ export interface RenderProviderComponentsInput {
   skipTemplateProcess?: boolean;
   /** File name or location, for error messages. */
   source?: string;
+  /** Memoise the components pipeline in this directory (see components/cache.ts). */
+  cacheDir?: string;
 }
 
 export type ProviderComponents = Components & {
@@ -68,6 +70,7 @@ export function renderProviderComponents(input: RenderProviderComponentsInput): 
     targetNamespace: input.targetNamespace || undefined,
     images: input.images,
     source: input.source,
+    cacheDir: input.cacheDir,
   });
   return Object.assign(components, { name: input.name, type: input.type, version: input.version, variables });
 }
