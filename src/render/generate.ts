@@ -32,6 +32,7 @@ import {
 import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/clusterctl/index.js';
 import { defaultCacheDir } from '../lock/cache.js';
 import type { ProviderConfig } from '../resolve/catalog.js';
+import type { OutputStyle } from './components/index.js';
 import { createRepository } from '../resolve/factory.js';
 import { checkProviderContract, readMetadata } from '../resolve/metadata.js';
 import { withOverrides as withOverridesLayer } from '../resolve/overrides.js';
@@ -143,6 +144,8 @@ export interface GenerateProviderOptions {
   targetNamespace?: string;
   raw?: boolean;
   describe?: boolean;
+  /** `capiform` (default: source text kept) or `clusterctl` (go-yaml v2 re-emission, clusterctl's bytes). */
+  outputStyle?: OutputStyle;
 }
 
 
@@ -168,7 +171,7 @@ export async function generateProvider(io: GenerateIO, opts: GenerateProviderOpt
     cacheDir: join(defaultCacheDir(io.env), 'render'),
   });
   if (opts.describe) return describeComponents(components, ctx.provider.url);
-  return yamlOutput(components.yaml());
+  return yamlOutput(components.yaml(opts.outputStyle));
 }
 
 export interface GetComponentsOptions {
@@ -264,6 +267,7 @@ export interface GenerateYamlOptions {
   /** `--from`; defaults to `-` (stdin). `""` is an error. */
   from?: string;
   listVariables?: boolean;
+  outputStyle?: OutputStyle;
 }
 
 /** `clusterctl generate yaml` (`ProcessYAML`, target namespace `""`). */
@@ -280,7 +284,7 @@ export async function generateYaml(io: GenerateIO, opts: GenerateYamlOptions): P
     skipTemplateProcess: opts.listVariables,
   });
   if (opts.listVariables) return formatYamlVariables(template.variables);
-  return yamlOutput(template.yaml());
+  return yamlOutput(template.yaml(opts.outputStyle));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -298,6 +302,7 @@ export interface GenerateClusterOptions {
   targetNamespace?: string;
   from?: string;
   listVariables?: boolean;
+  outputStyle?: OutputStyle;
 }
 
 /** `TemplateClient.Get`: `cluster-template[-<flavor>].yaml` of `version`, through the overrides layer. */
@@ -569,7 +574,7 @@ export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptio
       env: io.env,
     });
   }
-  return yamlOutput(template.yaml());
+  return yamlOutput(template.yaml(opts.outputStyle));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -104,4 +104,15 @@ describe('capiform generate', () => {
       'Required Variables:\n  - KUBERNETES_VERSION\n\nOptional Variables:\n  - CLUSTER_NAME  (defaults to c1)\n\n',
     );
   });
+
+  it('--output-style clusterctl prints clusterctl\'s bytes; the default keeps the source text', async () => {
+    const src = '# keep me\nkind: ConfigMap\napiVersion: v1\nmetadata:\n  name: ${NAME:=x}\ndata:\n  on: yes\n';
+    const ours = await runCli(['generate', 'yaml'], { stdin: src, env: env(), cwd: root });
+    expect(ours.stdout).toBe('# keep me\nkind: ConfigMap\napiVersion: v1\nmetadata:\n  name: x\ndata:\n  on: yes\n');
+    const theirs = await runCli(['generate', 'yaml', '--output-style', 'clusterctl'], { stdin: src, env: env(), cwd: root });
+    expect(theirs.stdout).toBe('apiVersion: v1\ndata:\n  "true": true\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    const bad = await runCli(['generate', 'yaml', '--output-style', 'kubectl'], { stdin: src, env: env(), cwd: root });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('invalid output style "kubectl", valid values: [capiform clusterctl]');
+  });
 });

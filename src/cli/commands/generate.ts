@@ -27,6 +27,16 @@ async function emit(io: CliIO, out: string, writeTo: string | undefined): Promis
   else io.stdout(out);
 }
 
+const styleHelp = 'capiform (default: upstream text kept, changes spliced in) or clusterctl (its exact bytes)';
+
+function outputStyle(value: unknown): 'capiform' | 'clusterctl' {
+  if (value === undefined || value === 'capiform') return 'capiform';
+  if (value === 'clusterctl') return 'clusterctl';
+  throw new UsageError(`invalid output style "${String(value)}", valid values: [capiform clusterctl]`, {
+    hint: 'use --output-style capiform or --output-style clusterctl',
+  });
+}
+
 /** Go `strconv.ParseInt` for an int64 flag, with cobra's error text. */
 function int64Flag(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -58,12 +68,13 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .description('substitute variables in a YAML file (clusterctl generate yaml)')
     .option('--from <source>', 'file, URL or - for stdin', '-')
     .option('--list-variables', 'list the variables the YAML uses instead of rendering it')
+    .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
-    .action(async (opts: { from: string; listVariables?: boolean; config?: string }) => {
+    .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }) => {
       const { generateYaml } = await import('../../render/generate.js');
       const out = await generateYaml(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config },
-        { from: opts.from, listVariables: Boolean(opts.listVariables) },
+        { from: opts.from, listVariables: Boolean(opts.listVariables), outputStyle: outputStyle(opts.outputStyle) },
       );
       io.stdout(out);
     });
@@ -77,6 +88,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--raw', 'print the components without variable substitution')
     .option('--describe', 'print a summary of the provider instead of the YAML')
     .option('--write-to <file>', 'write the output to a file instead of stdout')
+    .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
     .action(async (opts: Record<string, string | boolean | undefined>) => {
       const given = providerFlagList.filter((f) => typeof opts[f.key] === 'string');
@@ -93,6 +105,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
           targetNamespace: opts.targetNamespace as string | undefined,
           raw: Boolean(opts.raw),
           describe: Boolean(opts.describe),
+          outputStyle: outputStyle(opts.outputStyle),
         },
       );
       await emit(io, out, opts.writeTo as string | undefined);
@@ -111,6 +124,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--from <source>', 'template file, URL or - for stdin instead of a provider repository')
     .option('--list-variables', 'list the variables the template needs instead of rendering it')
     .option('--write-to <file>', 'write the output to a file instead of stdout')
+    .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
     .action(async (name: string | undefined, opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
@@ -130,6 +144,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
           targetNamespace: opts.targetNamespace as string | undefined,
           from: opts.from as string | undefined,
           listVariables: Boolean(opts.listVariables),
+          outputStyle: outputStyle(opts.outputStyle),
         },
       );
       await emit(io, out, opts.listVariables ? undefined : (opts.writeTo as string | undefined));
