@@ -46,6 +46,18 @@ export {
   type OutputStyle,
 } from './render/components/index.js';
 export {
+  diffTrees,
+  formatMarkdown,
+  formatText,
+  readTreeFromDir,
+  readTreeFromGit,
+  type DiffOptions,
+  type DiffReport,
+  type ObjectChange,
+  type RenderedTree,
+} from './plan/diff/index.js';
+export { hashTemplateNames } from './render/template-hash.js';
+export {
   renderProviderComponents,
   type ProviderComponents,
   type RenderProviderComponentsInput,

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
 import { registerConfig } from './config.js';
+import { registerDiff } from './diff.js';
 import { registerGenerate } from './generate.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [registerGenerate, registerConfig];
+export const commands: RegisterCommand[] = [registerGenerate, registerConfig, registerDiff];
