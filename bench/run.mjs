@@ -117,7 +117,8 @@ for (const name of ['substitute', 'components']) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;
   const r = spawnSync(process.execPath, [script], { cwd: root, env: { ...process.env }, encoding: 'utf8', maxBuffer: 1 << 26 });
-  extra[name] = { exitCode: r.status, output: (r.stdout || '').trim() };
+  const failure = r.status === 0 ? '' : `(exit ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-8).join(' ').slice(0, 400)})`;
+  extra[name] = { exitCode: r.status, output: [(r.stdout || '').trim(), failure].filter(Boolean).join('\n') };
   const json = join(root, 'bench', 'out', `${name}.json`);
   if (existsSync(json)) {
     try {
