@@ -19,5 +19,6 @@ export async function commandsFor(argv: string[]): Promise<RegisterCommand[]> {
   const name = argv.find((arg) => !arg.startsWith('-'));
   const one = name === undefined ? undefined : commandModules[name];
   if (one && !argv.includes('--help') && !argv.includes('-h')) return [await one()];
+  if (name === undefined && (argv.includes('--version') || argv.includes('-V'))) return [];
   return Promise.all(Object.values(commandModules).map((load) => load()));
 }
