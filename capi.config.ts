@@ -1,6 +1,3 @@
-/* eslint-disable-next-line @typescript-eslint/ban-ts-comment -- TEMPORARY until `defineConfig` lands in src/config
-   (helper F); remove these two lines then, so the example is type-checked against the real schema. */
-// @ts-nocheck
 /**
  * The embedded example: a complete CAPI management stack and three workload clusters, rendered offline from the
  * small provider repository committed under examples/repository (clusterctl's local-repository layout).
