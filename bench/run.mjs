@@ -113,7 +113,7 @@ const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+
 
 // Other helpers' micro-benchmarks, when present.
 const extra = {};
-for (const name of ['substitute', 'components']) {
+for (const name of ['substitute', 'components', 'pipeline', 'diff', 'bundle']) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;
   const r = spawnSync(process.execPath, [script], { cwd: root, env: { ...process.env }, encoding: 'utf8', maxBuffer: 1 << 26 });
