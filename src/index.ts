@@ -3,3 +3,20 @@ export * from './errors.js';
 export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './resolve/provider-type.js';
 export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';
 export { listVariables, substitute, type TemplateVariable, type Variables } from './render/envsubst/index.js';
+export { builtinProviders, type ProviderConfig } from './resolve/catalog.js';
+export { parseProviderName, validateProvider } from './resolve/provider-name.js';
+export { listProviders, getProvider } from './resolve/providers.js';
+export { LocalRepository } from './resolve/local/local-repository.js';
+export { createRepository } from './resolve/factory.js';
+export {
+  readMetadata,
+  parseMetadata,
+  checkProviderContract,
+  releaseSeriesForVersion,
+  releaseSeriesForContract,
+  type Metadata,
+  type ReleaseSeries,
+} from './resolve/metadata.js';
+export { latestRelease, latestPatchRelease, latestContractRelease } from './resolve/versions.js';
+export { withOverrides, overridePath } from './resolve/overrides.js';
+export { loadClusterctlConfig, parseClusterctlConfig, ClusterctlConfig } from './config/clusterctl/index.js';

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
+import { registerConfig } from './config.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerConfig];
