@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
+import { registerBundle } from './bundle.js';
 import { registerConfig } from './config.js';
+import { registerImages } from './images.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [registerConfig];
+export const commands: RegisterCommand[] = [registerConfig, registerImages, registerBundle];
