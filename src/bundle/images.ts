@@ -92,16 +92,26 @@ export function isExplicitImage(image: string): boolean {
   return image !== '' && !image.includes('${') && !/\s/.test(image) && !image.includes('$(');
 }
 
+/**
+ * Manifests embedded as text in an object: ConfigMap and Secret data (what a ClusterResourceSet applies, Secret
+ * `data` base64-decoded) and any other string field holding one, such as a static Pod in a KubeadmControlPlane's
+ * `files[].content` (kube-vip).
+ */
 function embeddedManifests(o: Obj): string[] {
-  if (o.kind !== 'ConfigMap' && o.kind !== 'Secret') return [];
   const texts: string[] = [];
-  const add = (v: unknown, base64: boolean): void => {
-    if (typeof v !== 'string') return;
-    const text = base64 ? Buffer.from(v, 'base64').toString('utf8') : v;
-    if (/^\s*kind:/m.test(text) && /(^|\n)\s*(- )?image:/.test(text)) texts.push(text);
+  const looksLikeManifest = (t: string): boolean => /^\s*kind:\s*\S/m.test(t) && /(^|\n)\s*(- )?image:/.test(t);
+  const walk = (v: unknown, base64: boolean): void => {
+    if (typeof v === 'string') {
+      const text = base64 ? Buffer.from(v, 'base64').toString('utf8') : v;
+      if (looksLikeManifest(text)) texts.push(text);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, false);
+    else if (isObj(v)) for (const x of Object.values(v)) walk(x, false);
   };
-  if (isObj(o.data)) for (const v of Object.values(o.data)) add(v, o.kind === 'Secret');
-  if (o.kind === 'Secret' && isObj(o.stringData)) for (const v of Object.values(o.stringData)) add(v, false);
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
+    if (o.kind === 'Secret' && k === 'data' && isObj(v)) for (const x of Object.values(v)) walk(x, true);
+    else walk(v, false);
+  }
   return texts;
 }
 
