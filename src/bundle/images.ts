@@ -151,6 +151,17 @@ function ruleFor(path: string): 'provider' | 'cluster' | null {
   return null;
 }
 
+/**
+ * Only the documents that can hold an image are parsed: CRDs make up most of the bytes of a provider release and
+ * never name one. Documents are split the way apimachinery splits them (a line starting with `---`).
+ */
+function parseRelevant(text: string, source: string, rule: 'provider' | 'cluster'): KubeObject[] {
+  const docs = text.split(/^---[^\n]*$/m);
+  const keep = docs.filter((d) => (rule === 'provider' ? /^kind:[ \t]*["']?(Deployment|DaemonSet)["']?[ \t]*$/m.test(d) : d.includes('image')));
+  if (keep.length === 0) return [];
+  return parseManifests(keep.join('\n---\n'), { source });
+}
+
 /** Merges uses into records: de-duplicated, sorted by bytes; uses sorted by file, object, container. */
 export function collectImages(found: Iterable<{ image: string; use: ImageUse }>): ImageRecord[] {
   const by = new Map<string, ImageUse[]>();
@@ -175,8 +186,7 @@ export function imagesOfTree(files: readonly TreeFileInput[]): ImageRecord[] {
   for (const f of files) {
     const rule = ruleFor(f.path);
     if (!rule) continue;
-    const objects = parseManifests(f.content, { source: f.path });
-    found.push(...imagesOfObjects(objects, f.path, rule === 'provider'));
+    found.push(...imagesOfObjects(parseRelevant(f.content, f.path, rule), f.path, rule === 'provider'));
   }
   const bad = found.find((f) => f.image === '');
   if (bad) {
