@@ -7,6 +7,13 @@ export { builtinProviders, type ProviderConfig } from './resolve/catalog.js';
 export { parseProviderName, validateProvider } from './resolve/provider-name.js';
 export { listProviders, getProvider } from './resolve/providers.js';
 export { LocalRepository } from './resolve/local/local-repository.js';
+export { GitHubRepository } from './resolve/github/index.js';
+export { GitLabRepository } from './resolve/gitlab/index.js';
+export { HttpsRepository } from './resolve/https/index.js';
+export { createRemoteRepository, type RemoteRepositoryOptions } from './resolve/remote.js';
+export { HttpClient, OfflineError, RateLimitError, progressMode, progressReporter, type ProgressEvent } from './resolve/http/index.js';
+export { ContentCache, defaultCacheDir, sha256Hex } from './lock/cache.js';
+export { readTemplateSource } from './resolve/template-source.js';
 export { createRepository } from './resolve/factory.js';
 export {
   readMetadata,

@@ -2,6 +2,7 @@
  * Provider repositories: the local layout, metadata.yaml, version choice (`latest`), the built-in catalog and
  * provider names, the repository factory, the overrides layer and the cert-manager upgrade decision.
  */
+import { HttpClient } from '../src/resolve/http/client.js';
 import { chmodSync, existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -450,11 +451,13 @@ describe('repository factory', () => {
     expect(err.exitCode).toBe(ExitCode.input);
   });
 
-  it('says GitHub fetching is not available yet and how to use a local repository instead', async () => {
-    const err = await rejection(createRepository(getProvider('aws', 'InfrastructureProvider')));
-    expect(err.message).toContain('fetching from GitHub is not available yet');
-    expect(err.hint).toContain('providers:');
+  it('builds GitHub repositories (helper D); offline with a cold cache it names what is missing', async () => {
+    const http = new HttpClient({ offline: true });
+    const err = await rejection(createRepository(getProvider('aws', 'InfrastructureProvider'), { http, env: {} }));
+    expect(err.message).toMatch(/^error creating the GitHub repository client: failed to get latest release: .*offline: release list of kubernetes-sigs\/cluster-api-provider-aws is not in the cache/);
+    expect(err.hint).toContain('capiform lock');
     expect(err.exitCode).toBe(ExitCode.resolution);
+    expect(http.requestCount()).toBe(0);
   });
 });
 

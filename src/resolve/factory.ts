@@ -5,7 +5,10 @@
  * - any other https → error; scheme `file` or none → local; anything else (including http) → error.
  * Construction resolves `latest` (GitHub and local).
  */
-import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
+import { CapiformError, ConfigError } from '../errors.js';
+import type { HttpClient } from './http/client.js';
+import { createRemoteRepository, defaultHttpClient } from './remote.js';
+import { latestContractRelease } from './versions.js';
 import type { ProviderConfig } from './catalog.js';
 import { checkProviderContract, readMetadata, type Metadata, type ReleaseSeries } from './metadata.js';
 import { withOverrides } from './overrides.js';
@@ -28,7 +31,17 @@ export interface RepositoryOptions {
   get?: (name: string) => string | undefined;
   /** OS environment (GOPROXY etc.), for remote repositories. */
   env?: Record<string, string | undefined>;
+  /**
+   * The HTTP layer for remote repositories (cache, offline mode, progress, request counts). Default: a client on
+   * the cache dir from `env` (`$CAPIFORM_CACHE_DIR`, XDG), online.
+   */
+  http?: HttpClient;
+  /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
+  githubBaseUrl?: string;
 }
+
+/** The contract clusterctl resolves `latest` against (`clusterv1.GroupVersion.Version`). */
+const currentContract = 'v1beta2';
 
 export type RepositoryKindFor = 'github' | 'gitlab' | 'local';
 
@@ -68,7 +81,7 @@ function prefixed<T extends CapiformError>(err: T, prefix: string): T {
  */
 export async function createRepository(
   provider: RepositoryProvider,
-  _opts: RepositoryOptions = {},
+  opts: RepositoryOptions = {},
 ): Promise<ProviderRepository> {
   const { kind } = repositoryKindFor(provider.url);
   switch (kind) {
@@ -79,17 +92,32 @@ export async function createRepository(
         if (err instanceof CapiformError) throw prefixed(err, 'error creating the local filesystem repository client');
         throw err;
       }
-    // Remote repositories (helper D replaces these two branches).
     case 'github':
-    case 'gitlab':
-      throw new ResolutionError(
-        `fetching from ${kind === 'github' ? 'GitHub' : 'GitLab'} is not available yet; point the provider at a local repository with a clusterctl.yaml providers: entry`,
-        {
-          where: provider.url,
-          hint: `add to clusterctl.yaml: providers: [{name: ${provider.name}, type: ${provider.type}, url: /abs/path/<label>/<version>/<components file>}]`,
-        },
-        'E_REMOTE_UNAVAILABLE',
-      );
+    case 'gitlab': {
+      const env = (opts.env ?? {}) as NodeJS.ProcessEnv;
+      const label = kind === 'github' ? 'GitHub' : 'GitLab';
+      try {
+        const repo = createRemoteRepository(kind, provider.url, {
+          http: opts.http ?? defaultHttpClient(env),
+          env,
+          variables: opts.get,
+          baseUrl: opts.githubBaseUrl,
+        });
+        // clusterctl resolves `latest` when it builds a GitHub repository (GitLab has no `latest`).
+        if (kind === 'github' && repo.defaultVersion === 'latest') {
+          try {
+            (repo as { defaultVersion: string }).defaultVersion = await latestContractRelease(repo, currentContract);
+          } catch (err) {
+            if (err instanceof Error) err.message = `failed to get latest release: ${err.message}`;
+            throw err;
+          }
+        }
+        return repo;
+      } catch (err) {
+        if (err instanceof CapiformError) throw prefixed(err, `error creating the ${label} repository client`);
+        throw err;
+      }
+    }
   }
 }
 

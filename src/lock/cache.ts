@@ -1,0 +1,206 @@
+/**
+ * The content-addressed cache: every downloaded byte is stored once, named by its sha256, and checked again on every
+ * read. Writes go to a temp file in the same directory tree and are renamed into place, so concurrent runs (two
+ * `capiform` processes, parallel CI jobs) never see a half-written blob: the last rename wins and both wrote the same
+ * bytes. No fsync: a blob lost in a crash is fetched again, a wrong one is caught by the check on read.
+ *
+ * Layout under the cache dir:
+ *   blobs/sha256/<2 hex>/<64 hex>     the bytes
+ *   http/<sha256 of key>.json         HTTP listing metadata: ETag, status, selected headers, blob digest
+ *   tmp/                              temp files (same filesystem as blobs, so rename is atomic)
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { IntegrityError } from '../errors.js';
+
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** `$CAPIFORM_CACHE_DIR`, else `$XDG_CACHE_HOME/capiform`, else `~/.cache/capiform`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CAPIFORM_CACHE_DIR && env.CAPIFORM_CACHE_DIR.trim() !== '') return env.CAPIFORM_CACHE_DIR;
+  if (env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '') return join(env.XDG_CACHE_HOME, 'capiform');
+  return join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.cache', 'capiform');
+}
+
+/** What the HTTP layer remembers about a listing it fetched (for `If-None-Match` and offline reuse). */
+export interface HttpCacheEntry {
+  /** The request URL (redacted) the entry answers. */
+  url: string;
+  etag?: string;
+  lastModified?: string;
+  status: number;
+  /** Headers worth replaying (content-type, link). */
+  headers: Record<string, string>;
+  /** sha256 of the body, stored as a blob. */
+  sha256: string;
+  storedAt: string;
+}
+
+const hexDigest = /^[0-9a-f]{64}$/;
+
+function tempName(): string {
+  return `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** Buffers are Uint8Arrays with extras; hand out plain views so callers compare and serialise them uniformly. */
+function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export class ContentCache {
+  readonly dir: string;
+
+  constructor(dir: string = defaultCacheDir()) {
+    this.dir = dir;
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): ContentCache {
+    return new ContentCache(defaultCacheDir(env));
+  }
+
+  /** Where the blob with this digest lives (whether or not it exists). */
+  blobPath(sha256: string): string {
+    if (!hexDigest.test(sha256)) throw new TypeError(`not a sha256 hex digest: ${sha256}`);
+    return join(this.dir, 'blobs', 'sha256', sha256.slice(0, 2), sha256);
+  }
+
+  /**
+   * The bytes stored under `sha256`, or `null` when the cache does not have them. Bytes that no longer hash to their
+   * name (disk corruption, tampering) raise an IntegrityError naming the file and both digests; the bad blob is
+   * removed so the next online run fetches it again.
+   */
+  async get(sha256: string): Promise<Uint8Array | null> {
+    const path = this.blobPath(sha256);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    this.verify(path, sha256, bytes);
+    return plain(bytes);
+  }
+
+  getSync(sha256: string): Uint8Array | null {
+    const path = this.blobPath(sha256);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    this.verify(path, sha256, bytes);
+    return plain(bytes);
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    return (await this.get(sha256)) !== null;
+  }
+
+  /**
+   * Stores `bytes` and returns their sha256. With `expectedSha256`, bytes that do not match are refused with an
+   * IntegrityError and nothing is written.
+   */
+  async put(bytes: Uint8Array, expectedSha256?: string, what = 'download'): Promise<string> {
+    const sha = sha256Hex(bytes);
+    if (expectedSha256 !== undefined && expectedSha256.toLowerCase() !== sha) {
+      throw new IntegrityError(`sha256 mismatch for ${what}: expected ${expectedSha256.toLowerCase()}, got ${sha}`, {
+        hint: 'the download is truncated or was changed upstream; nothing was written to the cache',
+      });
+    }
+    const path = this.blobPath(sha);
+    const tmpDir = join(this.dir, 'tmp');
+    await mkdir(tmpDir, { recursive: true });
+    await mkdir(join(this.dir, 'blobs', 'sha256', sha.slice(0, 2)), { recursive: true });
+    const tmp = join(tmpDir, tempName());
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return sha;
+  }
+
+  putSync(bytes: Uint8Array): string {
+    const sha = sha256Hex(bytes);
+    const tmpDir = join(this.dir, 'tmp');
+    mkdirSync(tmpDir, { recursive: true });
+    mkdirSync(join(this.dir, 'blobs', 'sha256', sha.slice(0, 2)), { recursive: true });
+    const tmp = join(tmpDir, tempName());
+    try {
+      writeFileSync(tmp, bytes);
+      renameSync(tmp, this.blobPath(sha));
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+    return sha;
+  }
+
+  /**
+   * The bytes pinned by a lock entry: from the cache when present (no request at all), else from `fetch`, checked
+   * against `sha256` before they are stored. `null` when `fetch` finds nothing. Without a pin (`sha256` undefined, a
+   * cold `lock`), whatever `fetch` returns is stored.
+   */
+  async getOrFetch(
+    sha256: string | undefined,
+    fetch: () => Promise<Uint8Array | null>,
+    what = 'download',
+  ): Promise<Uint8Array | null> {
+    if (sha256 !== undefined) {
+      const cached = await this.get(sha256);
+      if (cached) return cached;
+    }
+    const bytes = await fetch();
+    if (bytes === null) return null;
+    await this.put(bytes, sha256, what);
+    return bytes;
+  }
+
+  private metaPath(key: string): string {
+    return join(this.dir, 'http', `${sha256Hex(key)}.json`);
+  }
+
+  /** The HTTP metadata stored for `key` (a URL plus whatever varies the answer, e.g. the token identity). */
+  async getHttpEntry(key: string): Promise<HttpCacheEntry | null> {
+    try {
+      const entry = JSON.parse(await readFile(this.metaPath(key), 'utf8')) as HttpCacheEntry;
+      return typeof entry.sha256 === 'string' && hexDigest.test(entry.sha256) ? entry : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async putHttpEntry(key: string, entry: HttpCacheEntry): Promise<void> {
+    await mkdir(join(this.dir, 'http'), { recursive: true });
+    await mkdir(join(this.dir, 'tmp'), { recursive: true });
+    const tmp = join(this.dir, 'tmp', tempName());
+    try {
+      await writeFile(tmp, `${JSON.stringify(entry, null, 2)}\n`);
+      await rename(tmp, this.metaPath(key));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  private verify(path: string, expected: string, bytes: Uint8Array): void {
+    const actual = sha256Hex(bytes);
+    if (actual !== expected) {
+      rmSync(path, { force: true });
+      throw new IntegrityError(`cached file ${path} is corrupt: expected sha256 ${expected}, got ${actual}`, {
+        where: path,
+        hint: 'the corrupt file was removed; run the command again online to fetch it again',
+      });
+    }
+  }
+}

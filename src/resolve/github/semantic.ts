@@ -1,0 +1,9 @@
+/**
+ * `k8s.io/apimachinery/pkg/util/version.ParseSemantic` as a predicate (src/resolve/semver.ts): GitHub tags that fail
+ * it are not versions (the user can still pin such a release explicitly).
+ */
+import { tryParseSemantic } from '../semver.js';
+
+export function isSemanticVersion(tag: string): boolean {
+  return tryParseSemantic(tag) !== null;
+}

@@ -1,0 +1,46 @@
+/** clusterctl's GitLab generic-package URL (`repository_gitlab.go` `NewGitLabRepository`), with its exact errors. */
+import { ResolutionError } from '../../errors.js';
+import { escapedPath, parseGoUrl } from '../go-url.js';
+
+export const gitlabUrlFormMessage =
+  'invalid url: a GitLab repository url should be in the form https://{host}/api/v4/projects/{projectSlug}/packages/generic/{packageName}/{defaultVersion}/{componentsPath}';
+
+export interface GitLabLocation {
+  host: string;
+  /** Project id (`42`) or URL-escaped path (`group%2Fproject`), kept escaped. */
+  projectSlug: string;
+  packageName: string;
+  defaultVersion: string;
+  rootPath: '.';
+  componentsPath: string;
+}
+
+/** `https://{host}/api/v4/projects/{projectSlug}/packages/generic/{packageName}/{defaultVersion}/{componentsPath}`. */
+export function parseGitLabUrl(url: string): GitLabLocation {
+  let u;
+  try {
+    u = parseGoUrl(url);
+  } catch (err) {
+    throw new ResolutionError(`invalid url: ${(err as Error).message}`, { where: url });
+  }
+  const parts = escapedPath(u).replace(/^\//, '').split('/');
+  if (
+    u.scheme !== 'https' ||
+    parts.length !== 9 ||
+    parts[0] !== 'api' ||
+    parts[1] !== 'v4' ||
+    parts[2] !== 'projects' ||
+    parts[4] !== 'packages' ||
+    parts[5] !== 'generic'
+  ) {
+    throw new ResolutionError(gitlabUrlFormMessage, { where: url });
+  }
+  return {
+    host: u.host,
+    projectSlug: parts[3]!,
+    packageName: parts[6]!,
+    defaultVersion: parts[7]!,
+    rootPath: '.',
+    componentsPath: parts[8]!,
+  };
+}

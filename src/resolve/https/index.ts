@@ -1,0 +1,1 @@
+export { HttpsRepository, type HttpsRepositoryOptions } from './repository.js';
