@@ -1,9 +1,14 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArchive, writeArchive } from '../src/bundle/archive.js';
 import { parseSums } from '../src/bundle/layout.js';
 import { bundleContents, verifyBundle } from '../src/bundle/verify.js';
+import { openBundle } from '../src/bundle/source.js';
+import { IntegrityError } from '../src/errors.js';
+import { ContentCache } from '../src/lock/cache.js';
+import { testdir } from './helpers/testdir.js';
 import { runCli } from './helpers/cli.js';
 import { bundleProject, projectImages } from './helpers/bundle-project.js';
 import { rawHeader } from './helpers/raw-tar.js';
@@ -180,5 +185,56 @@ describe('capiform bundle verify', () => {
     const r = await runCli(['bundle', 'verify', 'nope.tar.gz'], { cwd: bundleProject() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Error: bundle nope.tar.gz does not exist');
+  });
+});
+
+describe('--bundle source', () => {
+  it('serves every locked release from the bundle, keeping the configured kind and file locations', async () => {
+    const dir = bundleProject();
+    await makeBundle(dir);
+    const elsewhere = testdir();
+    const src = openBundle(join(dir, 'dist', 'b.tar.gz'), elsewhere);
+    try {
+      const repo = src.repositories({ name: 'cluster-api', type: 'CoreProvider', url: '/nowhere', label: 'cluster-api', componentsFile: 'core-components.yaml', kind: 'github' });
+      expect(repo.kind).toBe('github');
+      expect(await repo.listVersions()).toEqual(['v1.12.4']);
+      expect(Buffer.from((await repo.getFile('v1.12.4', 'metadata.yaml'))!).equals(readFileSync(join(dir, 'repository/cluster-api/v1.12.4/metadata.yaml')))).toBe(true);
+      expect(await repo.getFile('v1.12.4', 'cluster-template.yaml')).toBeNull();
+      expect(await repo.getFile('v1.12.4', '../../../capi.lock.yaml')).toBeNull();
+      expect(repo.fileLocation('v1.12.4', 'metadata.yaml')).toBe(join(elsewhere, 'repository/cluster-api/v1.12.4/metadata.yaml'));
+      const cm = src.repositories({ name: 'cert-manager', type: '', url: 'x', label: 'cert-manager', componentsFile: 'cert-manager.yaml', kind: 'local' });
+      expect(await cm.listFiles!('v1.18.2')).toEqual(['cert-manager.yaml']);
+    } finally {
+      src.cleanup();
+    }
+    expect(existsSync(src.dir)).toBe(false);
+  });
+
+  it('refuses a tampered bundle before extracting anything (exit 3)', async () => {
+    const dir = bundleProject();
+    const bad = rewrite(await makeBundle(dir), (f) => f.set('capi.lock.yaml', Buffer.from('lockfileVersion: 1\nproviders: []\n')));
+    writeFileSync(join(dir, 'bad.tar.gz'), bad);
+    expect(() => openBundle(join(dir, 'bad.tar.gz'), dir)).toThrow(IntegrityError);
+  });
+
+  it('bundles remote release files from the cache, and says what to do when one is missing', async () => {
+    const cacheDir = testdir();
+    const bytes = Buffer.from('remote metadata\n');
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    new ContentCache(cacheDir).putSync(bytes);
+    const dir = bundleProject();
+    const lock = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8').replace(
+      /  - name: metadata.yaml\n    path: repository\/cluster-api\/v1.12.4\/metadata.yaml\n    sha256: \w+\n    size: \d+\n/,
+      `  - name: metadata.yaml\n    url: https://github.com/kubernetes-sigs/cluster-api/releases/download/v1.12.4/metadata.yaml\n    sha256: ${digest}\n    size: ${bytes.length}\n`,
+    );
+    writeFileSync(join(dir, 'capi.lock.yaml'), lock);
+    const ok = await runCli(['bundle', '--out', 'dist/r.tar.gz'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: cacheDir } });
+    expect(ok.stderr).toBe('');
+    const { files } = bundleContents(readArchive(readFileSync(join(dir, 'dist', 'r.tar.gz'))).entries);
+    expect(Buffer.from(files.get('repository/cluster-api/v1.12.4/metadata.yaml')!).toString()).toBe('remote metadata\n');
+    const miss = await runCli(['bundle'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: testdir() } });
+    expect(miss.code).toBe(3);
+    expect(miss.stderr).toContain('Error: cluster-api v1.12.4: metadata.yaml is not in the cache (https://github.com/');
+    expect(miss.stderr).toContain('run `capiform render` on a connected machine first');
   });
 });

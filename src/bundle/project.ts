@@ -3,9 +3,9 @@
  * locked release files (local repository or the content-addressed cache), write the archive atomically.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { InputError, ResolutionError } from '../errors.js';
+import { ContentCache } from '../lock/cache.js';
 import { compareBytes } from './archive.js';
 import { lockFile, sha256Hex, type BundleTreeFile } from './layout.js';
 import { parseLock, type StandInLock, type StandInLockedFile } from './stand-ins.js';
@@ -56,13 +56,6 @@ export function readTree(dir: string): BundleTreeFile[] {
   return out.sort((a, b) => compareBytes(a.path, b.path));
 }
 
-/** `$CAPIFORM_CACHE_DIR`, else `$XDG_CACHE_HOME/capiform`, else `~/.cache/capiform` (the cache's own rule). */
-function cacheDir(env: NodeJS.ProcessEnv): string {
-  if (env.CAPIFORM_CACHE_DIR?.trim()) return env.CAPIFORM_CACHE_DIR;
-  if (env.XDG_CACHE_HOME?.trim()) return join(env.XDG_CACHE_HOME, 'capiform');
-  return join(env.HOME || homedir(), '.cache', 'capiform');
-}
-
 /** Reads a locked file: a local path relative to the config, or the cached blob of a remote one. */
 export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (label: string, version: string, file: StandInLockedFile) => Uint8Array {
   return (label, version, file) => {
@@ -73,14 +66,15 @@ export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (la
       }
       return readFileSync(p);
     }
-    const blob = join(cacheDir(env), 'blobs', 'sha256', file.sha256.slice(0, 2), file.sha256);
-    if (!existsSync(blob)) {
+    const cache = ContentCache.fromEnv(env);
+    const bytes = cache.getSync(file.sha256);
+    if (bytes === null) {
       throw new ResolutionError(`${label} ${version}: ${file.name} is not in the cache (${file.url ?? file.sha256})`, {
-        where: blob,
+        where: cache.blobPath(file.sha256),
         hint: 'run `capiform render` on a connected machine first, so every release file is downloaded and cached',
       });
     }
-    return readFileSync(blob);
+    return bytes;
   };
 }
 
