@@ -97,4 +97,4 @@ console.log(
     images: res.images,
   }),
 );
-rmSync(work, { recursive: true, force: true });
+if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
