@@ -27,3 +27,21 @@ export {
 export { latestRelease, latestPatchRelease, latestContractRelease } from './resolve/versions.js';
 export { withOverrides, overridePath } from './resolve/overrides.js';
 export { loadClusterctlConfig, parseClusterctlConfig, ClusterctlConfig } from './config/clusterctl/index.js';
+export {
+  parseManifests,
+  parseEntries,
+  emitManifests,
+  emitGoYaml,
+  type KubeObject,
+  type ManifestEntry,
+} from './yaml/index.js';
+export {
+  renderComponents,
+  fixTargetNamespace,
+  inspectImages,
+  alterImage,
+  processCertManagerManifest,
+  type Components,
+  type ImageOverrides,
+  type OutputStyle,
+} from './render/components/index.js';

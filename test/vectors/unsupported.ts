@@ -10,6 +10,8 @@ const topology =
   'delivered by any issue yet; capiform commits topology Clusters for the controller to expand';
 
 export const unsupported: Record<string, string> = {
+  'clusterctl:GetFromConfigMap':
+    'reads a template from a ConfigMap in the management cluster; capiform never reads a kubeconfig or a cluster',
   'capi-plan:builtin-variables:*': topology,
   'capi-plan:go-template:*': topology,
   'capi-plan:json-patch-generator:*': topology,

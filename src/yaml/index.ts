@@ -1,0 +1,60 @@
+/** capiform's YAML layer: clusterctl-exact reading, text-preserving writing, and go-yaml v2 compatible output. */
+import { emitObject } from './emit.js';
+import { parseDocuments, type ParseOptions, type ParsedDocument } from './parse.js';
+import { spliceDocument } from './splice.js';
+
+export {
+  MAX_MANIFEST_SIZE,
+  decodeYaml,
+  goQuote,
+  ordinalize,
+  parseDocuments,
+  parseManifests,
+  type KubeObject,
+  type ParseOptions,
+  type ParsedDocument,
+} from './parse.js';
+export { emitObject, inlineString, isPlainSafe } from './emit.js';
+export { deepEqual, spliceDocument } from './splice.js';
+export { resolvePlain, isAmbiguousPlain } from './resolve.js';
+export { splitDocuments } from './split.js';
+export { emitGoYaml, goYamlLess, joinYaml } from './go-yaml.js';
+
+/** An object to write, with the source document it came from when it was read from a file. */
+export interface ManifestEntry {
+  value: Record<string, unknown>;
+  source?: ParsedDocument;
+}
+
+/**
+ * `parseManifests` keeping each object's source document, for `emitManifests` to splice changes into later:
+ * `emitManifests(parseEntries(text).map((e) => ({ ...e, value: transform(e.value) })))`.
+ */
+export function parseEntries(text: string, opts: ParseOptions = {}): ManifestEntry[] {
+  return parseDocuments(text, opts).map((d) => ({ value: d.value, source: d }));
+}
+
+/**
+ * capiform's output format: documents separated by `---`, each document spliced into its source text when it has
+ * one (untouched content byte-identical), else emitted in capiform's style. Ends with a newline; `\n` for no objects.
+ */
+export function emitManifests(items: Array<Record<string, unknown> | ManifestEntry>): string {
+  if (items.length === 0) return '\n';
+  return items
+    .map((it) => {
+      const e = isEntry(it) ? it : { value: it };
+      return e.source ? spliceDocument(e.source, e.value) : emitObject(e.value);
+    })
+    .join('---\n');
+}
+
+function isEntry(v: Record<string, unknown> | ManifestEntry): v is ManifestEntry {
+  const keys = Object.keys(v);
+  return (
+    'value' in v &&
+    keys.every((k) => k === 'value' || k === 'source') &&
+    v.value !== null &&
+    typeof v.value === 'object' &&
+    typeof (v.value as Record<string, unknown>).kind === 'string'
+  );
+}

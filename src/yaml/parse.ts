@@ -1,0 +1,168 @@
+/**
+ * clusterctl's `ToUnstructured` (util/yaml): split with apimachinery's rules, decode each document with go-yaml v2
+ * semantics, drop empty documents, and fail on a document that is not an object with a kind, with clusterctl's
+ * message `failed to unmarshal the <Nth> yaml document: "<doc>": …` plus our `where` (file:line) and a hint.
+ *
+ * Each document is parsed by the fast text-preserving parser when it can (fast-parse.ts), else by the `yaml`
+ * package (slow-parse.ts). Both give the same JSON value; the fast one also keeps the source offsets that let
+ * emitters splice edits into the original text.
+ */
+import { InputError } from '../errors.js';
+import { Bail, FastParser, type Node } from './fast-parse.js';
+import { slowParseDocument, YamlSyntaxError } from './slow-parse.js';
+import { splitDocuments } from './split.js';
+
+export type KubeObject = Record<string, unknown>;
+
+/** Largest manifest text we accept (bytes of UTF-16 code units, roughly bytes): 64 MiB. */
+export const MAX_MANIFEST_SIZE = 64 * 1024 * 1024;
+
+export interface ParsedDocument {
+  /** The document's source text (without separator lines). */
+  text: string;
+  /** 1-based line of the document's first line in the whole file. */
+  line: number;
+  /** The source tree with offsets into `text`, when the fast parser understood the document. */
+  node: Node | null;
+  value: KubeObject;
+}
+
+export interface ParseOptions {
+  /** File name or URL for error locations. */
+  source?: string;
+  /** Set false to parse every document with the `yaml` package (the reference path; tests use it). */
+  fast?: boolean;
+}
+
+/** clusterctl `util.Ordinalize`, including its 11st/12nd/13rd quirk. */
+export function ordinalize(n: number): string {
+  const m = n % 10;
+  const suffix = m === 1 ? 'st' : m === 2 ? 'nd' : m === 3 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}
+
+/** Go's %q for a string (strconv.Quote). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) as number;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\x07') out += '\\a';
+    else if (ch === '\b') out += '\\b';
+    else if (ch === '\f') out += '\\f';
+    else if (ch === '\v') out += '\\v';
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp >= 0x80 && cp < 0xa0) out += '\\u' + cp.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** Documents quoted in error messages longer than this are shortened (clusterctl quotes them whole). */
+const QUOTE_LIMIT = 2000;
+
+function sortedJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${sortedJson(o[k])}`)
+    .join(',')}}`;
+}
+
+function goTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'object';
+}
+
+/** Parses a whole manifest into documents (empty ones dropped), keeping what the splicer needs. */
+export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDocument[] {
+  const where = (line: number) => (opts.source ? `${opts.source}:${line}` : `line ${line}`);
+  if (text.length > MAX_MANIFEST_SIZE) {
+    throw new InputError(`manifest is too large: ${text.length} bytes, the limit is ${MAX_MANIFEST_SIZE} bytes`, {
+      where: opts.source,
+      hint: 'Split the file; provider components files are a few MB at most.',
+    });
+  }
+  const chunks = splitDocuments(text, opts.source);
+  const out: ParsedDocument[] = [];
+  for (const chunk of chunks) {
+    const docText = text.slice(chunk.start, chunk.end);
+    let node: Node | null = null;
+    let value: unknown;
+    let fastOk = false;
+    if (opts.fast !== false) {
+      try {
+        node = new FastParser(docText, 0, docText.length).parseDocument();
+        value = node === null ? undefined : node.value;
+        fastOk = node === null || node.t === 'map';
+        if (!fastOk) node = null;
+      } catch (e) {
+        if (!(e instanceof Bail)) throw e;
+        node = null;
+      }
+    }
+    const fail = (inner: string, line?: number): never => {
+      const ord = ordinalize(out.length + 1);
+      const quoted =
+        docText.length > QUOTE_LIMIT ? goQuote(docText.slice(0, QUOTE_LIMIT)).slice(0, -1) + '…"' : goQuote(docText);
+      throw new InputError(`failed to unmarshal the ${ord} yaml document: ${quoted}: ${inner}`, {
+        where: where(chunk.line + (line ?? 1) - 1),
+        hint:
+          line !== undefined
+            ? 'Fix the YAML syntax at that line (after variable substitution).'
+            : 'Each document must be a YAML mapping with a kind.',
+      });
+    };
+    if (!fastOk) {
+      try {
+        value = slowParseDocument(docText);
+      } catch (e) {
+        if (e instanceof YamlSyntaxError) {
+          const lineInfo = e.line !== undefined ? `line ${e.line}: ` : '';
+          fail(`error converting YAML to JSON: yaml: ${lineInfo}${e.message}`, e.line);
+        }
+        throw e;
+      }
+    }
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      fail(
+        `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goTypeName(value)} into Go value of type map[string]interface {}`,
+      );
+    }
+    const obj = value as KubeObject;
+    if (typeof obj.kind !== 'string' || obj.kind === '') {
+      fail(`error unmarshaling JSON: while decoding JSON: Object 'Kind' is missing in '${sortedJson(obj)}'`);
+    }
+    out.push({ text: docText, line: chunk.line, node: fastOk ? node : null, value: obj });
+  }
+  return out;
+}
+
+/**
+ * `sigs.k8s.io/yaml.Unmarshal` of one document into `interface{}`: the JSON value (undefined for an empty document),
+ * without ToUnstructured's object checks. Throws YamlSyntaxError on invalid YAML.
+ */
+export function decodeYaml(text: string): unknown {
+  try {
+    const node = new FastParser(text, 0, text.length).parseDocument();
+    return node === null ? undefined : node.value;
+  } catch (e) {
+    if (!(e instanceof Bail)) throw e;
+  }
+  return slowParseDocument(text);
+}
+
+/** `ToUnstructured`: the objects of a manifest, in order. */
+export function parseManifests(text: string, opts: ParseOptions = {}): KubeObject[] {
+  return parseDocuments(text, opts).map((d) => d.value);
+}

@@ -1,0 +1,117 @@
+/**
+ * The complete (slow) path: one document parsed with the `yaml` package (pinned) for syntax, converted to JSON with
+ * go-yaml v2's scalar resolution (resolve.ts), merge keys, "last duplicate key wins", and go-yaml's alias budget.
+ * The package is loaded lazily: the fast path never pays its ~60 ms import.
+ */
+import { createRequire } from 'node:module';
+import type * as YAMLNS from 'yaml';
+import { keyToString, resolvePlain, type Scalar } from './resolve.js';
+import { setKey } from './fast-parse.js';
+
+let yamlMod: typeof YAMLNS | undefined;
+export function yamlPackage(): typeof YAMLNS {
+  if (!yamlMod) yamlMod = createRequire(import.meta.url)('yaml') as typeof YAMLNS;
+  return yamlMod;
+}
+
+export class YamlSyntaxError extends Error {
+  constructor(
+    message: string,
+    /** 1-based line inside the document, when known. */
+    readonly line: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+const STR = 'tag:yaml.org,2002:str';
+const NON_STR = new Set([
+  'tag:yaml.org,2002:int',
+  'tag:yaml.org,2002:float',
+  'tag:yaml.org,2002:bool',
+  'tag:yaml.org,2002:null',
+]);
+
+/** go-yaml v2 decoder's alias guard (`allowedAliasRatio`). */
+function allowedAliasRatio(decodeCount: number): number {
+  const low = 400000;
+  const high = 4000000;
+  if (decodeCount <= low) return 0.99;
+  if (decodeCount >= high) return 0.1;
+  return 0.99 - 0.89 * ((decodeCount - low) / (high - low));
+}
+
+/** Parses one document's text. Returns undefined for an empty document (nothing but comments or whitespace). */
+export function slowParseDocument(text: string): unknown {
+  const Y = yamlPackage();
+  const doc = Y.parseDocument(text, {
+    version: '1.1',
+    schema: 'failsafe',
+    uniqueKeys: false,
+    strict: false,
+    prettyErrors: false,
+    keepSourceTokens: false,
+  });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0] as YAMLNS.YAMLError;
+    const off = e.pos?.[0];
+    const line = e.linePos?.[0]?.line ?? (off === undefined ? undefined : text.slice(0, off).split('\n').length);
+    const msg = e.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'invalid YAML';
+    throw new YamlSyntaxError(msg, line);
+  }
+  if (doc.contents === null) return undefined;
+  let decodeCount = 0;
+  let aliasCount = 0;
+  let aliasDepth = 0;
+  const convert = (node: unknown): unknown => {
+    decodeCount++;
+    if (aliasDepth > 0) aliasCount++;
+    if (aliasCount > 100 && decodeCount > 1000 && aliasCount / decodeCount > allowedAliasRatio(decodeCount))
+      throw new YamlSyntaxError('document contains excessive aliasing', undefined);
+    if (node === null || node === undefined) return null;
+    if (Y.isAlias(node)) {
+      const target = node.resolve(doc);
+      if (!target) throw new YamlSyntaxError(`unknown anchor '${node.source}' referenced`, undefined);
+      aliasDepth++;
+      try {
+        return convert(target);
+      } finally {
+        aliasDepth--;
+      }
+    }
+    if (Y.isScalar(node)) {
+      const v = node.value;
+      const raw = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+      if (node.tag === STR) return raw;
+      if (node.tag && NON_STR.has(node.tag)) return resolvePlain(raw);
+      if (node.tag) return raw;
+      return node.type === 'PLAIN' ? resolvePlain(raw) : raw;
+    }
+    if (Y.isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const k = pair.key as unknown;
+        const isMerge = Y.isScalar(k) && k.type === 'PLAIN' && k.value === '<<' && !k.tag;
+        if (isMerge) {
+          const v = convert(pair.value);
+          const sources = Array.isArray(v) ? v : [v];
+          for (const src of sources) {
+            if (src === null || typeof src !== 'object' || Array.isArray(src))
+              throw new YamlSyntaxError('map merge requires map or sequence of maps as the value', undefined);
+            for (const [mk, mv] of Object.entries(src as Record<string, unknown>)) setKey(out, mk, mv);
+          }
+          continue;
+        }
+        const kv = convert(k);
+        if (kv !== null && typeof kv === 'object')
+          throw new YamlSyntaxError('invalid map key: a collection cannot be a key', undefined);
+        setKey(out, keyToString(kv as Scalar), convert(pair.value));
+      }
+      return out;
+    }
+    if (Y.isSeq(node)) return node.items.map((it) => convert(it));
+    if (Y.isPair(node)) return convert(node.value);
+    return null;
+  };
+  return convert(doc.contents);
+}

@@ -1,0 +1,125 @@
+/**
+ * Vectors for the components transformations: fix-target-namespace.json, inspect-target-namespace.json,
+ * common-labels.json, image-overrides.json, derived-component-order.json and cert-manager manifest processing.
+ */
+import { expect } from 'vitest';
+import {
+  addCommonLabels,
+  addNamespaceIfMissing,
+  alterImage,
+  fixImages,
+  fixTargetNamespace,
+  imageFromString,
+  imageToString,
+  inspectImages,
+  inspectTargetNamespace,
+  isDeploymentWithManager,
+  parseImageOverrides,
+  processCertManagerManifest,
+  sortComponents,
+} from '../../../src/render/components/index.js';
+import { manifestLabel } from '../../../src/resolve/provider-type.js';
+import type { Vector, VectorHandler } from '../types.js';
+import { expectError } from './yaml.js';
+
+type Obj = Record<string, unknown>;
+const objects = (v: Vector): Obj[] => v.input.objects as Obj[];
+
+function imagesConfig(v: Vector): ReturnType<typeof parseImageOverrides> {
+  if ('imagesConfigRaw' in v.input) return parseImageOverrides(v.input.imagesConfigRaw);
+  return parseImageOverrides(v.input.imagesConfig ?? v.input.images);
+}
+
+/** `alter` of FixImages vectors, described in words: "prefix 'foo-'". */
+function alterFrom(desc: string): (image: string) => string {
+  const m = /^prefix '(.*)'$/.exec(desc);
+  if (m) return (image) => (m[1] as string) + image;
+  const s = /^suffix '(.*)'$/.exec(desc);
+  if (s) return (image) => image + (s[1] as string);
+  throw new Error(`unknown alter function description: ${desc}`);
+}
+
+export const handlers: Record<string, VectorHandler> = {
+  'clusterctl:fixTargetNamespace': (v) => {
+    const ns = v.input.targetNamespace as string;
+    if (v.expected.error) return expectError(() => fixTargetNamespace(objects(v), ns), v.expected);
+    expect(fixTargetNamespace(objects(v), ns)).toEqual(v.expected.objects);
+  },
+  'clusterctl:inspectTargetNamespace': (v) => {
+    if (v.expected.error) return expectError(() => inspectTargetNamespace(objects(v)), v.expected);
+    expect(inspectTargetNamespace(objects(v))).toBe(v.expected.namespace);
+  },
+  'clusterctl:addNamespaceIfMissing': (v) => {
+    const out = addNamespaceIfMissing(objects(v), v.input.targetNamespace as string);
+    if ('inspectTargetNamespace' in v.expected) expect(inspectTargetNamespace(out)).toBe(v.expected.inspectTargetNamespace);
+    if (Array.isArray(v.expected.objects)) expect(out).toEqual(v.expected.objects);
+  },
+  'clusterctl:addCommonLabels': (v) => {
+    const p = v.input.provider as { name: string; type: string };
+    expect(addCommonLabels(objects(v), manifestLabel(p.name, p.type))).toEqual(v.expected.objects);
+  },
+  'clusterctl:ManifestLabel': (v) => {
+    expect(manifestLabel(v.input.providerName as string, v.input.type as string)).toBe(v.expected.label);
+  },
+  'clusterctl:componentsOrder': (v) => {
+    const objs = v.input.objects as { id: string; kind: string; group: string }[];
+    const sorted = sortComponents(
+      objs,
+      (o) => o.kind,
+      (o) => o.group,
+    );
+    expect(sorted.map((o) => o.id)).toEqual(v.expected.orderIds);
+  },
+  'clusterctl:AlterImage': (v) => {
+    const run = () => alterImage(v.input.component as string, v.input.image as string, imagesConfig(v));
+    if (v.expected.error) return expectError(run, v.expected);
+    expect(run()).toBe(v.expected.image);
+  },
+  'clusterctl:ImageFromString': (v) => {
+    const run = () => imageFromString(v.input.image as string);
+    if (v.expected.error) return expectError(run, v.expected);
+    const img = run();
+    expect({ repository: img.repository, name: img.name, tag: img.tag, digest: img.digest }).toEqual({
+      repository: v.expected.repository,
+      name: v.expected.name,
+      tag: v.expected.tag,
+      digest: v.expected.digest,
+    });
+    if (typeof v.expected.string === 'string') expect(imageToString(img)).toBe(v.expected.string);
+  },
+  'clusterctl:InspectImages': (v) => {
+    if (v.expected.error) return expectError(() => inspectImages(objects(v)), v.expected);
+    expect(inspectImages(objects(v))).toEqual(v.expected.images);
+  },
+  'clusterctl:FixImages': (v) => {
+    const alter = alterFrom(v.input.alter as string);
+    const run = () => fixImages(objects(v).map((value) => ({ value })), alter).map((e) => e.value);
+    if (v.expected.error) return expectError(run, v.expected);
+    const out = run();
+    if (Array.isArray(v.expected.imagesAfter)) expect(inspectImages(out)).toEqual(v.expected.imagesAfter);
+    if (Array.isArray(v.expected.objects)) expect(out).toEqual(v.expected.objects);
+  },
+  'clusterctl:IsDeploymentWithManager': (v) => {
+    expect(isDeploymentWithManager(v.input.object as Obj)).toBe(v.expected.result);
+  },
+  'clusterctl:certManager.getManifestObjs': (v) => {
+    const run = () =>
+      processCertManagerManifest({
+        text: v.input.rawYaml as string,
+        version: v.input.certManagerVersion as string,
+        images: imagesConfig(v),
+      });
+    if (v.expected.error) return expectError(run, v.expected);
+    const m = run();
+    const meta = (o: Obj) => (o.metadata ?? {}) as Obj;
+    for (const o of m.objects) {
+      if (v.expected.everyObjectLabels) expect(meta(o).labels).toMatchObject(v.expected.everyObjectLabels as Obj);
+      if (v.expected.everyObjectAnnotations)
+        expect(meta(o).annotations).toMatchObject(v.expected.everyObjectAnnotations as Obj);
+    }
+    if (typeof v.expected.deploymentContainer0Image === 'string') {
+      const dep = m.objects.find((o) => o.kind === 'Deployment');
+      expect(dep && inspectImages([dep])[0]).toBe(v.expected.deploymentContainer0Image);
+    }
+  },
+};
