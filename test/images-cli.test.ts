@@ -50,6 +50,9 @@ describe('capiform images', () => {
     expect(relocateImage(`quay.io/x/y@${d}`, 'r.io/m')).toBe(`r.io/m/y@${d}`);
     expect(relocateImage(`quay.io/x/y:v1@${d}`, 'r.io/m')).toBe('r.io/m/y:v1');
     expect(formatRelocations([], 'yaml')).toBe('[]\n');
+    expect(relocateImage('nginx:1.27', 'r.io/m')).toBe('r.io/m/nginx:1.27');
+    expect(relocateImage('kindest/node:v1.33.1', 'r.io/m')).toBe('r.io/m/node:v1.33.1');
+    expect(() => relocateImage('Not/An:Image:x', 'r.io/m')).toThrow(/cannot relocate image "Not\/An:Image:x"/);
   });
 
   it('refuses a relocation where two images would collide', () => {

@@ -10,7 +10,8 @@
  * The list is de-duplicated and sorted by bytes (Go `sort.Strings`), like `clusterctl init list-images`.
  */
 import { InputError, UsageError } from '../errors.js';
-import { alterImage, parseManifests, type KubeObject } from './stand-ins.js';
+import { alterImage, ImageReferenceError } from '../render/components/images.js';
+import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { compareBytes } from './archive.js';
 
 export interface ImageUse {
@@ -156,7 +157,7 @@ function ruleFor(path: string): 'provider' | 'cluster' | null {
  * never name one. Documents are split the way apimachinery splits them (a line starting with `---`).
  */
 function parseRelevant(text: string, source: string, rule: 'provider' | 'cluster'): KubeObject[] {
-  const docs = text.split(/^---[^\n]*$/m);
+  const docs = splitDocuments(text, source).map((c) => text.slice(c.start, c.end));
   const keep = docs.filter((d) => (rule === 'provider' ? /^kind:[ \t]*["']?(Deployment|DaemonSet)["']?[ \t]*$/m.test(d) : d.includes('image')));
   if (keep.length === 0) return [];
   return parseManifests(keep.join('\n---\n'), { source });
@@ -214,11 +215,28 @@ export type RelocationFormat = (typeof relocationFormats)[number];
 export function relocateImage(image: string, registry: string): string {
   const r = registry.replace(/^[a-z]+:\/\//, '').replace(/\/+$/, '');
   if (r === '' || /\s/.test(r)) throw new UsageError(`--relocate: "${registry}" is not a registry or repository`, { hint: 'e.g. --relocate registry.internal/mirror' });
-  const moved = alterImage('', image, { all: { repository: r } });
+  let moved: string;
+  try {
+    moved = alterImage('', normalizeImage(image), { all: { repository: r } });
+  } catch (err) {
+    if (!(err instanceof ImageReferenceError)) throw err;
+    throw new InputError(`cannot relocate image "${image}": ${err.message}`, { hint: 'use a full image reference such as docker.io/library/nginx:1.27' });
+  }
   const at = moved.indexOf('@');
   if (at === -1) return moved;
   const named = moved.slice(0, at);
   return named.lastIndexOf(':') > named.lastIndexOf('/') ? named : moved;
+}
+
+/**
+ * The canonical form of a familiar image name, as docker reads it (`nginx:1` → `docker.io/library/nginx:1`,
+ * `kindest/node` → `docker.io/kindest/node`), for images of cluster manifests, which clusterctl does not check.
+ */
+export function normalizeImage(image: string): string {
+  const slash = image.indexOf('/');
+  const first = slash === -1 ? '' : image.slice(0, slash);
+  if (slash !== -1 && (first.includes('.') || first.includes(':') || first === 'localhost')) return image;
+  return slash === -1 ? `docker.io/library/${image}` : `docker.io/${image}`;
 }
 
 /** Source → destination for every image; two sources landing on one destination is an error. */

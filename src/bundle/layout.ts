@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { IntegrityError } from '../errors.js';
 import { compareBytes, gzipReproducible, type ArchiveFile } from './archive.js';
 import type { ImageRecord } from './images.js';
-import type { ImageOverrides, StandInLock, StandInLockedFile } from './stand-ins.js';
+import type { ImageOverrides } from '../render/components/images.js';
+import type { StandInLock, StandInLockedFile } from './stand-ins.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
