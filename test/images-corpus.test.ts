@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { imagesOfTree } from '../src/bundle/images.js';
+import { imagesOfTree, relocateImage } from '../src/bundle/images.js';
+import { renderComponents } from '../src/render/components/index.js';
 
 const corpus = join(process.env.CAPIFORM_CORPUS_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'corpus'), 'repository');
 const present = existsSync(corpus);
@@ -35,6 +36,17 @@ describe('images of the corpus releases', () => {
       const images = imagesOfTree([{ path: `providers/${label}/components.yaml`, content: text }]).map((r) => r.image);
       expect(images, `${label} ${version}`).toEqual(imageLines(text));
       expect(images.length).toBeGreaterThan(0);
+      if (label === 'cert-manager') continue;
+      // `images: { all: { repository } }` at render names exactly what `--relocate` copies to.
+      const relocated = renderComponents({
+        text,
+        providerName: label.replace(/^[a-z]+-/, ''),
+        providerType: label === 'cluster-api' ? 'CoreProvider' : 'InfrastructureProvider',
+        manifestLabel: label,
+        version,
+        images: { all: { repository: 'registry.internal/capi' } },
+      });
+      expect([...new Set(relocated.images)].sort(), `${label} ${version} relocated`).toEqual(images.map((i) => relocateImage(i, 'registry.internal/capi')));
     }
     // vSphere's template: kube-vip as a static Pod in the KubeadmControlPlane's files, the CSI driver in a
     // ClusterResourceSet ConfigMap; the CPI image names ${CPI_IMAGE_K8S_VERSION} and is not listed.
