@@ -4,8 +4,9 @@
  * repository factory over the bundle and an empty cache; the temporary directory is removed afterwards.
  */
 import { createHash } from 'node:crypto';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
+import { repositoryDir } from '../../bundle/layout.js';
 import { openBundle, type BundleSource } from '../../bundle/source.js';
 import type { CliIO } from '../context.js';
 
@@ -31,6 +32,20 @@ export async function withBundle<T>(io: CliIO, file: string | undefined, configD
       },
       src,
     );
+  } finally {
+    src.cleanup();
+  }
+}
+
+/**
+ * For commands that take a local repository directory (`plan upgrade --repository`): runs `fn` with the bundle's
+ * extracted `repository/` folder, or with `fallback` when no bundle is given.
+ */
+export async function withBundleRepository<T>(io: CliIO, file: string | undefined, fallback: string | undefined, fn: (repositoryDir: string | undefined) => Promise<T> | T): Promise<T> {
+  if (file === undefined) return fn(fallback);
+  const src = openBundle(resolvePath(io.cwd, file), io.cwd);
+  try {
+    return await fn(join(src.dir, repositoryDir));
   } finally {
     src.cleanup();
   }
