@@ -24,16 +24,17 @@ if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
 }
 
 const types = {
-  'cluster-api': ['cluster-api', 'CoreProvider'],
-  'bootstrap-kubeadm': ['kubeadm', 'BootstrapProvider'],
-  'control-plane-kubeadm': ['kubeadm', 'ControlPlaneProvider'],
-  'infrastructure-docker': ['docker', 'InfrastructureProvider'],
-  'infrastructure-aws': ['aws', 'InfrastructureProvider'],
-  'infrastructure-azure': ['azure', 'InfrastructureProvider'],
-  'infrastructure-vsphere': ['vsphere', 'InfrastructureProvider'],
-  'infrastructure-metal3': ['metal3', 'InfrastructureProvider'],
-  'ipam-metal3': ['metal3', 'IPAMProvider'],
+  'cluster-api': ['cluster-api', 'CoreProvider', 'core'],
+  'bootstrap-kubeadm': ['kubeadm', 'BootstrapProvider', 'bootstrap'],
+  'control-plane-kubeadm': ['kubeadm', 'ControlPlaneProvider', 'controlPlane'],
+  'infrastructure-docker': ['docker', 'InfrastructureProvider', 'infrastructure'],
+  'infrastructure-aws': ['aws', 'InfrastructureProvider', 'infrastructure'],
+  'infrastructure-azure': ['azure', 'InfrastructureProvider', 'infrastructure'],
+  'infrastructure-vsphere': ['vsphere', 'InfrastructureProvider', 'infrastructure'],
+  'infrastructure-metal3': ['metal3', 'InfrastructureProvider', 'infrastructure'],
+  'ipam-metal3': ['metal3', 'IPAMProvider', 'ipam'],
 };
+const configProviders = {};
 const semverKey = (v) => v.replace(/^v/, '').split('.').map((n) => n.padStart(6, '0')).join('.');
 const newest = (label) => readdirSync(join(corpus, label)).sort((a, b) => (semverKey(a) < semverKey(b) ? 1 : -1))[0];
 const sha = (b) => createHash('sha256').update(b).digest('hex');
@@ -49,9 +50,10 @@ const fileLines = (label, version) =>
       return [`  - name: ${f}`, `    path: ${relative(work, p)}`, `    sha256: ${sha(b)}`, `    size: ${b.length}`];
     });
 let sourceBytes = 0;
-for (const [label, [name, type]] of Object.entries(types)) {
+for (const [label, [name, type, kind]] of Object.entries(types)) {
   if (!existsSync(join(corpus, label))) continue;
   const version = newest(label);
+  (configProviders[kind] ??= []).push({ name, version, url: relative(work, corpus) });
   lock.push(`- name: ${name}`, `  type: ${type}`, `  label: ${label}`, '  constraint: latest', `  version: ${version}`, '  contract: v1beta2', '  source:', '    kind: local', `    url: ${relative(work, join(corpus, label))}`, '  files:', ...fileLines(label, version));
   const dir = join(corpus, label, version);
   const comp = readdirSync(dir).find((f) => /components(-development)?\.yaml$/.test(f));
@@ -64,7 +66,12 @@ lock.push('certManager:', `  version: ${cmVersion}`, '  source:', '    kind: loc
 mkdirSync(join(work, 'providers', 'cert-manager'), { recursive: true });
 writeFileSync(join(work, 'providers', 'cert-manager', 'cert-manager.yaml'), readFileSync(join(corpus, 'cert-manager', cmVersion, 'cert-manager.yaml')));
 writeFileSync(join(work, 'capi.lock.yaml'), `${lock.join('\n')}\n`);
-writeFileSync(join(work, 'capi.config.ts'), 'export default {};\n');
+// The config the lock was resolved from (the bundle stores it, and reads its \`images\` for clusterctl.yaml).
+const providers = Object.fromEntries(Object.entries(configProviders).map(([k, list]) => [k, k === 'core' ? list[0] : list]));
+writeFileSync(
+  join(work, 'capi.config.ts'),
+  `export default ${JSON.stringify({ providers, certManager: { version: cmVersion, url: relative(work, corpus) } }, null, 2)};\n`,
+);
 
 function timed(args) {
   const t0 = process.hrtime.bigint();
