@@ -215,6 +215,7 @@ describe('--bundle source', () => {
     const bad = rewrite(await makeBundle(dir), (f) => f.set('capi.lock.yaml', Buffer.from('lockfileVersion: 1\nproviders: []\n')));
     writeFileSync(join(dir, 'bad.tar.gz'), bad);
     expect(() => openBundle(join(dir, 'bad.tar.gz'), dir)).toThrow(IntegrityError);
+    expect(() => openBundle(join(dir, 'missing.tar.gz'), dir)).toThrow(/bundle .*missing.tar.gz does not exist/);
   });
 
   it('bundles remote release files from the cache, and says what to do when one is missing', async () => {
