@@ -45,3 +45,31 @@ export {
   type ImageOverrides,
   type OutputStyle,
 } from './render/components/index.js';
+export {
+  diffTrees,
+  formatMarkdown,
+  formatText,
+  readTreeFromDir,
+  readTreeFromGit,
+  type DiffOptions,
+  type DiffReport,
+  type ObjectChange,
+  type RenderedTree,
+} from './plan/diff/index.js';
+export { hashTemplateNames } from './render/template-hash.js';
+export {
+  applyCustomPlan,
+  applyPlan,
+  checkUpgradePaths,
+  createCustomPlan,
+  formatUpgradePlan,
+  plan as planUpgrade,
+  planWithDropped,
+  type InventoryProvider,
+  type Repositories,
+  type RepositoryListing,
+  type UpgradeFinding,
+  type UpgradeItem,
+  type UpgradePlan,
+} from './plan/upgrade/index.js';
+export { formatMovePlan, planMove, type MovePlan, type MovePlanObject } from './plan/move/index.js';

@@ -276,9 +276,12 @@ describe('performance: one linear pass', () => {
       const small = make(size);
       const big = make(5 * size);
       timeOf(small, vars); // warm-up
-      const ratio = timeOf(big, vars) / Math.max(Math.min(timeOf(small, vars), timeOf(small, vars)), 1);
-      // Linear is 5; quadratic would be 25.
-      expect(ratio).toBeLessThan(12);
+      // Best of several runs on each side, so a busy machine (GC, other workers) skews the ratio less.
+      const bigTime = Math.min(timeOf(big, vars), timeOf(big, vars));
+      const smallTime = Math.min(timeOf(small, vars), timeOf(small, vars), timeOf(small, vars));
+      const ratio = bigTime / Math.max(smallTime, 1);
+      // Linear is 5; quadratic would be 25. The margin absorbs noise, not a change of complexity class.
+      expect(ratio).toBeLessThan(15);
     });
   }
 });

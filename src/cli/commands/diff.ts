@@ -1,0 +1,127 @@
+/** `capiform diff`: what a change to the rendered tree does, object by object, with its CAPI rollout impact. */
+import { Option, type Command } from 'commander';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { CliIO } from '../context.js';
+import { setExitCode } from '../main.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import {
+  defaultMaxSize,
+  diffTrees,
+  gitTopLevel,
+  treeRoots,
+  formatMarkdown,
+  formatText,
+  readTreeFromDir,
+  readTreeFromGit,
+  renderTreeAt,
+  repositorySalt,
+  type DiffReport,
+  type RenderedTree,
+} from '../../plan/diff/index.js';
+
+interface DiffFlags {
+  base?: string;
+  render?: boolean;
+  format: 'text' | 'markdown' | 'json';
+  exitCode?: boolean;
+  template?: string;
+  maxSize?: string;
+  secretVar: string[];
+  root?: string;
+  jsonOut?: string;
+  config?: string;
+}
+
+function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function hasTree(dir: string): boolean {
+  return treeRoots.some((t) => existsSync(join(dir, t)));
+}
+
+/** Colours only when stdout is a terminal (or FORCE_COLOR asks), never with NO_COLOR (https://no-color.org). */
+function useColor(io: CliIO): boolean {
+  if (io.env.NO_COLOR) return false;
+  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return true;
+  return io.isTTY && Boolean(process.stdout.isTTY);
+}
+
+export function registerDiff(program: Command, io: CliIO): void {
+  program
+    .command('diff')
+    .description('compare two rendered trees object by object, with the CAPI rollout impact of every change')
+    .argument('[dirs...]', 'two tree directories to compare (BASE HEAD) instead of a git ref')
+    .option('--base <ref>', 'git ref to compare the working tree with (default: HEAD)')
+    .option('--render', 'render both sides from their config and lock instead of reading committed trees')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+    .option('--exit-code', 'exit with 1 when anything changed')
+    .option('--template <dir>', 'folder with comment.hbs / object.hbs overriding the markdown layout')
+    .option('--max-size <n>', `markdown size limit in characters (default ${defaultMaxSize})`)
+    .option('--secret-var <name>', 'variable whose value (read from the environment) is never shown; repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--root <dir>', 'folder holding providers/ and clusters/ (default: the current directory)')
+    .option('--json-out <file>', 'also write the full JSON report to this file (for CI artifacts)')
+    .option('--config <file>', 'capi.config.* for --render (default: discovered in the tree root)')
+    .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<{ json?: boolean }>();
+      const format = globals.json ? 'json' : flags.format;
+      let maxSize = defaultMaxSize;
+      if (flags.maxSize !== undefined) {
+        maxSize = Number(flags.maxSize);
+        if (!Number.isInteger(maxSize) || maxSize < 1000) {
+          throw new UsageError(`invalid --max-size "${flags.maxSize}": expected a whole number of characters ≥ 1000`, { hint: '--max-size 60000' });
+        }
+      }
+      if (dirs.length !== 0 && dirs.length !== 2) {
+        throw new UsageError(`capiform diff takes two directories (BASE HEAD) or none, got ${dirs.length}`, { hint: 'capiform diff old-tree/ new-tree/   or   capiform diff --base origin/main' });
+      }
+      if (dirs.length === 2 && (flags.base !== undefined || flags.render)) {
+        throw new UsageError('pass either two directories or --base/--render, not both', { hint: 'capiform diff DIR_A DIR_B   or   capiform diff --base origin/main' });
+      }
+      let root = resolve(io.cwd, flags.root ?? '.');
+      // Run from a sub-folder of the repository: use the repository's top level when it holds the tree.
+      if (!flags.root && dirs.length === 0 && !hasTree(root)) {
+        try {
+          const top = gitTopLevel(root);
+          if (hasTree(top)) root = top;
+        } catch {
+          // not a git repository: the errors below say what is missing
+        }
+      }
+      let base: RenderedTree;
+      let head: RenderedTree;
+      let allowEmptyBase = true;
+      if (dirs.length === 2) {
+        base = readTreeFromDir(resolve(io.cwd, dirs[0] ?? ''), dirs[0]);
+        head = readTreeFromDir(resolve(io.cwd, dirs[1] ?? ''), dirs[1]);
+        allowEmptyBase = false;
+      } else if (flags.render) {
+        const ctx = flags.config ? { root, configPath: resolve(io.cwd, flags.config) } : { root };
+        base = await renderTreeAt(flags.base ?? 'HEAD', ctx);
+        head = await renderTreeAt(undefined, ctx);
+      } else {
+        base = readTreeFromGit(root, flags.base ?? 'HEAD');
+        head = readTreeFromDir(root, 'working tree');
+      }
+      const secretValues: Record<string, string> = {};
+      const warnings: string[] = [];
+      for (const name of flags.secretVar) {
+        const value = io.env[name];
+        if (value) secretValues[name] = value;
+        else warnings.push(`--secret-var ${name}: not set in the environment, so its value cannot be recognised in the tree`);
+      }
+      const report: DiffReport = diffTrees(base, head, { salt: repositorySalt(dirs.length === 2 ? io.cwd : root, io.env), secretValues, allowEmptyBase });
+      report.warnings.push(...warnings);
+      if (flags.jsonOut) writeAtomic(resolve(io.cwd, flags.jsonOut), `${JSON.stringify(report, null, 2)}\n`);
+      if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      else if (format === 'markdown') {
+        const fullReport = flags.jsonOut ? `The full report is in \`${flags.jsonOut}\`.` : undefined;
+        io.stdout(formatMarkdown(report, { maxSize, ...(flags.template ? { templateDir: resolve(io.cwd, flags.template) } : {}), ...(fullReport ? { fullReport } : {}) }));
+      } else io.stdout(formatText(report, { color: useColor(io) }));
+      if (flags.exitCode && report.changed) setExitCode(cmd, ExitCode.differences);
+    });
+}

@@ -1,0 +1,291 @@
+/**
+ * `capiform plan upgrade` and `capiform plan move`: clusterctl's upgrade plan and move plan, offline, from the lock,
+ * the rendered tree and local provider repositories.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InputError, NetworkError, UsageError } from '../../errors.js';
+import { manifestLabel } from '../../resolve/provider-type.js';
+import type { CliIO } from '../context.js';
+import { formatMovePlan, planMove } from '../../plan/move/index.js';
+import {
+  localBasepath,
+  localVersions,
+  missingListings,
+  parseManifestText,
+  readCachedRemoteListing,
+  readLocalListing,
+  readLockInventory,
+  readManifests,
+  readTreeInventory,
+  type LockedInventoryProvider,
+} from '../../plan/read-inputs.js';
+import { tabwrite } from '../../plan/tabwriter.js';
+import {
+  addUpgradeItems,
+  applyCustomPlan,
+  applyPlan,
+  checkUpgradePaths,
+  formatUpgradePlan,
+  planWithDropped,
+  repositoryKey,
+  sortUpgradeItemsForOutput,
+  type CertManagerPlan,
+  type InventoryProvider,
+  type Repositories,
+  type UpgradeFinding,
+  type UpgradeItem,
+} from '../../plan/upgrade/index.js';
+import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
+
+interface PlanGlobals {
+  json?: boolean;
+  quiet?: boolean;
+  config?: string;
+}
+
+/** The directory holding capi.lock.yaml and the rendered tree: `--config`'s directory, else the working directory. */
+function baseDir(io: CliIO, config: string | undefined): string {
+  if (!config) return io.cwd;
+  const p = resolve(io.cwd, config);
+  if (!existsSync(p)) throw new UsageError(`config file not found: ${config}`, { hint: 'pass an existing capi.config.* with --config' });
+  return dirname(p);
+}
+
+function readFileObjects(file: string): Record<string, unknown>[] {
+  return parseManifestText(readFileSync(file, 'utf8'), file);
+}
+
+interface UpgradeOptions {
+  repository?: string;
+  contract?: string;
+  certManagerVersion?: string;
+  core?: string[];
+  bootstrap?: string[];
+  controlPlane?: string[];
+  infrastructure?: string[];
+  ipam?: string[];
+  runtimeExtension?: string[];
+  addon?: string[];
+}
+
+/** `upgrade apply`'s provider flags, in clusterctl's order, with the provider type each one takes. */
+const providerFlags: [keyof UpgradeOptions, string][] = [
+  ['core', 'CoreProvider'],
+  ['bootstrap', 'BootstrapProvider'],
+  ['controlPlane', 'ControlPlaneProvider'],
+  ['infrastructure', 'InfrastructureProvider'],
+  ['ipam', 'IPAMProvider'],
+  ['runtimeExtension', 'RuntimeExtensionProvider'],
+  ['addon', 'AddonProvider'],
+];
+
+/** clusterctl StringSlice flags: repeatable and comma-separated. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').filter((v) => v !== '')];
+}
+
+function loadInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
+  const lockPath = join(base, 'capi.lock.yaml');
+  const tree = readTreeInventory(join(base, 'providers'), base);
+  if (existsSync(lockPath)) {
+    const locked = readLockInventory(lockPath);
+    for (const p of locked) {
+      const t = tree.find((x) => x.providerName === p.providerName && x.type === p.type);
+      if (t) p.namespace = t.namespace;
+    }
+    return { source: 'lock', providers: locked, locked };
+  }
+  if (tree.length === 0) {
+    throw new InputError(`no inventory: neither capi.lock.yaml nor Provider objects under providers/ in ${base}`, {
+      where: base,
+      hint: 'run in a capiform repository (after `capiform lock` / `capiform render`) or pass --config',
+    });
+  }
+  return { source: 'tree', providers: tree, locked: [] };
+}
+
+async function loadRepositories(
+  inventory: readonly InventoryProvider[],
+  locked: readonly LockedInventoryProvider[],
+  repositoryDir: string | undefined,
+  base: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Repositories> {
+  const repositories: Repositories = {};
+  const missing: string[] = [];
+  for (const p of inventory) {
+    const label = manifestLabel(p.providerName, p.type);
+    let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
+    const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
+    if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base), p);
+    let why = '';
+    if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
+      try {
+        listing = await readCachedRemoteListing(p, lockEntry.source.url, env);
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        why = ': not in the cache';
+      }
+    }
+    if (!listing) {
+      missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'}${why})` : label);
+      continue;
+    }
+    repositories[repositoryKey(p)] = listing;
+  }
+  if (missing.length > 0) throw missingListings(missing);
+  return repositories;
+}
+
+function certManagerPlan(base: string, repositoryDir: string | undefined, desiredFlag: string | undefined): CertManagerPlan | null {
+  const dir = join(base, 'providers', 'cert-manager');
+  if (!existsSync(dir)) return null;
+  const installed = readManifests([dir], base).filter((o) => {
+    const labels = (o.metadata as { labels?: Record<string, unknown> } | undefined)?.labels;
+    return labels?.['clusterctl.cluster.x-k8s.io/core'] === 'cert-manager';
+  });
+  if (installed.length === 0) return null;
+  let desired = desiredFlag;
+  let toInstall: Record<string, unknown>[] | null = null;
+  const cmRepo = repositoryDir ? join(repositoryDir, 'cert-manager') : undefined;
+  if (!desired && cmRepo) desired = localVersions(cmRepo).at(-1);
+  if (!desired) return null;
+  if (cmRepo && existsSync(join(cmRepo, desired, 'cert-manager.yaml'))) toInstall = readFileObjects(join(cmRepo, desired, 'cert-manager.yaml'));
+  const decision = certManagerShouldUpgrade(desired, installed, toInstall ?? installed);
+  return { from: decision.fromVersion, to: desired, shouldUpgrade: decision.shouldUpgrade };
+}
+
+function formatFindings(findings: readonly UpgradeFinding[]): string {
+  if (findings.length === 0) return '';
+  let out = 'capiform upgrade-path checks (not part of clusterctl’s plan):\n\n';
+  for (const f of findings) out += `  ${f.severity}: ${f.message}\n      ${f.reason}\n`;
+  return `${out}\n`;
+}
+
+function formatApply(args: string, items: readonly UpgradeItem[]): string {
+  if (items.length === 0) return `clusterctl upgrade apply ${args} has nothing to upgrade.\n`;
+  let table = 'NAME\tNAMESPACE\tTYPE\tCURRENT VERSION\tNEXT VERSION\n';
+  for (const i of items) {
+    table += `${manifestLabel(i.providerName, i.type)}\t${i.namespace}\t${i.type}\t${i.currentVersion}\t${i.nextVersion}\n`;
+  }
+  return `clusterctl upgrade apply ${args} would upgrade, in this order:\n\n${tabwrite(table)}\n`;
+}
+
+async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): Promise<void> {
+  const base = baseDir(io, globals.config);
+  const repositoryDir = local.repository ? resolve(io.cwd, local.repository) : undefined;
+  if (repositoryDir && !existsSync(repositoryDir)) {
+    throw new UsageError(`repository directory not found: ${local.repository}`, {
+      hint: 'pass a clusterctl local repository: <DIR>/<provider label>/<version>/metadata.yaml',
+    });
+  }
+  const inventory = loadInventory(base);
+  const repositories = await loadRepositories(inventory.providers, inventory.locked, repositoryDir, base, io.env);
+  const input = { inventory: inventory.providers, repositories };
+  const result = planWithDropped(input);
+  const findings = checkUpgradePaths(result, inventory.providers, repositories);
+  const certManager = certManagerPlan(base, repositoryDir, local.certManagerVersion);
+  const custom = providerFlags.some(([flag]) => ((local[flag] as string[] | undefined) ?? []).length > 0);
+  if (custom && local.contract !== undefined) {
+    throw new UsageError(
+      "The --contract flag can't be used in combination with --core, --bootstrap, --control-plane, --infrastructure, --ipam, --extension, --addon",
+      { hint: 'preview either a contract upgrade (--contract) or explicit provider versions' },
+    );
+  }
+  let applied: UpgradeItem[] | undefined;
+  let appliedLabel = '';
+  if (local.contract !== undefined) {
+    applied = applyPlan(input, local.contract);
+    appliedLabel = `--contract ${local.contract}`;
+  } else if (custom) {
+    const items: UpgradeItem[] = [];
+    const args: string[] = [];
+    for (const [flag, type] of providerFlags) {
+      const refs = (local[flag] as string[] | undefined) ?? [];
+      if (refs.length === 0) continue;
+      items.push(...addUpgradeItems(refs, type, inventory.providers));
+      args.push(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${refs.join(',')}`);
+    }
+    applied = applyCustomPlan(input, items);
+    appliedLabel = args.join(' ');
+  }
+  if (globals.json) {
+    const sorted = [...result.plans].sort((a, b) => (a.contract < b.contract ? -1 : a.contract > b.contract ? 1 : 0));
+    const doc = {
+      inventory: { source: inventory.source, providers: inventory.providers.map(({ providerName, type, version, namespace }) => ({ providerName, type, version, namespace })) },
+      certManager,
+      plans: sorted.map((p) => ({ contract: p.contract, providers: sortUpgradeItemsForOutput(p.providers) })),
+      droppedPlans: result.droppedPlans,
+      findings,
+      ...(applied ? { apply: { command: `clusterctl upgrade apply ${appliedLabel}`, providers: applied } } : {}),
+    };
+    io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
+  let out = formatUpgradePlan(result.plans, { certManager });
+  out += formatFindings(findings);
+  if (applied) out += formatApply(appliedLabel, applied);
+  io.stdout(out);
+}
+
+interface MoveOptions {
+  namespace?: string;
+  allNamespaces?: boolean;
+  inferOwners?: boolean;
+}
+
+function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, globals: PlanGlobals): void {
+  if (local.namespace !== undefined && local.allNamespaces) {
+    throw new UsageError('--namespace and --all-namespaces cannot be used together', { hint: 'pass one of them' });
+  }
+  if (local.namespace === '') throw new UsageError('--namespace needs a namespace name', { hint: 'or use --all-namespaces' });
+  let inputs = [...paths];
+  if (inputs.length === 0) {
+    const base = baseDir(io, globals.config);
+    inputs = ['providers', 'clusters'].map((d) => join(base, d)).filter((d) => existsSync(d));
+    if (inputs.length === 0) {
+      throw new InputError(`nothing to plan: no providers/ or clusters/ directory in ${base}`, {
+        where: base,
+        hint: 'run `capiform render` first, or pass the directories or files holding the manifests',
+      });
+    }
+  }
+  const objects = readManifests(inputs, io.cwd);
+  const plan = planMove(objects, { namespace: local.namespace ?? '', inferOwners: local.inferOwners !== false });
+  if (globals.json) io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+  else io.stdout(formatMovePlan(plan));
+}
+
+export function registerPlan(program: Command, io: CliIO): void {
+  const plan = program.command('plan').description('offline plans: what clusterctl upgrade and clusterctl move would do');
+  plan
+    .command('upgrade')
+    .description('clusterctl upgrade plan, offline: next version per contract, plus capiform’s upgrade-path checks')
+    .option('--repository <dir>', 'clusterctl local repository with the providers’ releases (<dir>/<label>/<version>/)')
+    .option('--contract <contract>', 'also show what `clusterctl upgrade apply --contract <contract>` would upgrade')
+    .option('--core <ref>', 'preview `upgrade apply --core [namespace/]name:version` (repeatable, comma-separated)', collect)
+    .option('-b, --bootstrap <ref>', 'preview `upgrade apply --bootstrap …`', collect)
+    .option('-c, --control-plane <ref>', 'preview `upgrade apply --control-plane …`', collect)
+    .option('-i, --infrastructure <ref>', 'preview `upgrade apply --infrastructure …`', collect)
+    .option('--ipam <ref>', 'preview `upgrade apply --ipam …`', collect)
+    .option('--runtime-extension <ref>', 'preview `upgrade apply --runtime-extension …`', collect)
+    .option('--addon <ref>', 'preview `upgrade apply --addon …`', collect)
+    .option('--cert-manager-version <version>', 'the cert-manager version to plan for (default: newest in --repository)')
+    .option('--config <file>', 'capi.config.* whose directory holds capi.lock.yaml and the rendered tree')
+    .action(async (local: UpgradeOptions, cmd: Command) => {
+      await runUpgrade(io, local, cmd.optsWithGlobals<PlanGlobals>());
+    });
+  plan
+    .command('move')
+    .description('clusterctl move, offline: object graph, move order (groups), and what would be skipped')
+    .argument('[paths...]', 'manifest directories or files (default: providers/ and clusters/ of the rendered tree)')
+    .option('-n, --namespace <namespace>', 'move only this namespace (clusterctl --namespace)')
+    .option('-A, --all-namespaces', 'move every namespace (the default)')
+    .option('--no-infer-owners', 'use only the ownerReferences in the manifests (by default capiform adds the ones CAPI controllers set at runtime)')
+    .option('--config <file>', 'capi.config.* whose directory holds the rendered tree')
+    .action((paths: string[], local: MoveOptions, cmd: Command) => {
+      runMove(io, paths, local, cmd.optsWithGlobals<PlanGlobals>());
+    });
+}

@@ -1,0 +1,213 @@
+/** Compares two rendered trees object by object and assesses the rollout impact of every change. */
+import { checkCapiformTree, type RenderedTree } from './tree.js';
+import { indexTree, ownerFromPath, type TreeIndex, type TreeObject } from './objects.js';
+import { diffFields } from './field-diff.js';
+import { findRotations } from './rotation.js';
+import { diffSecret, isSecret, redactSecretValues, scrubStrings, type SecretPolicy } from './secrets.js';
+import type { DiffReport, FieldChange, ObjectChange, Owner } from './types.js';
+import { classifyAdded, classifyChanged, classifyRemoved, classifyRotated, type ClassifyInput } from '../rollout/classify.js';
+import { assessProviders } from '../rollout/provider.js';
+import { summarize, summarizeClusters } from '../rollout/summary.js';
+import { clusterOfObject, TreeLookup } from '../rollout/refs.js';
+
+export interface DiffOptions {
+  /** Salt for secret hashes (see `repositorySalt`). Required so hashes are stable per repository. */
+  salt: string;
+  /** Variables marked secret and their values (both sides' values when known). */
+  secretValues?: Record<string, string | string[]>;
+  /** Allow an empty base (the first render). Default true. */
+  allowEmptyBase?: boolean;
+  /** Allow an empty head (the tree was removed). Default false. */
+  allowEmptyHead?: boolean;
+}
+
+function policyOf(opts: DiffOptions): SecretPolicy {
+  const values: SecretPolicy['values'] = [];
+  for (const [name, v] of Object.entries(opts.secretValues ?? {})) {
+    for (const value of Array.isArray(v) ? v : [v]) if (value) values.push({ name, value });
+  }
+  // Longest first so a value that contains another is replaced whole.
+  values.sort((a, b) => b.value.length - a.value.length);
+  return { salt: opts.salt, values };
+}
+
+const ownerRank: Record<Owner['type'], number> = { provider: 0, namespace: 1, cluster: 2, argocd: 3, other: 4 };
+
+function compareChanges(a: ObjectChange, b: ObjectChange): number {
+  const r = ownerRank[a.owner.type] - ownerRank[b.owner.type];
+  if (r !== 0) return r;
+  const fa = ownerKey(a.owner);
+  const fb = ownerKey(b.owner);
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+export function ownerKey(o: Owner): string {
+  switch (o.type) {
+    case 'provider':
+      return o.label;
+    case 'cluster':
+      return `${o.namespace}/${o.name}`;
+    case 'namespace':
+      return o.namespace;
+    default:
+      return o.type;
+  }
+}
+
+function makeChange(action: ObjectChange['action'], obj: TreeObject, prev: TreeObject | undefined, fields: FieldChange[]): ObjectChange {
+  const c: ObjectChange = {
+    action,
+    key: obj.key,
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    namespace: obj.namespace,
+    name: obj.name,
+    file: obj.file,
+    owner: ownerFromPath(obj.file),
+    fields,
+    impacts: [],
+  };
+  if (prev && prev.apiVersion !== obj.apiVersion) c.previousApiVersion = prev.apiVersion;
+  if (prev && prev.file !== obj.file) c.previousFile = prev.file;
+  if (prev && prev.name !== obj.name) c.previousName = prev.name;
+  return c;
+}
+
+function objectFields(a: TreeObject, b: TreeObject, policy: SecretPolicy): FieldChange[] {
+  const fields = isSecret(a) || isSecret(b) ? diffSecret(a, b, policy) : diffFields(a.object, b.object);
+  return redactSecretValues(fields, policy);
+}
+
+/** Compares two indexed trees. */
+export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions, warnings: string[] = []): DiffReport {
+  const policy = policyOf(opts);
+  const inputs: ClassifyInput[] = [];
+  const removed: TreeObject[] = [];
+  const added: TreeObject[] = [];
+  const referenceChanges = new Set<string>();
+  // Only files that differ can hold a change; unchanged files are parsed later only if context needs them.
+  const changedFiles = new Set<string>();
+  for (const [path, text] of base.files) if (head.files.get(path) !== text) changedFiles.add(path);
+  for (const path of head.files.keys()) if (!base.files.has(path)) changedFiles.add(path);
+  const baseObjects = new Map<string, TreeObject>();
+  const headObjects = new Map<string, TreeObject>();
+  // Within a changed file, a document whose text is the same on both sides is the same object: skip it.
+  for (const path of changedFiles) {
+    const bc = base.chunksOf(path);
+    const hc = head.chunksOf(path);
+    const bs = new Set(bc);
+    const hs = new Set(hc);
+    bc.forEach((text, i) => {
+      if (!hs.has(text)) for (const o of base.objectsOfChunk(path, i)) baseObjects.set(o.key, o);
+    });
+    hc.forEach((text, i) => {
+      if (!bs.has(text)) for (const o of head.objectsOfChunk(path, i)) headObjects.set(o.key, o);
+    });
+  }
+  let unchangedInChangedFiles = 0;
+  for (const [key, a] of baseObjects) {
+    const b = headObjects.get(key) ?? head.objects.get(key);
+    if (!b) {
+      removed.push(a);
+      continue;
+    }
+    const fields = objectFields(a, b, policy);
+    if (fields.length === 0 && a.file === b.file) {
+      unchangedInChangedFiles++;
+      continue;
+    }
+    for (const f of fields) if (typeof f.old === 'string' && typeof f.new === 'string') referenceChanges.add(`${f.old}\0${f.new}`);
+    inputs.push({ change: makeChange('changed', b, a, fields), base: a, head: b });
+  }
+  for (const [key, b] of headObjects) if (!baseObjects.has(key) && !base.objects.has(key)) added.push(b);
+
+  const rotations = findRotations(removed, added, referenceChanges);
+  const rotatedFrom = new Set(rotations.map((r) => r.from));
+  const rotatedTo = new Set(rotations.map((r) => r.to));
+  for (const r of rotations) {
+    const fields = objectFields(r.from, r.to, policy).filter((f) => f.path !== '.metadata.name');
+    inputs.push({ change: makeChange('rotated', r.to, r.from, fields), base: r.from, head: r.to });
+  }
+  for (const a of removed) if (!rotatedFrom.has(a)) inputs.push({ change: makeChange('removed', a, undefined, []), base: a });
+  for (const b of added) if (!rotatedTo.has(b)) inputs.push({ change: makeChange('added', b, undefined, []), head: b });
+
+  // Owners and clusters.
+  const ctx = { base: new TreeLookup(base), head: new TreeLookup(head) };
+  for (const i of inputs) {
+    const o = (i.head ?? i.base) as TreeObject;
+    const owner = i.change.owner;
+    // A folder clusters/<ns>/<dir>/ is a cluster's only if that Cluster exists (else it is shared, e.g. a ClusterClass).
+    const isClusterDir = owner.type === 'cluster' && (ctx.head.hasClusterDir(owner.namespace, owner.name) || ctx.base.hasClusterDir(owner.namespace, owner.name));
+    if (owner.type === 'cluster' && !isClusterDir) i.change.owner = { type: 'namespace', namespace: owner.namespace };
+    const cluster = clusterOfObject(o, isClusterDir && owner.type === 'cluster' ? owner : null);
+    if (cluster) {
+      i.cluster = cluster;
+      if (owner.type !== 'provider') {
+        const [namespace = '', name = ''] = cluster.split('/');
+        i.change.owner = { type: 'cluster', namespace, name };
+      }
+    }
+  }
+
+  // Rollout impact.
+  for (const i of inputs) {
+    if (i.change.owner.type === 'provider') continue;
+    switch (i.change.action) {
+      case 'changed':
+        i.change.impacts = classifyChanged(i, ctx);
+        break;
+      case 'added':
+        i.change.impacts = classifyAdded(i);
+        break;
+      case 'removed':
+        i.change.impacts = classifyRemoved(i);
+        break;
+      case 'rotated':
+        i.change.impacts = classifyRotated(i);
+        break;
+    }
+  }
+  // An object that only moved to another file changes nothing.
+  for (const i of inputs) {
+    if (i.change.action === 'changed' && i.change.fields.length === 0) {
+      i.change.impacts = [{ kind: 'no-op', reason: `moved from ${i.change.previousFile ?? '?'} to ${i.change.file}` }];
+    }
+  }
+  const providers = assessProviders(inputs, base, head);
+  const changes = inputs.map((i) => i.change).sort(compareChanges);
+  const clusters = summarizeClusters(changes);
+  const counts = {
+    added: changes.filter((c) => c.action === 'added').length,
+    removed: changes.filter((c) => c.action === 'removed').length,
+    changed: changes.filter((c) => c.action === 'changed').length,
+    rotated: changes.filter((c) => c.action === 'rotated').length,
+    unchanged: 0,
+  };
+  for (const c of changes) for (const f of c.fields) delete f.segments;
+  // Objects present on both sides and not changed (exact for parsed files, counted by `kind:` lines otherwise).
+  counts.unchanged = Math.max(0, head.objectCount() - counts.added - counts.changed - counts.rotated);
+  void unchangedInChangedFiles;
+  const report: DiffReport = {
+    schemaVersion: 1,
+    base: { label: base.label, files: base.files.size, objects: base.objectCount() },
+    head: { label: head.label, files: head.files.size, objects: head.objectCount() },
+    changed: changes.length > 0,
+    counts,
+    summary: summarize(clusters, providers, changes.length > 0),
+    clusters,
+    providers,
+    changes,
+    warnings: [...warnings, ...base.warnings, ...head.warnings],
+  };
+  return scrubStrings(report, policy);
+}
+
+/** Compares two rendered trees (checks that both are capiform's first). */
+export function diffTrees(base: RenderedTree, head: RenderedTree, opts: DiffOptions): DiffReport {
+  const warnings = [
+    ...checkCapiformTree(base, { allowEmpty: opts.allowEmptyBase ?? true }),
+    ...checkCapiformTree(head, { allowEmpty: opts.allowEmptyHead ?? false }),
+  ];
+  return diffIndexes(indexTree(base), indexTree(head), opts, warnings);
+}

@@ -1,0 +1,194 @@
+/**
+ * Markdown for a pull-request comment: summary first, one `<details>` section per object, bounded in size (GitHub
+ * refuses comments over 65,536 characters). Layout comes from handlebars templates a team can override.
+ */
+import type Handlebars from 'handlebars';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { InputError } from '../../errors.js';
+import type { DiffReport, FieldChange, ObjectChange } from './types.js';
+import { commentTemplate, objectTemplate } from './templates.js';
+import { impactOrder, worstImpact, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
+import { groupImpacts } from '../rollout/summary.js';
+
+export interface MarkdownOptions {
+  /** Upper bound of the comment in characters. Default 60,000. */
+  maxSize?: number;
+  /** A folder with `comment.hbs` and/or `object.hbs` replacing the defaults. */
+  templateDir?: string;
+  /** Where the full report is, for the truncation note (e.g. "Full report: the `capiform-diff` artifact (diff.json)."). */
+  fullReport?: string;
+  /** Field rows per object section. Default 40. */
+  maxFieldsPerObject?: number;
+  /** Rows of the cluster table. Default 100. */
+  maxClusterRows?: number;
+}
+
+export const defaultMaxSize = 60_000;
+
+const impactLabels: Record<ImpactKind, string> = {
+  'no-op': 'no-op',
+  'in-place': 'in-place',
+  create: 'create',
+  'template-rotation': 'template rotation',
+  'provider-change': 'provider change',
+  'provider-upgrade': 'provider upgrade',
+  'worker-rollout': 'worker rollout',
+  'control-plane-rollout': 'control-plane rollout',
+  deletion: 'deletion',
+};
+
+const symbols: Record<ObjectChange['action'], string> = { added: '➕', removed: '➖', changed: '✏️', rotated: '🔄' };
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Table-cell safe HTML: escaped, `|` as an entity, no newlines. */
+function cellText(s: string): string {
+  return escapeHtml(s).replace(/\|/g, '&#124;').replace(/\r?\n/g, '<br>');
+}
+
+function showValue(v: unknown): string {
+  if (v === undefined) return '';
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  const cut = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  return `<code>${cellText(cut)}</code>`;
+}
+
+function fieldSide(f: FieldChange, side: 'old' | 'new'): string {
+  if (f.redacted) {
+    const hash = side === 'old' ? f.redacted.oldHash : f.redacted.newHash;
+    return hash ? `🔒 ${f.redacted.reason} <code>${hash}</code>` : '—';
+  }
+  const v = side === 'old' ? f.old : f.new;
+  return v === undefined ? '—' : showValue(v);
+}
+
+function crdSummary(c: ProviderSummary['crds']): string {
+  const parts: string[] = [];
+  if (c.added.length) parts.push(`${c.added.length} added`);
+  if (c.removed.length) parts.push(`${c.removed.length} removed`);
+  if (c.changed.length) parts.push(`${c.changed.length} changed`);
+  if (c.versionsAdded.length) parts.push(`+versions: ${c.versionsAdded.length}`);
+  if (c.versionsRemoved.length) parts.push(`−versions: ${c.versionsRemoved.length}`);
+  if (c.versionsDeprecated.length) parts.push(`deprecated versions: ${c.versionsDeprecated.length}`);
+  if (c.storageChanged.length) parts.push(`storage changed: ${c.storageChanged.length}`);
+  return parts.join(', ') || '—';
+}
+
+function compile(templateDir: string | undefined, file: string, fallback: string, hb: typeof Handlebars): Handlebars.TemplateDelegate {
+  let source = fallback;
+  if (templateDir) {
+    if (!existsSync(templateDir)) {
+      throw new InputError(`template folder ${templateDir} does not exist`, { where: templateDir, hint: 'pass a folder with comment.hbs and/or object.hbs' });
+    }
+    const p = join(templateDir, file);
+    if (existsSync(p)) source = readFileSync(p, 'utf8');
+  }
+  try {
+    const t = hb.compile(source, { noEscape: false, strict: false });
+    return t;
+  } catch (err) {
+    throw new InputError(`cannot compile markdown template ${file}: ${err instanceof Error ? err.message : String(err)}`, { where: templateDir ? join(templateDir, file) : file });
+  }
+}
+
+// Loaded on first use: `diff --format json|text` should not pay for handlebars at startup.
+let handlebars: typeof Handlebars | undefined;
+
+function environment(): typeof Handlebars {
+  handlebars ??= createRequire(import.meta.url)('handlebars') as typeof Handlebars;
+  const hb = handlebars.create();
+  hb.registerHelper('cell', (v: unknown) => new hb.SafeString(cellText(v === undefined || v === null ? '' : String(v))));
+  hb.registerHelper('join', (v: unknown) => (Array.isArray(v) ? v.join(', ') : ''));
+  hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  hb.registerHelper('impactLabel', (k: ImpactKind) => impactLabels[k] ?? k);
+  hb.registerHelper('symbol', (a: ObjectChange['action']) => symbols[a] ?? a);
+  hb.registerHelper('crdSummary', (c: ProviderSummary['crds']) => new hb.SafeString(cellText(crdSummary(c))));
+  hb.registerHelper('objectName', (c: ObjectChange) => (c.namespace ? `${c.namespace}/${c.name}` : c.name));
+  hb.registerHelper('fieldOld', (f: FieldChange) => new hb.SafeString(fieldSide(f, 'old')));
+  hb.registerHelper('fieldNew', (f: FieldChange) => new hb.SafeString(fieldSide(f, 'new')));
+  return hb;
+}
+
+/**
+ * Section order (and so what gets cut last): most severe first; a provider's CRDs, RBAC and webhooks come after every
+ * cluster change — the provider's version, controllers and flags are already in the summary.
+ */
+function severity(c: ObjectChange): number {
+  const s = impactOrder.indexOf(worstImpact(c.impacts.filter((i) => !i.possible).map((i) => i.kind)));
+  if (c.owner.type === 'provider' && c.kind !== 'Provider' && c.kind !== 'Deployment' && s > 0) return 0.5;
+  return s;
+}
+
+/** Within one severity, what a reviewer reads first: the provider's version, its controllers, its CRDs, the rest. */
+const kindRank: Record<string, number> = { Cluster: 0, Provider: 0, KubeadmControlPlane: 1, MachineDeployment: 1, Deployment: 1, ClusterClass: 1, CustomResourceDefinition: 2 };
+
+/**
+ * Handlebars escapes `=` (for unquoted attributes, which our templates do not use) as `&#x3D;`; that only bloats
+ * the comment and makes it unreadable as text. Everything else it escapes stays escaped.
+ */
+function unbloat(text: string): string {
+  return text.replace(/&#x3D;/g, '=');
+}
+
+/** Renders the report as a PR comment of at most `maxSize` characters. */
+export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): string {
+  const maxSize = opts.maxSize ?? defaultMaxSize;
+  const maxFields = opts.maxFieldsPerObject ?? 40;
+  const maxRows = opts.maxClusterRows ?? 100;
+  // CRD schemas change by the hundred; their first rows say enough.
+  const fieldCap = (c: ObjectChange): number => (c.kind === 'CustomResourceDefinition' ? Math.min(maxFields, 12) : maxFields);
+  const hb = environment();
+  const comment = compile(opts.templateDir, 'comment.hbs', commentTemplate, hb);
+  const object = compile(opts.templateDir, 'object.hbs', objectTemplate, hb);
+  // Most severe first, so what gets cut is what matters least.
+  const ordered = report.changes
+    .map((c, i) => ({ c, i, s: severity(c) }))
+    .sort((a, b) => b.s - a.s || (kindRank[a.c.kind] ?? 3) - (kindRank[b.c.kind] ?? 3) || a.i - b.i)
+    .map(({ c }) => c);
+  const sections = ordered.map((change) =>
+    unbloat(object({
+      change,
+      impacts: groupImpacts(change.impacts),
+      impact: worstImpact(change.impacts.map((i) => i.kind)),
+      fields: change.fields.slice(0, fieldCap(change)),
+      hiddenFields: Math.max(0, change.fields.length - fieldCap(change)),
+    })),
+  );
+  const where = opts.fullReport ?? 'Run `capiform diff --format json` for the full report.';
+  const cutKinds = (from: number): string => {
+    const counts = new Map<string, number>();
+    for (const c of ordered.slice(from)) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+    return [...counts.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
+  };
+  const render = (included: string[], omitted: number): string =>
+    unbloat(comment({
+      report,
+      clusters: report.clusters.slice(0, maxRows),
+      clustersHidden: Math.max(0, report.clusters.length - maxRows),
+      sections: included,
+      omitted: omitted > 0 ? { count: omitted, total: sections.length, limit: maxSize, where, kinds: cutKinds(sections.length - omitted) } : null,
+    }));
+  const full = render(sections, 0);
+  if (full.length <= maxSize) return full;
+  // Keep as many sections as fit next to the summary and the truncation note.
+  const skeleton = render([], sections.length).length;
+  let budget = maxSize - skeleton;
+  const kept: string[] = [];
+  for (const s of sections) {
+    if (s.length + 1 > budget) break;
+    kept.push(s);
+    budget -= s.length + 1;
+  }
+  let out = render(kept, sections.length - kept.length);
+  if (out.length > maxSize) {
+    // Even the summary is too long (thousands of clusters): cut it at a line boundary.
+    const note = `\n\n> ✂️ The summary was cut at ${maxSize} characters. ${where}\n`;
+    const cut = out.slice(0, Math.max(0, maxSize - note.length));
+    out = cut.slice(0, cut.lastIndexOf('\n') + 1) + note;
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+/** The terminal format: summary, providers, clusters, then every change with its impact and fields. */
+import pc from 'picocolors';
+import type { DiffReport, FieldChange, ObjectChange } from './types.js';
+import type { ImpactKind } from '../rollout/types.js';
+import { groupImpacts } from '../rollout/summary.js';
+
+export interface TextOptions {
+  color?: boolean;
+  /** Field lines per object. Default 30. */
+  maxFieldsPerObject?: number;
+}
+
+function show(v: unknown): string {
+  const text = v === undefined ? '(unset)' : typeof v === 'string' ? v : JSON.stringify(v);
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
+
+export function formatText(report: DiffReport, opts: TextOptions = {}): string {
+  const c = pc.createColors(opts.color ?? false);
+  const maxFields = opts.maxFieldsPerObject ?? 30;
+  const impactColor = (k: ImpactKind): ((s: string) => string) =>
+    k === 'deletion' || k === 'control-plane-rollout' || k === 'worker-rollout' ? c.red : k === 'no-op' ? c.dim : c.yellow;
+  const lines: string[] = [];
+  lines.push(c.bold(`capiform diff: ${report.base.label} → ${report.head.label}`));
+  lines.push(report.summary.text);
+  if (report.changed) {
+    const n = report.counts;
+    lines.push(c.dim(`${n.changed} changed, ${n.added} added, ${n.removed} removed, ${n.rotated} rotated, ${n.unchanged} unchanged`));
+  }
+  if (report.providers.length) {
+    lines.push('', c.bold('Providers'));
+    for (const p of report.providers) {
+      const version = p.fromVersion && p.toVersion && p.fromVersion !== p.toVersion ? `${p.fromVersion} → ${p.toVersion}` : (p.toVersion ?? p.fromVersion ?? '');
+      const contract = p.fromContract && p.toContract && p.fromContract !== p.toContract ? `contract ${p.fromContract} → ${p.toContract}` : p.toContract ? `contract ${p.toContract}` : '';
+      lines.push(`  ${p.label}  ${version}  ${contract}  ${impactColor(p.impact)(p.impact)}`.trimEnd());
+      for (const i of p.images) lines.push(`    image ${i.object}/${i.container}: ${i.from ?? '(none)'} → ${i.to ?? '(none)'}`);
+      for (const a of p.args) {
+        for (const x of a.added) lines.push(`    flag ${a.object}/${a.container}: added ${x}`);
+        for (const x of a.removed) lines.push(`    flag ${a.object}/${a.container}: removed ${x}`);
+        for (const x of a.changed) lines.push(`    flag ${a.object}/${a.container}: ${x.flag} ${x.from} → ${x.to}`);
+      }
+      const crd = p.crds;
+      if (crd.added.length + crd.removed.length + crd.changed.length) {
+        lines.push(`    CRDs: ${crd.changed.length} changed, ${crd.added.length} added, ${crd.removed.length} removed${crd.versionsAdded.length ? `; new versions: ${crd.versionsAdded.join(', ')}` : ''}${crd.versionsDeprecated.length ? `; deprecated: ${crd.versionsDeprecated.join(', ')}` : ''}${crd.versionsRemoved.length ? `; removed: ${crd.versionsRemoved.join(', ')}` : ''}${crd.storageChanged.length ? `; storage: ${crd.storageChanged.join(', ')}` : ''}`);
+      }
+    }
+  }
+  if (report.clusters.length) {
+    lines.push('', c.bold('Clusters'));
+    for (const cl of report.clusters) {
+      const bits: string[] = [];
+      if (cl.controlPlaneRolls) bits.push('control plane rolls');
+      if (cl.workersRoll.length) bits.push(`workers roll (${cl.workersRoll.join(', ')})`);
+      if (cl.possibleRollout) bits.push('may roll');
+      lines.push(`  ${cl.cluster}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
+    }
+  }
+  if (report.changes.length) {
+    lines.push('', c.bold('Changes'));
+    for (const ch of report.changes) lines.push(...changeLines(ch, c, impactColor, maxFields));
+  }
+  if (report.warnings.length) {
+    lines.push('', c.bold('Warnings'));
+    for (const w of report.warnings) lines.push(`  ${c.yellow('!')} ${w}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+function changeLines(ch: ObjectChange, c: Colors, impactColor: (k: ImpactKind) => (s: string) => string, maxFields: number): string[] {
+  const sym = { added: c.green('+'), removed: c.red('-'), changed: c.yellow('~'), rotated: c.cyan('↻') }[ch.action];
+  const name = ch.namespace ? `${ch.namespace}/${ch.name}` : ch.name;
+  const head = ch.action === 'rotated' ? `${ch.kind} ${ch.namespace ? `${ch.namespace}/` : ''}${ch.previousName} → ${ch.name}` : `${ch.kind} ${name}`;
+  const out = [`${sym} ${c.bold(head)}  ${c.dim(ch.file)}`];
+  for (const g of groupImpacts(ch.impacts)) {
+    out.push(`    ${impactColor(g.kind)(g.kind)}${g.possible ? ' (possible)' : ''}${g.clusters ? ` [${g.clusters}]` : ''}: ${g.reason}`);
+    if (g.warning) out.push(`      ${c.yellow('warning:')} ${g.warning}`);
+  }
+  for (const f of ch.fields.slice(0, maxFields)) out.push(`      ${fieldLine(f)}`);
+  if (ch.fields.length > maxFields) out.push(c.dim(`      … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));
+  return out;
+}
+
+function fieldLine(f: FieldChange): string {
+  if (f.redacted) {
+    const { oldHash, newHash, reason } = f.redacted;
+    const status = f.action === 'changed' ? 'changed' : f.action;
+    return `${f.path}: ${status} (${reason}; value hidden${oldHash ? ` ${oldHash}` : ''}${oldHash && newHash ? ' →' : ''}${newHash ? ` ${newHash}` : ''})`;
+  }
+  if (f.action === 'added') return `${f.path}: + ${show(f.new)}`;
+  if (f.action === 'removed') return `${f.path}: - ${show(f.old)}`;
+  return `${f.path}: ${show(f.old)} → ${show(f.new)}`;
+}

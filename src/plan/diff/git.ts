@@ -1,0 +1,109 @@
+/**
+ * Reads a rendered tree at a git ref with the real `git` (`ls-tree` + `cat-file --batch`): no checkout, no index
+ * or working-tree change.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { relative, resolve, sep } from 'node:path';
+import { InputError } from '../../errors.js';
+import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
+
+interface GitResult {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+  error?: Error;
+}
+
+function git(cwd: string, args: string[], input?: Buffer): GitResult {
+  const r = spawnSync('git', args, { cwd, input, maxBuffer: 1 << 30, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } });
+  return { status: r.status, stdout: r.stdout ?? Buffer.alloc(0), stderr: (r.stderr ?? Buffer.alloc(0)).toString('utf8'), error: r.error };
+}
+
+/** The repository's top level for `dir`, or an InputError when `dir` is not inside a git work tree. */
+export function gitTopLevel(dir: string): string {
+  const r = git(dir, ['rev-parse', '--show-toplevel']);
+  if (r.error) {
+    throw new InputError(`cannot run git: ${r.error.message}`, { hint: 'install git, or compare two directories: capiform diff DIR_A DIR_B' });
+  }
+  if (r.status !== 0) {
+    throw new InputError(`${dir} is not inside a git repository, so --base cannot be read`, {
+      where: dir,
+      hint: 'run capiform diff inside the repository that holds the rendered tree, or compare two directories: capiform diff DIR_A DIR_B',
+    });
+  }
+  return r.stdout.toString('utf8').trim();
+}
+
+/** Resolves `ref` to a commit id; an unknown ref is an InputError (exit 2). */
+export function resolveCommit(top: string, ref: string): string {
+  if (ref.startsWith('-')) throw new InputError(`invalid git ref "${ref}"`, { hint: 'pass a branch, tag or commit, e.g. --base origin/main' });
+  const r = git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  if (r.status !== 0) {
+    throw new InputError(`unknown git ref "${ref}": no such branch, tag or commit in ${top}`, {
+      where: top,
+      hint: ref.startsWith('origin/')
+        ? `fetch it first (git fetch origin ${ref.slice('origin/'.length)}), e.g. actions/checkout with fetch-depth: 0`
+        : 'check the name with `git branch -a` / `git tag`, or fetch it first',
+    });
+  }
+  return r.stdout.toString('utf8').trim();
+}
+
+/**
+ * Reads the tree rooted at `root` (a directory inside the repository; its path relative to the top level is the
+ * prefix inside the commit) as it is at `ref`.
+ */
+export function readTreeFromGit(root: string, ref: string): RenderedTree {
+  const absRoot = resolve(root);
+  const top = gitTopLevel(absRoot);
+  const commit = resolveCommit(top, ref);
+  const prefixRaw = relative(top, absRoot).split(sep).join('/');
+  const prefix = prefixRaw === '' ? '' : `${prefixRaw}/`;
+  const pathspecs = treeRoots.map((t) => `${prefix}${t}`);
+  const ls = git(top, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...pathspecs]);
+  if (ls.status !== 0) throw new InputError(`git ls-tree failed for "${ref}": ${ls.stderr.trim()}`, { where: top });
+  const entries: { sha: string; path: string }[] = [];
+  for (const rec of ls.stdout.toString('utf8').split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const [, type, sha] = rec.slice(0, tab).split(' ');
+    const full = rec.slice(tab + 1);
+    if (type !== 'blob' || !sha || !full.startsWith(prefix)) continue;
+    const path = full.slice(prefix.length);
+    if (isTreeFile(path)) entries.push({ sha, path });
+  }
+  const files = new Map<string, string>();
+  if (entries.length > 0) {
+    const cat = git(top, ['cat-file', '--batch'], Buffer.from(entries.map((e) => `${e.sha}\n`).join('')));
+    if (cat.status !== 0) throw new InputError(`git cat-file failed for "${ref}": ${cat.stderr.trim()}`, { where: top });
+    const out = cat.stdout;
+    let pos = 0;
+    for (const e of entries) {
+      const nl = out.indexOf(0x0a, pos);
+      const header = out.subarray(pos, nl).toString('utf8');
+      const size = Number(header.split(' ')[2]);
+      if (!header.startsWith(e.sha) || !Number.isFinite(size)) {
+        throw new InputError(`git cat-file returned an unexpected record for ${e.path}: ${header}`, { where: top });
+      }
+      files.set(e.path, out.subarray(nl + 1, nl + 1 + size).toString('utf8'));
+      pos = nl + 1 + size + 1;
+    }
+  }
+  return { label: `git:${ref}`, files: sortedFiles(files) };
+}
+
+/**
+ * The salt for secret hashes: $CAPIFORM_DIFF_SALT when set, else the id of the repository's first commit (stable
+ * for every clone of the repository), else the absolute path of `dir`.
+ */
+export function repositorySalt(dir: string, env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.CAPIFORM_DIFF_SALT;
+  if (fromEnv) return fromEnv;
+  const r = git(dir, ['rev-list', '--max-parents=0', 'HEAD']);
+  if (r.status === 0) {
+    const roots = r.stdout.toString('utf8').trim().split('\n').filter(Boolean).sort();
+    if (roots.length > 0) return `git:${roots[0]}`;
+  }
+  return createHash('sha256').update(`dir:${resolve(dir)}`).digest('hex');
+}

@@ -1,0 +1,12 @@
+/** capiform diff: semantic comparison of two rendered trees with CAPI rollout impact. */
+export type { DiffReport, DiffSide, FieldChange, ObjectChange, Owner, PathSegment } from './types.js';
+export { diffTrees, diffIndexes, type DiffOptions } from './diff-trees.js';
+export { checkCapiformTree, generatedHeader, readTreeFromDir, treeRoots, type RenderedTree } from './tree.js';
+export { gitTopLevel, readTreeFromGit, repositorySalt, resolveCommit } from './git.js';
+export { renderTreeAt, type RenderAtContext } from './render-seam.js';
+export { indexTree, type TreeIndex, type TreeObject } from './objects.js';
+export { diffFields, formatPath } from './field-diff.js';
+export { formatMarkdown, defaultMaxSize, type MarkdownOptions } from './format-markdown.js';
+export { formatText, type TextOptions } from './format-text.js';
+export { saltedHash } from './secrets.js';
+export { commentTemplate, objectTemplate } from './templates.js';

@@ -1,0 +1,75 @@
+/**
+ * The `capiform diff` report: what `--format json` prints (schemaVersion 1). Everything a reviewer sees in the text
+ * and markdown formats comes from this one structure, so scripts and the PR comment never disagree.
+ */
+import type { Impact, ClusterSummary, ProviderSummary, RolloutSummary } from '../rollout/types.js';
+
+/** One step of a field path: an object key, a list index, or a list item picked by its `name` (or `class`). */
+export type PathSegment = string | number | { field: 'name' | 'class'; value: string };
+
+export interface FieldChange {
+  /** Readable path, e.g. `.spec.template.spec.containers[name=manager].image`. */
+  path: string;
+  /** The same path as segments (used by the rollout rules; not part of the JSON output). */
+  segments?: PathSegment[];
+  action: 'added' | 'removed' | 'changed';
+  /** Old value (absent for `added` and for redacted fields). */
+  old?: unknown;
+  /** New value (absent for `removed` and for redacted fields). */
+  new?: unknown;
+  /**
+   * Set for Secret data and secret-variable values: the values are never shown; `oldHash`/`newHash` are salted
+   * sha256 prefixes so a reviewer can tell two changes apart.
+   */
+  redacted?: { oldHash?: string; newHash?: string; reason: string };
+}
+
+export type Owner =
+  | { type: 'cluster'; namespace: string; name: string }
+  | { type: 'provider'; label: string }
+  | { type: 'namespace'; namespace: string }
+  | { type: 'argocd' }
+  | { type: 'other' };
+
+export interface ObjectChange {
+  action: 'added' | 'removed' | 'changed' | 'rotated';
+  /** `<group>/<kind>/<namespace>/<name>` (group `core` for the core API group; namespace empty if cluster-scoped). */
+  key: string;
+  apiVersion: string;
+  /** apiVersion in the base tree when it differs (a changed or rotated object). */
+  previousApiVersion?: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** For a rotation: the template's name in the base tree. */
+  previousName?: string;
+  /** Tree-relative file in the head tree (or in the base tree for removed objects). */
+  file: string;
+  previousFile?: string;
+  owner: Owner;
+  /** Field changes (changed and rotated objects). Secrets are redacted. */
+  fields: FieldChange[];
+  impacts: Impact[];
+}
+
+export interface DiffSide {
+  /** How the tree was read: `working tree`, `git:<ref>`, a directory, or `render:<ref>`. */
+  label: string;
+  files: number;
+  objects: number;
+}
+
+export interface DiffReport {
+  schemaVersion: 1;
+  base: DiffSide;
+  head: DiffSide;
+  /** True when any object was added, removed, changed or rotated. */
+  changed: boolean;
+  counts: { added: number; removed: number; changed: number; rotated: number; unchanged: number };
+  summary: RolloutSummary;
+  clusters: ClusterSummary[];
+  providers: ProviderSummary[];
+  /** Sorted: providers first, then clusters, then the rest; by key within each. */
+  changes: ObjectChange[];
+  warnings: string[];
+}

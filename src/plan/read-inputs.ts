@@ -1,0 +1,200 @@
+/**
+ * Thin IO adapters for `capiform plan`: manifests from files and directories, the inventory from a rendered tree or
+ * capi.lock.yaml, and release listings from clusterctl local-repository folders. Everything else in src/plan is pure.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { parseManifests } from '../yaml/index.js';
+import { LocalRepository } from '../resolve/local/local-repository.js';
+import { readMetadata } from '../resolve/metadata.js';
+import { createRepository } from '../resolve/factory.js';
+import { HttpClient } from '../resolve/http/client.js';
+import { ContentCache, defaultCacheDir } from '../lock/cache.js';
+import { InputError, ResolutionError } from '../errors.js';
+import { manifestLabel } from '../resolve/provider-type.js';
+import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
+import { compareSemantic, parseSemantic, type Semantic } from './upgrade/version.js';
+
+type Obj = Record<string, unknown>;
+
+function rec(v: unknown): Obj | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+/** Every `*.yaml`/`*.yml` file under `path` (or `path` itself), sorted, so runs are deterministic. */
+export function manifestFiles(path: string): string[] {
+  if (!existsSync(path)) throw new InputError(`no such file or directory: ${path}`, { hint: 'pass a directory or file of manifests' });
+  const st = statSync(path);
+  if (st.isFile()) return [path];
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(entry.name)) out.push(p);
+    }
+  };
+  walk(path);
+  return out;
+}
+
+/**
+ * Parses a multi-document YAML file into objects with helper B's `parseManifests` (apimachinery splitting, YAML 1.1,
+ * clusterctl's error texts with file:line), then flattens `kind: List` documents.
+ */
+export function parseManifestText(text: string, source: string): Obj[] {
+  const out: Obj[] = [];
+  for (const obj of parseManifests(text, { source })) {
+    if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
+      for (const item of obj.items) if (rec(item)) out.push(item as Obj);
+    } else out.push(obj);
+  }
+  return out;
+}
+
+/** Reads every manifest under the given paths. */
+export function readManifests(paths: readonly string[], cwd: string): Obj[] {
+  const objects: Obj[] = [];
+  for (const p of paths) {
+    for (const file of manifestFiles(resolve(cwd, p))) {
+      objects.push(...parseManifestText(readFileSync(file, 'utf8'), relative(cwd, file) || file));
+    }
+  }
+  return objects;
+}
+
+/** The inventory `Provider` objects of a rendered tree (`providers/<label>/inventory.yaml` and friends). */
+export function readTreeInventory(providersDir: string, cwd: string): InventoryProvider[] {
+  if (!existsSync(providersDir)) return [];
+  const out: InventoryProvider[] = [];
+  for (const file of manifestFiles(providersDir)) {
+    const text = readFileSync(file, 'utf8');
+    if (!/^kind:\s*Provider\s*$/m.test(text)) continue;
+    for (const o of parseManifestText(text, relative(cwd, file))) {
+      if (o.kind !== 'Provider' || !String(o.apiVersion ?? '').startsWith('clusterctl.cluster.x-k8s.io/')) continue;
+      const m = rec(o.metadata) ?? {};
+      out.push({
+        providerName: String(o.providerName ?? ''),
+        type: String(o.type ?? ''),
+        version: String(o.version ?? ''),
+        namespace: String(m.namespace ?? ''),
+      });
+    }
+  }
+  return out;
+}
+
+/** A provider as pinned in capi.lock.yaml, with where its releases come from. */
+export interface LockedInventoryProvider extends InventoryProvider {
+  label: string;
+  source: { kind: string; url: string };
+}
+
+/** Reads the providers of capi.lock.yaml (namespace left empty; the tree knows it). */
+export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(lockPath, 'utf8'));
+  } catch (err) {
+    throw new InputError(`failed to parse ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, {
+      where: lockPath,
+      hint: 'run `capiform lock` to rewrite it',
+    });
+  }
+  const providers = rec(doc)?.providers;
+  if (!Array.isArray(providers)) {
+    throw new InputError(`${lockPath} has no providers list`, { where: lockPath, hint: 'run `capiform lock` to rewrite it' });
+  }
+  return providers.map((p, i) => {
+    const e = rec(p) ?? {};
+    const name = String(e.name ?? '');
+    const type = String(e.type ?? '');
+    const version = String(e.version ?? '');
+    if (!name || !type || !version) {
+      throw new InputError(`provider entry ${i + 1} of ${lockPath} lacks name, type or version`, { where: `${lockPath}: providers[${i}]` });
+    }
+    const source = rec(e.source) ?? {};
+    return {
+      providerName: name,
+      type,
+      version,
+      namespace: '',
+      label: String(e.label ?? manifestLabel(name, type)),
+      source: { kind: String(source.kind ?? ''), url: String(source.url ?? '') },
+    };
+  });
+}
+
+/** Version folders of `<dir>` that parse as semantic versions, sorted ascending. */
+export function localVersions(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && parseSemantic(d.name) !== null)
+    .map((d) => d.name)
+    .sort((a, b) => compareSemantic(parseSemantic(a) as Semantic, parseSemantic(b) as Semantic));
+}
+
+/**
+ * The listing of a provider in a clusterctl local repository `<basepath>/<label>/<version>/`: every version folder and
+ * the metadata of the newest one (the only one the planner reads), through helper C's LocalRepository and
+ * `readMetadata` (clusterctl's messages). `undefined` when the repository has no folder for the provider.
+ */
+export async function readLocalListing(
+  basepath: string,
+  provider: { providerName: string; type: string },
+): Promise<RepositoryListing | undefined> {
+  const label = manifestLabel(provider.providerName, provider.type);
+  const dir = join(basepath, label);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
+  const repo = new LocalRepository({ name: provider.providerName, type: provider.type, url: `${dir}/latest/components.yaml` });
+  const versions = await repo.listVersions();
+  const metadata: Record<string, ReleaseSeries[] | undefined> = {};
+  const sorted = localVersions(dir);
+  const latest = sorted.at(-1);
+  if (latest) {
+    const m = await readMetadata(repo, latest, { name: provider.providerName, type: provider.type });
+    metadata[latest] = m.releaseSeries.map((s) => ({ major: s.major, minor: s.minor, contract: s.contract }));
+  }
+  return { versions, metadata };
+}
+
+/**
+ * The listing of a remote source (GitHub, GitLab) from the cache only: no socket is opened. Throws the HTTP layer's
+ * OfflineError (exit 3, naming the missing listing) when the cache cannot answer.
+ */
+export async function readCachedRemoteListing(
+  provider: { providerName: string; type: string },
+  url: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RepositoryListing> {
+  const http = new HttpClient({ offline: true, cache: new ContentCache(defaultCacheDir(env)) });
+  const repo = await createRepository({ name: provider.providerName, type: provider.type, url }, { http, env });
+  const versions = await repo.listVersions();
+  const latest = [...versions]
+    .filter((v) => parseSemantic(v) !== null)
+    .sort((a, b) => compareSemantic(parseSemantic(a) as Semantic, parseSemantic(b) as Semantic))
+    .at(-1);
+  const metadata: Record<string, ReleaseSeries[] | undefined> = {};
+  if (latest) {
+    const m = await readMetadata(repo, latest, { name: provider.providerName, type: provider.type });
+    metadata[latest] = m.releaseSeries.map((s) => ({ major: s.major, minor: s.minor, contract: s.contract }));
+  }
+  return { versions, metadata };
+}
+
+/** The repository root of a local source URL `<basepath>/<label>/<version>/<file>` → `<basepath>`. */
+export function localBasepath(sourceUrl: string, configDir: string): string {
+  const p = resolve(configDir, sourceUrl.replace(/^file:\/\//, ''));
+  return dirname(dirname(dirname(p)));
+}
+
+/** Raised when a provider's release listing is not available offline. */
+export function missingListings(missing: readonly string[]): ResolutionError {
+  return new ResolutionError(
+    `offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: ${missing.join(', ')}`,
+    {
+      hint: 'run `capiform lock` once online to fill the cache, or pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
+    },
+  );
+}

@@ -1,0 +1,101 @@
+/** Rollout impact vocabulary, after CAPI's "effects of changes" (spec/capi-plan.md §3.6). */
+
+export type ImpactKind =
+  /** Nothing happens on the management or workload cluster beyond storing the object (annotations, glue). */
+  | 'no-op'
+  /** The object (and possibly its Machines) is updated in place; no Machine is replaced. */
+  | 'in-place'
+  /** KubeadmControlPlane Machines are replaced one by one. */
+  | 'control-plane-rollout'
+  /** MachineDeployment Machines are replaced according to the rollout strategy. */
+  | 'worker-rollout'
+  /** A machine template is replaced by a new one (new name); the old one goes away. */
+  | 'template-rotation'
+  /** A new object is created (a new cluster, MachineDeployment, provider component). */
+  | 'create'
+  /** The object is deleted (for a Cluster or MachineDeployment: its Machines too). */
+  | 'deletion'
+  /** A provider moves to another version (controllers restart, CRDs change). */
+  | 'provider-upgrade'
+  /** A provider's components change without a version change (controllers restart). */
+  | 'provider-change';
+
+export interface Impact {
+  kind: ImpactKind;
+  /** Why, in one line a reviewer understands. */
+  reason: string;
+  /** The cluster affected (`<namespace>/<name>`), when there is one. */
+  cluster?: string;
+  /** The MachineDeployment (topology name or object name) that rolls, for worker rollouts. */
+  machineDeployment?: string;
+  /** The provider affected (manifest label), for provider changes. */
+  provider?: string;
+  /** True when CAPI may or may not roll, depending on what the change produces (patches, class rebase). */
+  possible?: boolean;
+  /** A warning for the reviewer, e.g. a change CAPI's webhooks reject. */
+  warning?: string;
+}
+
+export interface ClusterSummary {
+  /** `<namespace>/<name>` */
+  cluster: string;
+  /** The worst definite impact, in the order of `impactOrder`. */
+  impact: ImpactKind;
+  controlPlaneRolls: boolean;
+  /** MachineDeployments whose Machines roll. */
+  workersRoll: string[];
+  possibleRollout: boolean;
+  created: boolean;
+  deleted: boolean;
+  objectsChanged: number;
+  reasons: string[];
+}
+
+export interface ProviderSummary {
+  label: string;
+  providerName?: string;
+  type?: string;
+  fromVersion?: string;
+  toVersion?: string;
+  /** Contract (CAPI API version the provider serves as storage version / contract labels), when visible. */
+  fromContract?: string;
+  toContract?: string;
+  impact: ImpactKind;
+  crds: { added: string[]; removed: string[]; changed: string[]; versionsAdded: string[]; versionsRemoved: string[]; versionsDeprecated: string[]; storageChanged: string[] };
+  images: { from?: string; to?: string; container: string; object: string }[];
+  /** Controller flags: `--name=value` compared by name. */
+  args: { object: string; container: string; added: string[]; removed: string[]; changed: { flag: string; from: string; to: string }[] }[];
+  objectsChanged: number;
+}
+
+export interface RolloutSummary {
+  /** One sentence, e.g. "3 clusters will roll workers; 1 control plane rolls; 1 provider upgraded". */
+  text: string;
+  clustersRollingWorkers: number;
+  controlPlanesRolling: number;
+  clustersPossiblyRolling: number;
+  clustersCreated: number;
+  clustersDeleted: number;
+  clustersInPlace: number;
+  providersUpgraded: number;
+  providersChanged: number;
+}
+
+/** Severity order, mildest first. */
+export const impactOrder: ImpactKind[] = [
+  'no-op',
+  'in-place',
+  'create',
+  'template-rotation',
+  'provider-change',
+  'provider-upgrade',
+  'worker-rollout',
+  'control-plane-rollout',
+  'deletion',
+];
+
+export function worstImpact(kinds: Iterable<ImpactKind>): ImpactKind {
+  let worst: ImpactKind = 'no-op';
+  for (const k of kinds) if (impactOrder.indexOf(k) > impactOrder.indexOf(worst)) worst = k;
+  return worst;
+}

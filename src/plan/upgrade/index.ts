@@ -1,0 +1,6 @@
+export * from './types.js';
+export * from './version.js';
+export * from './upgrade-info.js';
+export * from './plan.js';
+export * from './format.js';
+export * from './checks.js';
