@@ -239,3 +239,18 @@ describe('--bundle source', () => {
     expect(miss.stderr).toContain('run `capiform render` on a connected machine first');
   });
 });
+
+describe('plan upgrade --bundle', () => {
+  it('plans against the bundle’s releases exactly as against the same local repository', async () => {
+    const dir = bundleProject();
+    await makeBundle(dir);
+    const fromRepo = await runCli(['plan', 'upgrade', '--repository', 'repository'], { cwd: dir });
+    const fromBundle = await runCli(['plan', 'upgrade', '--bundle', 'dist/b.tar.gz'], { cwd: dir });
+    expect(fromBundle.stderr).toBe('');
+    expect(fromBundle.code).toBe(0);
+    expect(fromBundle.stdout).toBe(fromRepo.stdout);
+    const both = await runCli(['plan', 'upgrade', '--bundle', 'dist/b.tar.gz', '--repository', 'repository'], { cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Error: pass either --bundle or --repository, not both');
+  });
+});
