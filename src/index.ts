@@ -73,3 +73,15 @@ export {
   type UpgradePlan,
 } from './plan/upgrade/index.js';
 export { formatMovePlan, planMove, type MovePlan, type MovePlanObject } from './plan/move/index.js';
+export {
+  renderProviderComponents,
+  type ProviderComponents,
+  type RenderProviderComponentsInput,
+} from './render/provider-components.js';
+export {
+  renderClusterTemplate,
+  templateOptionsToVariables,
+  type RenderClusterTemplateInput,
+  type RenderedClusterTemplate,
+  type TemplateOptions,
+} from './render/cluster-template.js';

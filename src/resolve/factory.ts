@@ -7,7 +7,6 @@
  */
 import { CapiformError, ConfigError } from '../errors.js';
 import type { HttpClient } from './http/client.js';
-import { createRemoteRepository, defaultHttpClient } from './remote.js';
 import { latestContractRelease } from './versions.js';
 import type { ProviderConfig } from './catalog.js';
 import { checkProviderContract, readMetadata, type Metadata, type ReleaseSeries } from './metadata.js';
@@ -96,6 +95,8 @@ export async function createRepository(
     case 'gitlab': {
       const env = (opts.env ?? {}) as NodeJS.ProcessEnv;
       const label = kind === 'github' ? 'GitHub' : 'GitLab';
+      // Loaded on demand: local repositories (and `generate` on them) must not pay for octokit and zod.
+      const { createRemoteRepository, defaultHttpClient } = await import('./remote.js');
       try {
         const repo = createRemoteRepository(kind, provider.url, {
           http: opts.http ?? defaultHttpClient(env),

@@ -55,6 +55,8 @@ function isEntry(v: Record<string, unknown> | ManifestEntry): v is ManifestEntry
     keys.every((k) => k === 'value' || k === 'source') &&
     v.value !== null &&
     typeof v.value === 'object' &&
-    typeof (v.value as Record<string, unknown>).kind === 'string'
+    // A parsed entry carries its source document; objects without `kind` are valid manifests (spec R0.2).
+    (typeof (v.value as Record<string, unknown>).kind === 'string' ||
+      typeof (v as { source?: { text?: unknown } }).source?.text === 'string')
   );
 }

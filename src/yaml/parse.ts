@@ -65,16 +65,6 @@ export function goQuote(s: string): string {
 /** Documents quoted in error messages longer than this are shortened (clusterctl quotes them whole). */
 const QUOTE_LIMIT = 2000;
 
-function sortedJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${sortedJson(o[k])}`)
-    .join(',')}}`;
-}
-
 function goTypeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'string') return 'string';
@@ -139,10 +129,9 @@ export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDoc
         `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goTypeName(value)} into Go value of type map[string]interface {}`,
       );
     }
+    // clusterctl decodes into map[string]interface{} (spec R0.2), so a mapping without `kind` is accepted
+    // (`generate yaml` of `v1: ${VAR1:=default1}` works; vector envsubst-018).
     const obj = value as KubeObject;
-    if (typeof obj.kind !== 'string' || obj.kind === '') {
-      fail(`error unmarshaling JSON: while decoding JSON: Object 'Kind' is missing in '${sortedJson(obj)}'`);
-    }
     out.push({ text: docText, line: chunk.line, node: fastOk ? node : null, value: obj });
   }
   return out;

@@ -5,8 +5,9 @@ import { registerConfig } from './config.js';
 import { registerDiff } from './diff.js';
 import { registerImages } from './images.js';
 import { registerPlan } from './plan.js';
+import { registerGenerate } from './generate.js';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every top-level command, in the order `--help` lists them. */
-export const commands: RegisterCommand[] = [registerConfig, registerDiff, registerPlan, registerImages, registerBundle];
+export const commands: RegisterCommand[] = [registerGenerate, registerConfig, registerDiff, registerPlan, registerImages, registerBundle];

@@ -1,0 +1,152 @@
+/**
+ * `capiform generate yaml|provider|cluster`: drop-ins for clusterctl's commands of the same name. The render stack is
+ * imported lazily so that `--help` and other commands stay fast.
+ */
+import { randomBytes } from 'node:crypto';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { ProviderType } from '../../resolve/provider-type.js';
+import type { CliIO } from '../context.js';
+
+/** Writes `content` to `path` atomically (temp file in the same directory, then rename). */
+async function writeAtomic(path: string, content: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, content, { mode: 0o600 });
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw new UsageError(`failed to write ${path}: ${(err as Error).message}`, { where: path });
+  }
+}
+
+async function emit(io: CliIO, out: string, writeTo: string | undefined): Promise<void> {
+  if (writeTo) await writeAtomic(isAbsolute(writeTo) ? writeTo : resolve(io.cwd, writeTo), out);
+  else io.stdout(out);
+}
+
+const styleHelp = 'capiform (default: upstream text kept, changes spliced in) or clusterctl (its exact bytes)';
+
+function outputStyle(value: unknown): 'capiform' | 'clusterctl' {
+  if (value === undefined || value === 'capiform') return 'capiform';
+  if (value === 'clusterctl') return 'clusterctl';
+  throw new UsageError(`invalid output style "${String(value)}", valid values: [capiform clusterctl]`, {
+    hint: 'use --output-style capiform or --output-style clusterctl',
+  });
+}
+
+/** Go `strconv.ParseInt` for an int64 flag, with cobra's error text. */
+function int64Flag(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const ok = /^[+-]?[0-9]+$/.test(value) && BigInt(value) >= -(2n ** 63n) && BigInt(value) < 2n ** 63n;
+  if (!ok) {
+    const why = /^[+-]?[0-9]+$/.test(value) ? 'value out of range' : 'invalid syntax';
+    throw new UsageError(`invalid argument "${value}" for "--${flag}" flag: strconv.ParseInt: parsing "${value}": ${why}`);
+  }
+  return value;
+}
+
+const providerFlagList: { key: string; flag: string; type: ProviderType; what: string }[] = [
+  { key: 'core', flag: 'core', type: 'CoreProvider', what: 'core provider' },
+  { key: 'bootstrap', flag: 'bootstrap', type: 'BootstrapProvider', what: 'bootstrap provider' },
+  { key: 'controlPlane', flag: 'control-plane', type: 'ControlPlaneProvider', what: 'control plane provider' },
+  { key: 'infrastructure', flag: 'infrastructure', type: 'InfrastructureProvider', what: 'infrastructure provider' },
+  { key: 'ipam', flag: 'ipam', type: 'IPAMProvider', what: 'IPAM provider' },
+  { key: 'runtimeExtension', flag: 'runtime-extension', type: 'RuntimeExtensionProvider', what: 'runtime extension provider' },
+  { key: 'addon', flag: 'addon', type: 'AddonProvider', what: 'add-on provider' },
+];
+
+export function registerGenerate(program: Command, io: CliIO): void {
+  const generate = program
+    .command('generate')
+    .description('clusterctl-compatible generation of provider components, cluster templates and YAML');
+
+  generate
+    .command('yaml')
+    .description('substitute variables in a YAML file (clusterctl generate yaml)')
+    .option('--from <source>', 'file, URL or - for stdin', '-')
+    .option('--list-variables', 'list the variables the YAML uses instead of rendering it')
+    .option('--output-style <style>', styleHelp)
+    .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
+    .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }) => {
+      const { generateYaml } = await import('../../render/generate.js');
+      const out = await generateYaml(
+        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config },
+        { from: opts.from, listVariables: Boolean(opts.listVariables), outputStyle: outputStyle(opts.outputStyle) },
+      );
+      io.stdout(out);
+    });
+
+  const provider = generate
+    .command('provider')
+    .description('render the components of one provider (clusterctl generate provider)');
+  for (const f of providerFlagList) provider.option(`--${f.flag} <name[:version]>`, `${f.what} and version`);
+  provider
+    .option('-n, --target-namespace <namespace>', 'namespace the provider is installed in')
+    .option('--raw', 'print the components without variable substitution')
+    .option('--describe', 'print a summary of the provider instead of the YAML')
+    .option('--write-to <file>', 'write the output to a file instead of stdout')
+    .option('--output-style <style>', styleHelp)
+    .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
+      const given = providerFlagList.filter((f) => typeof opts[f.key] === 'string');
+      const all = providerFlagList.map((f) => `--${f.flag}`).join(', ');
+      if (given.length === 0) throw new UsageError(`at least one of ${all} should be set`);
+      if (given.length > 1) throw new UsageError(`only one of ${all} should be set`);
+      const chosen = given[0] as (typeof providerFlagList)[number];
+      const { generateProvider } = await import('../../render/generate.js');
+      const out = await generateProvider(
+        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined },
+        {
+          type: chosen.type,
+          provider: opts[chosen.key] as string,
+          targetNamespace: opts.targetNamespace as string | undefined,
+          raw: Boolean(opts.raw),
+          describe: Boolean(opts.describe),
+          outputStyle: outputStyle(opts.outputStyle),
+        },
+      );
+      await emit(io, out, opts.writeTo as string | undefined);
+    });
+
+  generate
+    .command('cluster')
+    .description('render a workload cluster from a template (clusterctl generate cluster)')
+    .argument('[name]', 'cluster name')
+    .option('-i, --infrastructure <name[:version]>', 'infrastructure provider to read the template from')
+    .option('-f, --flavor <flavor>', 'template variant (cluster-template-<flavor>.yaml)')
+    .option('--kubernetes-version <version>', 'Kubernetes version (sets KUBERNETES_VERSION)')
+    .option('--control-plane-machine-count <n>', 'control plane machines (sets CONTROL_PLANE_MACHINE_COUNT)')
+    .option('--worker-machine-count <n>', 'worker machines (sets WORKER_MACHINE_COUNT)')
+    .option('-n, --target-namespace <namespace>', 'namespace of the cluster objects (sets NAMESPACE)')
+    .option('--from <source>', 'template file, URL or - for stdin instead of a provider repository')
+    .option('--list-variables', 'list the variables the template needs instead of rendering it')
+    .option('--write-to <file>', 'write the output to a file instead of stdout')
+    .option('--output-style <style>', styleHelp)
+    .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
+    .action(async (name: string | undefined, opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
+      const { generateCluster } = await import('../../render/generate.js');
+      const out = await generateCluster(
+        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined },
+        {
+          clusterName: name,
+          infrastructure: opts.infrastructure as string | undefined,
+          flavor: opts.flavor as string | undefined,
+          kubernetesVersion: opts.kubernetesVersion as string | undefined,
+          controlPlaneMachineCount: int64Flag(
+            'control-plane-machine-count',
+            opts.controlPlaneMachineCount as string | undefined,
+          ),
+          workerMachineCount: int64Flag('worker-machine-count', opts.workerMachineCount as string | undefined),
+          targetNamespace: opts.targetNamespace as string | undefined,
+          from: opts.from as string | undefined,
+          listVariables: Boolean(opts.listVariables),
+          outputStyle: outputStyle(opts.outputStyle),
+        },
+      );
+      await emit(io, out, opts.listVariables ? undefined : (opts.writeTo as string | undefined));
+    });
+}
