@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CapiformError, ExitCode } from '../errors.js';
 import { processIO, type CliIO } from './context.js';
-import { commands } from './commands/index.js';
+import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
 import { readFileSync } from 'node:fs';
 
@@ -11,7 +11,7 @@ function packageVersion(): string {
 }
 
 /** Builds the commander program; every command registers itself from `commands/`. */
-export function buildProgram(io: CliIO): Command {
+export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
   const program = new Command('capiform')
     .description('Static, clusterctl-exact generator for Kubernetes Cluster API manifests.')
     .version(packageVersion(), '-V, --version')
@@ -29,7 +29,7 @@ export function buildProgram(io: CliIO): Command {
 
 /** Runs the CLI and returns the exit code. Never throws. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const program = buildProgram(io);
+  const program = buildProgram(io, await commandsFor(argv));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return currentExit(program);
