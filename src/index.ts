@@ -85,3 +85,5 @@ export {
   type RenderedClusterTemplate,
   type TemplateOptions,
 } from './render/cluster-template.js';
+export { defineConfig } from './config/define-config.js';
+export type * from './config/types.js';

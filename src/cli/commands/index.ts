@@ -14,6 +14,8 @@ export const commandModules: Record<string, () => Promise<RegisterCommand>> = {
   plan: async () => (await import('./plan.js')).registerPlan,
   images: async () => (await import('./images.js')).registerImages,
   bundle: async () => (await import('./bundle.js')).registerBundle,
+  lock: async () => (await import('./lock.js')).registerLock,
+  render: async () => (await import('./render.js')).registerRender,
 };
 
 /** The registrations needed for `argv`: just the named command, or all of them for help and unknown commands. */

@@ -1,0 +1,40 @@
+/** `capiform lock [--upgrade [names…]]`: resolve the config and write capi.lock.yaml. */
+import type { Command } from 'commander';
+import type { CliIO } from '../context.js';
+import { loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
+
+export function registerLock(program: Command, io: CliIO): void {
+  program
+    .command('lock')
+    .description('resolve provider versions and write capi.lock.yaml (versions, sources, sha256 of every file)')
+    .option('--upgrade [names...]', 're-resolve all providers, or only those named (name or label)')
+    .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
+    .option('--offline', 'use only the cache and local repositories')
+    .action(async (local: { upgrade?: true | string[] }, cmd: Command) => {
+      const opts = pipelineOptions(cmd);
+      const config = await loadPipelineConfig(io, opts);
+      const { io: out, redactError } = await redacting(io, config);
+      const { runPipeline } = await import('../../render/pipeline.js');
+      const upgrade = local.upgrade === true ? 'all' : local.upgrade;
+      try {
+        const res = await runPipeline({
+          config,
+          mode: 'lock',
+          ...(upgrade ? { upgrade } : {}),
+          env: io.env,
+          log: (l) => {
+            if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
+          },
+        });
+        if (opts.json) {
+          out.stdout(`${JSON.stringify({ changed: res.lockChanged, contract: res.lock.contract, providers: res.lock.providers.map((p) => ({ label: p.label, version: p.version, contract: p.contract })) }, null, 2)}\n`);
+        } else if (!opts.quiet) {
+          for (const p of res.lock.providers) out.stdout(`${p.label} ${p.version} (${p.contract})\n`);
+          if (res.lock.certManager) out.stdout(`cert-manager ${res.lock.certManager.version}\n`);
+          out.stdout(res.lockChanged ? 'wrote capi.lock.yaml\n' : 'capi.lock.yaml is up to date\n');
+        }
+      } catch (err) {
+        throw redactError(err);
+      }
+    });
+}

@@ -1,0 +1,43 @@
+/** What `capiform lock` and `capiform render` share: loading the config and redacting credentials from output. */
+import type { Command } from 'commander';
+import { CapiformError } from '../../errors.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import type { CliIO } from '../context.js';
+
+export interface PipelineCliOptions {
+  config?: string;
+  offline?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export function pipelineOptions(cmd: Command): PipelineCliOptions {
+  return cmd.optsWithGlobals<PipelineCliOptions>();
+}
+
+export async function loadPipelineConfig(io: CliIO, opts: PipelineCliOptions): Promise<ResolvedConfig> {
+  const { loadConfig } = await import('../../config/load.js');
+  return loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
+}
+
+/** Output and errors with every credential value of the config replaced by `***`. */
+export async function redacting(io: CliIO, config: ResolvedConfig): Promise<{ io: CliIO; redactError: (err: unknown) => unknown }> {
+  const { redact, secretValues } = await import('../../config/secrets.js');
+  const values = secretValues(config);
+  const r = (t: string): string => redact(t, values);
+  return {
+    io: { ...io, stdout: (t) => io.stdout(r(t)), stderr: (t) => io.stderr(r(t)) },
+    redactError: (err) => {
+      if (err instanceof CapiformError) {
+        Object.assign(err, { message: r(err.message), where: err.where && r(err.where), hint: err.hint && r(err.hint) });
+      }
+      return err;
+    },
+  };
+}
+
+export function shortList(paths: readonly string[], max = 20): string {
+  const shown = paths.slice(0, max).map((p) => `  ${p}\n`);
+  if (paths.length > max) shown.push(`  … and ${paths.length - max} more\n`);
+  return shown.join('');
+}

@@ -1,0 +1,62 @@
+/** `capiform render [--check] [--frozen]`: config + lock → the committed tree. */
+import type { Command } from 'commander';
+import { DifferencesFound } from '../../errors.js';
+import type { CliIO } from '../context.js';
+import { setExitCode } from '../main.js';
+import { loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
+
+export function registerRender(program: Command, io: CliIO): void {
+  program
+    .command('render')
+    .description('render providers/, clusters/ (and argocd/) from capi.config.* and capi.lock.yaml')
+    .option('--check', 'write nothing; exit 1 listing the files that differ from what would be rendered')
+    .option('--frozen', 'never change capi.lock.yaml; fail when the config no longer matches it (CI)')
+    .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
+    .option('--offline', 'use only the cache and local repositories')
+    .action(async (local: { check?: boolean; frozen?: boolean }, cmd: Command) => {
+      const opts = pipelineOptions(cmd);
+      const config = await loadPipelineConfig(io, opts);
+      const { io: out, redactError } = await redacting(io, config);
+      const { runPipeline } = await import('../../render/pipeline.js');
+      const say = (l: string): void => {
+        if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
+      };
+      try {
+        const res = await runPipeline({ config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, log: say });
+        const ch = res.changes!;
+        const differing = [...ch.added, ...ch.changed, ...ch.removed].sort();
+        if (local.check && res.lockChanged) differing.unshift('capi.lock.yaml');
+        if (opts.json) {
+          out.stdout(
+            `${JSON.stringify(
+              { check: Boolean(local.check), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired },
+              null,
+              2,
+            )}\n`,
+          );
+        }
+        if (res.repaired !== 'none') say(`repaired an interrupted earlier render (${res.repaired} its staged changes)`);
+        if (res.omitted.length > 0 && !opts.json && !opts.quiet) {
+          out.stderr('objects left out because they would hold credentials; provision them by other means (external-secrets, SOPS):\n');
+          for (const o of res.omitted) out.stderr(`  ${o.object} (${o.file}; ${o.variables.join(', ')})\n`);
+        }
+        if (local.check) {
+          if (differing.length > 0) {
+            if (!opts.json) out.stderr(`${new DifferencesFound('the rendered tree is out of date').message}:\n${shortList(differing)}run \`capiform render\` and commit the result\n`);
+            setExitCode(cmd, 1);
+          } else if (!opts.json && !opts.quiet) out.stdout('tree is up to date\n');
+          return;
+        }
+        if (!opts.json && !opts.quiet) {
+          if (res.lockWritten) out.stdout('wrote capi.lock.yaml\n');
+          out.stdout(
+            differing.length === 0
+              ? `tree is up to date (${res.files.length} files)\n`
+              : `rendered ${res.files.length} files: ${ch.added.length} added, ${ch.changed.length} changed, ${ch.removed.length} removed\n`,
+          );
+        }
+      } catch (err) {
+        throw redactError(err);
+      }
+    });
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { configSchema } from './schema.js';
+
+/** The JSON Schema of `capi.config.*` as committed in `schema/capi.config.schema.json` (a test checks for drift). */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
+  return { ...schema, $id: 'https://capiform.dev/schema/capi.config.schema.json', title: 'capiform config' };
+}
+
+/** The committed file's exact text. */
+export function configJsonSchemaText(): string {
+  return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+}

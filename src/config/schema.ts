@@ -1,0 +1,259 @@
+/**
+ * The zod schema of `capi.config.*` (stage 1 of loading: parse). Descriptions double as the committed JSON Schema
+ * (`schema/capi.config.schema.json`) and as editor help; keep them short and user-facing.
+ */
+import semver from 'semver';
+import { z } from 'zod';
+
+/** `latest`, an exact version (`v1.13.5`) or a semver range (`~1.13.0`, `^2.10`, `>=1.12 <1.14`). */
+export function isVersionConstraint(value: string): boolean {
+  return value === 'latest' || semver.valid(value) !== null || semver.validRange(value) !== null;
+}
+
+const versionAllowed = 'an exact version (v1.13.5), a semver range (~1.13.0, ^2.10) or "latest"';
+
+export const versionConstraintSchema = z
+  .string()
+  .refine(isVersionConstraint, {
+    error: (iss) => `${JSON.stringify(iss.input)} is not a version or range; use ${versionAllowed}`,
+  })
+  .describe(`Provider version: ${versionAllowed}.`);
+
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+const namespaceSchema = z
+  .string()
+  .max(63, { error: 'must be no more than 63 characters' })
+  .regex(dns1123Label, {
+    error: (iss) => `${JSON.stringify(iss.input)} is not a lowercase RFC 1123 label (a-z, 0-9 and "-", e.g. "capi-system")`,
+  });
+
+/** Variable values: strings, or numbers/booleans written as they would be in clusterctl.yaml. */
+const variableValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z
+    .strictObject({ env: z.string().min(1).describe('Read the value from this environment variable at render time.') })
+    .describe('A value taken from the environment of the render (use for credentials with secrets.policy "omit").'),
+]);
+export const variablesSchema = z
+  .record(z.string().min(1), variableValueSchema)
+  .describe('Variables for envsubst (clusterctl semantics). Strings, numbers, booleans or { env: NAME }.');
+
+const imageOverrideSchema = z
+  .strictObject({
+    repository: z.string().min(1).optional().describe('Image repository (registry/path), e.g. "registry.example.com/capi".'),
+    tag: z.string().min(1).optional().describe('Image tag.'),
+  })
+  .describe('clusterctl image override: replaces the repository and/or tag of matching images.');
+
+/** clusterctl `images:`: key = `all`, a provider label (`infrastructure-aws`) or `cert-manager`. */
+export const globalImagesSchema = z
+  .record(z.string().min(1), imageOverrideSchema)
+  .describe('clusterctl `images:` overrides keyed by "all", a provider label (e.g. "infrastructure-aws") or "cert-manager".');
+
+const durationSchema = z
+  .string()
+  .regex(/^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/, { error: (iss) => `${JSON.stringify(iss.input)} is not a Go duration such as "10m" or "1h30m"` });
+
+const hostPortSchema = z.string().regex(/^[^\s]*:[0-9]{1,5}$/, {
+  error: (iss) => `${JSON.stringify(iss.input)} is not an address such as ":8080" or "localhost:6060"`,
+});
+
+export const managerSchema = z
+  .strictObject({
+    featureGates: z.record(z.string().min(1), z.boolean()).optional().describe('--feature-gates=A=true,B=false (sorted).'),
+    verbosity: z.int().min(0).optional().describe('--v=N'),
+    syncPeriod: durationSchema.optional().describe('--sync-period (Go duration).'),
+    profilerAddress: hostPortSchema.optional().describe('--profiler-address'),
+    maxConcurrentReconciles: z.int().min(1).optional().describe('--max-concurrent-reconciles'),
+    metricsBindAddress: hostPortSchema.optional().describe('--metrics-bind-addr'),
+    healthAddr: hostPortSchema.optional().describe('--health-addr'),
+    additionalArgs: z
+      .record(z.string().regex(/^--?[A-Za-z0-9][-A-Za-z0-9_.]*$/, { error: 'flag names start with "--", e.g. "--leader-elect"' }), z.string())
+      .optional()
+      .describe('Extra flags for the manager container, e.g. { "--leader-elect": "true" }.'),
+  })
+  .describe('Flags of the `manager` container (Cluster API Operator ProviderSpec.manager semantics).');
+
+const envVarSchema = z.strictObject({
+  name: z.string().min(1),
+  value: z.string().optional(),
+  valueFrom: z.record(z.string(), z.unknown()).optional(),
+});
+
+const resourcesSchema = z.strictObject({
+  limits: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  requests: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+
+const containerSchema = z.strictObject({
+  name: z.string().min(1).describe('Container name, e.g. "manager".'),
+  image: z.string().min(1).optional(),
+  args: z.record(z.string(), z.string()).optional().describe('Flags to set (replacing a flag of the same name), e.g. { "--v": "4" }.'),
+  env: z.array(envVarSchema).optional().describe('Environment variables to set (replacing one of the same name).'),
+  resources: resourcesSchema.optional(),
+});
+
+const tolerationSchema = z.strictObject({
+  key: z.string().optional(),
+  operator: z.enum(['Exists', 'Equal']).optional(),
+  value: z.string().optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+  tolerationSeconds: z.int().optional(),
+});
+
+export const deploymentSchema = z
+  .strictObject({
+    replicas: z.int().min(0).optional(),
+    nodeSelector: z.record(z.string(), z.string()).optional(),
+    tolerations: z.array(tolerationSchema).optional(),
+    affinity: z.record(z.string(), z.unknown()).optional().describe('A Kubernetes Affinity object, used as is.'),
+    containers: z.array(containerSchema).optional(),
+  })
+  .describe('Settings of the provider Deployment (Cluster API Operator ProviderSpec.deployment semantics).');
+
+const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, { error: (iss) => `${JSON.stringify(iss.input)} is not a JSON pointer such as "/spec/replicas"` });
+
+const patchOperationSchema = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('add'), path: jsonPointer, value: z.unknown() }),
+  z.strictObject({ op: z.literal('replace'), path: jsonPointer, value: z.unknown() }),
+  z.strictObject({ op: z.literal('test'), path: jsonPointer, value: z.unknown() }),
+  z.strictObject({ op: z.literal('remove'), path: jsonPointer }),
+  z.strictObject({ op: z.literal('move'), from: jsonPointer, path: jsonPointer }),
+  z.strictObject({ op: z.literal('copy'), from: jsonPointer, path: jsonPointer }),
+]);
+
+export const patchSchema = z
+  .strictObject({
+    target: z
+      .strictObject({
+        apiVersion: z.string().min(1).optional(),
+        kind: z.string().min(1).optional(),
+        name: z.string().min(1).optional(),
+        namespace: z.string().min(1).optional(),
+      })
+      .describe('Objects the patch applies to; every given field must match exactly.'),
+    patch: z.array(patchOperationSchema).min(1).describe('RFC 6902 operations.'),
+  })
+  .describe('An RFC 6902 JSON patch applied after every other change.');
+
+export const repositoryTypeSchema = z
+  .enum(['github', 'gitlab', 'https', 'local'])
+  .describe('Repository kind, when the url alone does not say it.');
+
+export const providerSchema = z
+  .strictObject({
+    name: z.string().min(1).describe('Catalog name (e.g. "aws", "kubeadm") or any name when `url` is given.'),
+    version: versionConstraintSchema,
+    url: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Repository URL: a local folder (relative to the config file) or a remote form clusterctl accepts.'),
+    type: repositoryTypeSchema.optional(),
+    targetNamespace: namespaceSchema.optional().describe('Namespace the provider is installed in.'),
+    variables: variablesSchema.optional(),
+    images: imageOverrideSchema.optional(),
+    manager: managerSchema.optional(),
+    deployment: deploymentSchema.optional(),
+    patches: z.array(patchSchema).optional(),
+  })
+  .describe('A Cluster API provider.');
+
+export const providerKinds = ['core', 'bootstrap', 'controlPlane', 'infrastructure', 'ipam', 'addon', 'runtimeExtension'] as const;
+export type ProviderKind = (typeof providerKinds)[number];
+
+export const providersSchema = z
+  .strictObject({
+    core: z
+      .union([providerSchema, z.array(providerSchema).max(1, { error: 'there is exactly one core provider' })])
+      .optional()
+      .describe('The core provider (cluster-api), as an entry or a one-entry list. Required.'),
+    bootstrap: z.array(providerSchema).optional(),
+    controlPlane: z.array(providerSchema).optional(),
+    infrastructure: z.array(providerSchema).optional(),
+    ipam: z.array(providerSchema).optional(),
+    addon: z.array(providerSchema).optional(),
+    runtimeExtension: z.array(providerSchema).optional(),
+  })
+  .describe('Providers by type.');
+
+export const certManagerSchema = z
+  .strictObject({
+    version: z
+      .string()
+      .refine((v) => semver.valid(v) !== null, { error: (iss) => `${JSON.stringify(iss.input)} is not an exact version such as "v1.19.1"` }),
+    url: z.string().min(1).optional().describe('Repository URL of cert-manager.yaml (local folder relative to the config file, or remote).'),
+    type: repositoryTypeSchema.optional(),
+  })
+  .describe('cert-manager, rendered as clusterctl renders it.');
+
+export const clusterSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .max(253, { error: 'must be no more than 253 characters' })
+      .regex(dns1123Subdomain, {
+        error: (iss) => `${JSON.stringify(iss.input)} is not a lowercase RFC 1123 subdomain (a-z, 0-9, "-" and ".")`,
+      }),
+    namespace: namespaceSchema,
+    infrastructure: z.string().min(1).describe('Name of a configured infrastructure provider (e.g. "docker").'),
+    flavor: z.string().min(1).optional().describe('Template flavor: cluster-template-<flavor>.yaml.'),
+    kubernetesVersion: z.string().min(1),
+    controlPlaneMachineCount: z.int().min(1, { error: 'must be a number greater than or equal to 1' }).optional(),
+    workerMachineCount: z.int().min(0, { error: 'must be a number greater than or equal to 0' }).optional(),
+    variables: variablesSchema.optional(),
+  })
+  .describe('A workload cluster rendered from its infrastructure provider template.');
+
+export const secretsSchema = z
+  .strictObject({
+    variables: z.array(z.string().min(1)).optional().describe('More variable names to treat as credentials.'),
+    policy: z
+      .enum(['fail', 'omit'])
+      .optional()
+      .describe('"fail" (default): stop when a credential would be written; "omit": leave those objects out of the tree.'),
+    allowPlaintext: z.array(z.string().min(1)).optional().describe('Variables that may be written in plain text.'),
+  })
+  .describe('Credentials never reach git in plain text.');
+
+export const argocdSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Write the glue (default true when the section is present).'),
+    repoURL: z.string().min(1).describe('Git repository Argo CD reads the tree from.'),
+    targetRevision: z.string().min(1).optional().describe('Default "HEAD".'),
+    path: z.string().optional().describe('Path of the config directory inside the repository (default "").'),
+    mode: z.enum(['applications', 'applicationset']).optional().describe('Default "applications".'),
+    generator: z.enum(['list', 'git']).optional(),
+    project: z.string().min(1).optional(),
+    destination: z
+      .union([z.strictObject({ server: z.string().min(1) }), z.strictObject({ name: z.string().min(1) })])
+      .optional(),
+    namespace: z.string().min(1).optional().describe('Namespace of the Application objects (default "argocd").'),
+    namePrefix: z.string().optional(),
+    automated: z.union([z.literal(false), z.strictObject({ prune: z.boolean(), selfHeal: z.boolean() })]).optional(),
+  })
+  .describe('Argo CD glue under argocd/.');
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    providers: providersSchema,
+    certManager: certManagerSchema.optional(),
+    contract: z
+      .string()
+      .regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, { error: (iss) => `${JSON.stringify(iss.input)} is not a contract such as "v1beta2"` })
+      .optional()
+      .describe('Management contract pin (default: the core provider\'s).'),
+    variables: variablesSchema.optional(),
+    images: globalImagesSchema.optional(),
+    secrets: secretsSchema.optional(),
+    clusters: z.array(clusterSchema).optional(),
+    argocd: argocdSchema.optional(),
+  })
+  .describe('capiform configuration (capi.config.ts).');
+
+export type VariableValue = z.input<typeof variableValueSchema>;

@@ -1,0 +1,132 @@
+/**
+ * Every byte the pipeline reads from a provider repository goes through the ArtifactStore: files the lock knows are
+ * served from the content-addressed cache (or fetched) and verified against the lock's sha256; files it does not know
+ * are fetched and recorded, unless the run is frozen. The files read for the chosen versions become the new lock's
+ * file lists.
+ */
+import { relative, sep } from 'node:path';
+import { IntegrityError } from '../errors.js';
+import type { ProviderRepository } from '../resolve/repository.js';
+import { sha256Hex } from './digest.js';
+import { LockStaleError } from './stale.js';
+import type { LockedFile } from './model.js';
+
+/** The content-addressed cache (helper D's src/lock/cache.ts implements it on disk). */
+export interface ArtifactCache {
+  get(sha256: string): Promise<Uint8Array | null>;
+  put(bytes: Uint8Array): Promise<string>;
+}
+
+/** In-memory cache: the seam used until (and when) no disk cache is configured. */
+export function memoryCache(): ArtifactCache {
+  const m = new Map<string, Uint8Array>();
+  return {
+    get: async (sha) => m.get(sha) ?? null,
+    put: async (bytes) => {
+      const sha = sha256Hex(bytes);
+      m.set(sha, bytes);
+      return sha;
+    },
+  };
+}
+
+export interface ArtifactSource {
+  /** Lock entry key: a provider label or `cert-manager`. */
+  readonly label: string;
+  readonly repo: ProviderRepository;
+}
+
+export interface ArtifactStoreOptions {
+  configDir: string;
+  /** Files pinned by the existing lock, by label, for the locked version. */
+  locked: ReadonlyMap<string, { version: string; files: readonly LockedFile[] }>;
+  frozen: boolean;
+  cache: ArtifactCache;
+}
+
+export class ArtifactStore {
+  private readonly recorded = new Map<string, Map<string, LockedFile>>();
+  private readonly memo = new Map<string, Promise<Uint8Array | null>>();
+
+  constructor(private readonly opts: ArtifactStoreOptions) {}
+
+  /** Bytes of `file` at `version`, verified; `null` when the repository has no such file. */
+  read(source: ArtifactSource, version: string, file: string): Promise<Uint8Array | null> {
+    const key = `${source.label}\0${version}\0${file}`;
+    let p = this.memo.get(key);
+    if (!p) {
+      p = this.load(source, version, file);
+      this.memo.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * The digest the lock pins for a file, marking the file as used (it stays in the lock) without reading it: a
+   * directory rendered from these bytes before and still intact on disk does not need them again.
+   */
+  pinnedFile(label: string, version: string, file: string): LockedFile | null {
+    const locked = this.opts.locked.get(label);
+    const pinned = locked && locked.version === version ? locked.files.find((f) => f.name === file) : undefined;
+    if (!pinned) return null;
+    this.record(label, version, pinned);
+    return pinned;
+  }
+
+  /** Files read for `label` at `version`, sorted by name. */
+  filesFor(label: string, version: string): LockedFile[] {
+    const files = this.recorded.get(`${label}\0${version}`);
+    return files ? [...files.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
+  }
+
+  private location(source: ArtifactSource, version: string, file: string): { path?: string; url?: string } {
+    const loc = source.repo.fileLocation(version, file);
+    if (source.repo.kind === 'local') return { path: relative(this.opts.configDir, loc).split(sep).join('/') };
+    return { url: loc };
+  }
+
+  private async load(source: ArtifactSource, version: string, file: string): Promise<Uint8Array | null> {
+    const locked = this.opts.locked.get(source.label);
+    const pinned = locked && locked.version === version ? locked.files.find((f) => f.name === file) : undefined;
+    const where = source.repo.fileLocation(version, file);
+    if (pinned) {
+      let bytes = await this.opts.cache.get(pinned.sha256);
+      let from = 'the cache';
+      if (bytes === null) {
+        bytes = await source.repo.getFile(version, file);
+        from = where;
+        if (bytes === null) {
+          throw new LockStaleError(`${source.label} ${version}: ${file} is in capi.lock.yaml but the repository no longer has it`, `providers.${source.label}.files.${file}`);
+        }
+      }
+      const actual = sha256Hex(bytes);
+      if (actual !== pinned.sha256) {
+        throw new IntegrityError(
+          `${file} of ${source.label} ${version} does not match capi.lock.yaml: expected sha256 ${pinned.sha256}, got ${actual} (read from ${from})`,
+          {
+            where,
+            hint: `if the release was re-published on purpose, run \`capiform lock --upgrade ${source.label}\`; otherwise the repository or the cache was tampered with`,
+          },
+        );
+      }
+      if (from !== 'the cache') await this.opts.cache.put(bytes);
+      this.record(source.label, version, { name: file, ...this.location(source, version, file), sha256: actual, size: bytes.byteLength });
+      return bytes;
+    }
+    if (this.opts.frozen) {
+      throw new LockStaleError(`${source.label} ${version}: ${file} is not in capi.lock.yaml`, `providers.${source.label}`);
+    }
+    const bytes = await source.repo.getFile(version, file);
+    if (bytes === null) return null;
+    const sha = await this.opts.cache.put(bytes);
+    this.record(source.label, version, { name: file, ...this.location(source, version, file), sha256: sha, size: bytes.byteLength });
+    return bytes;
+  }
+
+  private record(label: string, version: string, file: LockedFile): void {
+    const key = `${label}\0${version}`;
+    let m = this.recorded.get(key);
+    if (!m) this.recorded.set(key, (m = new Map()));
+    m.set(file.name, file);
+  }
+}

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config/types.js';
+
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Digest of the config inputs that affect resolution. Variables, clusters and render settings are left out on
+ * purpose: changing them re-renders but never changes a pinned version.
+ */
+export function resolutionDigest(config: ResolvedConfig): string {
+  const inputs = {
+    contract: config.contract ?? null,
+    providers: config.providers
+      .map((p) => ({ label: p.label, name: p.name, type: p.type, constraint: p.constraint, url: p.url ?? null, kind: p.repositoryType ?? null }))
+      .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)),
+    certManager: config.certManager
+      ? { version: config.certManager.version, url: config.certManager.url ?? null, kind: config.certManager.repositoryType ?? null }
+      : null,
+  };
+  return `sha256:${sha256Hex(JSON.stringify(inputs))}`;
+}

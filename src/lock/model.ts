@@ -1,0 +1,56 @@
+/**
+ * The lockfile model: what the code works with. The on-disk shape (`capi.lock.yaml`) is in ./format.ts; converters go
+ * both ways so the file can stay stable and readable while the model stays convenient.
+ */
+import type { RepositoryKind } from '../resolve/repository.js';
+import type { ProviderType } from '../resolve/provider-type.js';
+
+/** The version this capiform writes and the newest it reads. */
+export const lockfileVersion = 1;
+
+export const lockFileName = 'capi.lock.yaml';
+
+export interface LockedFile {
+  /** File name inside the release: `core-components.yaml`, `metadata.yaml`, `cluster-template-development.yaml`. */
+  readonly name: string;
+  /** A local file: path relative to the config directory, `/`-separated. */
+  readonly path?: string;
+  /** A remote file: its URL. */
+  readonly url?: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+export interface LockedSource {
+  readonly kind: RepositoryKind;
+  /** The repository as configured: a path relative to the config directory, or a URL; `catalog` entries keep the catalog URL. */
+  readonly url: string;
+}
+
+export interface LockedProvider {
+  readonly name: string;
+  readonly type: ProviderType;
+  readonly label: string;
+  /** The constraint the version was chosen for (`~1.13.0`, `latest`, `v1.13.1`). */
+  readonly constraint: string;
+  readonly version: string;
+  readonly contract: string;
+  readonly source: LockedSource;
+  readonly files: readonly LockedFile[];
+}
+
+export interface LockedCertManager {
+  readonly version: string;
+  readonly source: LockedSource;
+  readonly files: readonly LockedFile[];
+}
+
+export interface Lock {
+  readonly lockfileVersion: number;
+  /** sha256 of the config inputs that affect resolution (providers, sources, constraints, cert-manager, contract pin). */
+  readonly configDigest: string;
+  /** The management contract every provider maps to. */
+  readonly contract: string;
+  readonly providers: readonly LockedProvider[];
+  readonly certManager: LockedCertManager | undefined;
+}

@@ -1,0 +1,73 @@
+/** Why a lock no longer matches its config, phrased for people, with the command that fixes it. */
+import { ConfigError } from '../errors.js';
+import type { ResolvedConfig } from '../config/types.js';
+import { resolutionDigest } from './digest.js';
+import type { Lock, LockedSource } from './model.js';
+import { satisfiesConstraint } from '../config/constraints.js';
+
+export class LockStaleError extends ConfigError {
+  constructor(message: string, entry: string, hint = 'run `capiform lock` (or `capiform render` without --frozen) and commit capi.lock.yaml') {
+    super(`capi.lock.yaml is out of date: ${message}`, { where: `capi.lock.yaml ${entry}`, hint }, 'E_LOCK_STALE');
+  }
+}
+
+export interface LockDrift {
+  /** The lock entry: `providers.infrastructure-docker`, `certManager`, `contract`. */
+  entry: string;
+  /** `provider added`, `range changed`, `source moved`, … */
+  reason: string;
+  detail: string;
+  /** The provider label to re-resolve, when the drift concerns one provider. */
+  label?: string;
+}
+
+/** Differences between the config and the lock, in config order. `sources` gives each provider's source as the lock would record it. */
+export function lockDrift(config: ResolvedConfig, lock: Lock, sources: ReadonlyMap<string, LockedSource>): LockDrift[] {
+  const out: LockDrift[] = [];
+  if ((config.contract ?? null) !== null && config.contract !== lock.contract) {
+    out.push({ entry: 'contract', reason: 'contract pin changed', detail: `lock has ${lock.contract}, config pins ${config.contract}` });
+  }
+  for (const p of config.providers) {
+    const entry = `providers.${p.label}`;
+    const l = lock.providers.find((x) => x.label === p.label);
+    if (!l) {
+      out.push({ entry, reason: 'provider added', detail: `${p.label} (${p.configPath}) is not in the lock`, label: p.label });
+      continue;
+    }
+    if (l.constraint !== p.constraint) {
+      out.push({ entry, reason: 'range changed', detail: `${p.label}: "${l.constraint}" → "${p.constraint}"`, label: p.label });
+    } else if (!satisfiesConstraint(l.version, p.constraint)) {
+      out.push({ entry, reason: 'version outside range', detail: `${p.label}: locked ${l.version} does not satisfy "${p.constraint}"`, label: p.label });
+    }
+    const s = sources.get(p.label);
+    if (s && (s.kind !== l.source.kind || s.url !== l.source.url)) {
+      out.push({ entry, reason: 'source moved', detail: `${p.label}: ${l.source.url} → ${s.url}`, label: p.label });
+    }
+  }
+  for (const l of lock.providers) {
+    if (!config.providers.some((p) => p.label === l.label)) {
+      out.push({ entry: `providers.${l.label}`, reason: 'provider removed', detail: `${l.label} is no longer in the config`, label: l.label });
+    }
+  }
+  const cm = config.certManager;
+  if (cm && !lock.certManager) out.push({ entry: 'certManager', reason: 'cert-manager added', detail: `cert-manager ${cm.version}` });
+  if (!cm && lock.certManager) out.push({ entry: 'certManager', reason: 'cert-manager removed', detail: 'cert-manager is no longer in the config' });
+  if (cm && lock.certManager) {
+    if (cm.version !== lock.certManager.version) {
+      out.push({ entry: 'certManager', reason: 'version changed', detail: `cert-manager ${lock.certManager.version} → ${cm.version}` });
+    }
+    const s = sources.get('cert-manager');
+    if (s && s.url !== lock.certManager.source.url) {
+      out.push({ entry: 'certManager', reason: 'source moved', detail: `cert-manager: ${lock.certManager.source.url} → ${s.url}` });
+    }
+  }
+  if (out.length === 0 && lock.configDigest !== resolutionDigest(config)) {
+    out.push({ entry: 'configDigest', reason: 'config changed', detail: 'the resolution inputs changed' });
+  }
+  return out;
+}
+
+export function staleLockError(drift: readonly LockDrift[]): LockStaleError {
+  const lines = drift.map((d) => `  ${d.reason}: ${d.detail}`);
+  return new LockStaleError(`the config no longer matches it:\n${lines.join('\n')}`, drift.map((d) => d.entry).join(', '));
+}

@@ -1,0 +1,617 @@
+/**
+ * capiform's main job, as one composition: config → lock → artifacts → tree.
+ *   1. read the lock and explain how it differs from the config (frozen runs stop here on any difference);
+ *   2. resolve versions (lock entries that still fit are kept);
+ *   3. read every artifact through the ArtifactStore (verified against the lock, recorded for the new one);
+ *   4. render providers, cert-manager, ClusterClasses and clusters with the render core, collecting every problem;
+ *   5. keep credentials out (fail or omit), assemble the tree files, write the lock and the tree.
+ * Stages are plain functions; the only IO here is reading the lock and calling the tree writer.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CapiformError, InputError, ResolutionError, UsageError } from '../errors.js';
+import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
+import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
+import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
+import { ContentCache } from '../lock/cache.js';
+import { resolutionDigest, sha256Hex } from '../lock/digest.js';
+import { formatLock, parseLock } from '../lock/format.js';
+import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
+import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
+import {
+  certManagerRepository,
+  pinnedVersions,
+  providerLocation,
+  providerRepository,
+  resolveVersions,
+  type ProviderResolution,
+  type RepositoryFactory,
+  type RepositoryRef,
+} from '../resolve/resolve-config.js';
+import {
+  argocdManifests,
+  clusterClassReferences,
+  emitManifests,
+  clusterDirectorySyncWaves,
+  kustomizationFor,
+  processCertManager,
+  providerSyncWave,
+  syncWaves,
+  renderClusterTemplate,
+  renderProviderComponents,
+  templateOptionsToVariables,
+  type KubeObject,
+} from './tree/deps.js';
+import { customizeObjects, needsCustomizing } from './tree/customize.js';
+import { inventoryCrd } from './tree/inventory-crd.js';
+import type { KustomizationOptions } from './argocd/index.js';
+import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
+import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+
+export type PipelineMode = 'render' | 'check' | 'lock';
+
+export interface PipelineOptions {
+  config: ResolvedConfig;
+  mode: PipelineMode;
+  /** Never change the lock; fail, naming the entry, when the config no longer matches it. */
+  frozen?: boolean;
+  /** Re-resolve all providers, or those named (by name or label). */
+  upgrade?: 'all' | readonly string[];
+  cache?: ArtifactCache;
+  repositories?: RepositoryFactory;
+  env?: NodeJS.ProcessEnv;
+  /** Progress and notes (already redacted). */
+  log?: (line: string) => void;
+}
+
+/** An object left out of the tree because a credential would land in it (policy "omit"). */
+export interface OmittedObject {
+  /** `Secret capa-system/capa-manager-bootstrap-credentials`. */
+  object: string;
+  /** Where it would have gone: `providers/infrastructure-aws/components.yaml`. */
+  file: string;
+  variables: string[];
+}
+
+export interface PipelineResult {
+  lock: Lock;
+  lockChanged: boolean;
+  lockWritten: boolean;
+  drift: LockDrift[];
+  files: TreeFile[];
+  changes: TreeChanges | undefined;
+  omitted: OmittedObject[];
+  repaired: 'none' | 'discarded' | 'completed';
+}
+
+/** One problem among many: what failed and where in the config. */
+interface Problem {
+  where: string;
+  error: CapiformError;
+}
+
+const header = generatedHeader;
+const headerText = header.replace(/^# /, '');
+
+function withHeader(yaml: string): string {
+  return `${header}\n${yaml.endsWith('\n') ? yaml : `${yaml}\n`}`;
+}
+
+function objectName(o: KubeObject): string {
+  const m = (o.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return `${String(o.kind)} ${m.namespace ? `${String(m.namespace)}/` : ''}${String(m.name ?? '')}`;
+}
+
+function readExistingLock(path: string): Lock | undefined {
+  if (!existsSync(path)) return undefined;
+  return parseLock(readFileSync(path, 'utf8'), path);
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Runs the pipeline. */
+export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
+  const { config } = opts;
+  const log = opts.log ?? (() => {});
+  const lockPath = join(config.dir, lockFileName);
+  const existing = readExistingLock(lockPath);
+  if (opts.frozen && !existing) {
+    throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
+  }
+  if (opts.upgrade && opts.upgrade !== 'all') {
+    for (const n of opts.upgrade) {
+      if (!config.providers.some((p) => p.name === n || p.label === n)) {
+        throw new UsageError(`--upgrade ${n}: no such provider in the config`, {
+          hint: `use a name or label of: ${config.providers.map((p) => p.label).join(', ')}`,
+        });
+      }
+    }
+  }
+
+  // 1. Sources (every unknown provider at once), then how the lock differs from the config.
+  const problems: Problem[] = [];
+  const sources = new Map<string, LockedSource>();
+  for (const p of config.providers) {
+    try {
+      sources.set(p.label, providerLocation(p, config.dir).source);
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      problems.push({ where: p.configPath, error: err });
+    }
+  }
+  if (problems.length > 0) throw aggregate(problems, config);
+  const cmRef = await certManagerRepository(config, opts.repositories);
+  if (cmRef) sources.set('cert-manager', cmRef.source);
+  const drift = existing ? lockDrift(config, existing, sources) : [];
+  if (opts.frozen && drift.length > 0) throw staleLockError(drift);
+  for (const d of drift) log(`capi.lock.yaml: ${d.reason}: ${d.detail}`);
+
+  // 2. Repositories.
+  const repositories = new Map<string, RepositoryRef>();
+  for (const p of config.providers) {
+    try {
+      repositories.set(p.label, await providerRepository(p, config.dir, opts.repositories));
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      problems.push({ where: p.configPath, error: err });
+    }
+  }
+  if (problems.length > 0) throw aggregate(problems, config);
+  const pinned = opts.frozen
+    ? new Map(existing!.providers.map((p) => [p.label, p.version]))
+    : pinnedVersions(config, existing, repositories, opts.upgrade);
+
+  // 3. Resolution through the artifact store.
+  const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
+  for (const p of existing?.providers ?? []) locked.set(p.label, { version: p.version, files: p.files });
+  if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
+  const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? ContentCache.fromEnv(opts.env ?? {}) });
+  const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
+  const resolution = await resolveVersions(config, { store, pinned, pinnedContracts, repositories, certManager: cmRef });
+  for (const r of resolution.providers) {
+    const before = existing?.providers.find((x) => x.label === r.provider.label);
+    if (before && before.version !== r.version) log(`${r.provider.label}: ${before.version} → ${r.version}`);
+  }
+
+  // 4. Render.
+  const files: TreeFile[] = [];
+  const omitted: OmittedObject[] = [];
+  const leaks: { variable: string; object: string; file: string; where: string }[] = [];
+  const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env);
+  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache };
+
+  const components = resolution.providers.map((r) => {
+    const ref = { label: r.provider.label, repo: r.repo };
+    const file = r.repo.componentsFile;
+    let loaded: Promise<{ raw: string; sha: string }> | undefined;
+    const load = (): Promise<{ raw: string; sha: string }> =>
+      (loaded ??= store.read(ref, r.version, file).then((bytes) => {
+        if (bytes === null) {
+          throw new ResolutionError(`failed to read "${file}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
+            where: r.repo.fileLocation(r.version, file),
+          });
+        }
+        return { raw: Buffer.from(bytes).toString('utf8'), sha: sha256Hex(bytes) };
+      }));
+    return { r, load, pinned: store.pinnedFile(r.provider.label, r.version, file) };
+  });
+  // Lock mode records every components file; rendering reads one only when its directory must be rendered again.
+  if (opts.mode === 'lock') await Promise.all(components.map((c) => c.load()));
+  let certManagerRaw: string | undefined;
+  if (resolution.certManager) {
+    const cm = resolution.certManager;
+    const bytes = await store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
+    if (bytes === null) {
+      throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, { where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml') });
+    }
+    certManagerRaw = Buffer.from(bytes).toString('utf8');
+  }
+
+  if (opts.mode !== 'lock') {
+    for (const c of components) await renderProvider(ctx, c.r, c.pinned?.sha256, c.load);
+    if (certManagerRaw !== undefined && resolution.certManager) {
+      const dir = 'providers/cert-manager';
+      const inputs = digestOf({ fp: codeFingerprint(), kind: 'cert-manager', version: resolution.certManager.version, raw: sha256Hex(certManagerRaw), images: config.images });
+      const reused = cache.reuse(dir, inputs);
+      if (reused) files.push(...reused.files);
+      else {
+        const cm = processCertManager(certManagerRaw, resolution.certManager.version, config.images);
+        cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]), undefined, true);
+      }
+    }
+  }
+  await renderClusters(ctx, resolution.providers);
+
+  if (leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(leaks);
+  if (problems.length > 0) throw aggregate(problems, config);
+
+  if (config.argocd && opts.mode !== 'lock') {
+    const a = config.argocd;
+    const providerDirs = resolution.providers.map((r) => ({
+      label: r.provider.label,
+      dir: `providers/${r.provider.label}`,
+      wave: providerSyncWave(r.provider.type),
+    }));
+    if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: providerSyncWave('CertManager') });
+    const glue = argocdManifests({
+      repoURL: a.repoURL,
+      targetRevision: a.targetRevision,
+      ...(a.path ? { pathPrefix: a.path } : {}),
+      providers: providerDirs,
+      clusterClasses: ctx.classDirs,
+      clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
+      mode: a.mode,
+      ...(a.generator ? { generator: a.generator } : {}),
+      ...(a.project ? { project: a.project } : {}),
+      ...(a.destination ? { destination: a.destination } : {}),
+      ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
+      ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
+      ...(a.automated !== undefined ? { automated: a.automated } : {}),
+      header: headerText,
+    });
+    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
+  }
+
+  // 5. Lock.
+  const lock: Lock = {
+    lockfileVersion,
+    configDigest: resolutionDigest(config),
+    contract: resolution.contract,
+    providers: resolution.providers.map((r) => lockedProvider(r, store)),
+    certManager: resolution.certManager
+      ? { version: resolution.certManager.version, source: resolution.certManager.source, files: store.filesFor('cert-manager', resolution.certManager.version) }
+      : undefined,
+  };
+  const lockText = formatLock(lock);
+  const lockChanged = !existing || readFileSync(lockPath, 'utf8') !== lockText;
+  let lockWritten = false;
+  if (lockChanged && opts.frozen) {
+    throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
+  }
+  if (lockChanged && opts.mode !== 'check') {
+    writeAtomic(lockPath, lockText);
+    lockWritten = true;
+  }
+
+  // 6. Tree.
+  files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  let changes: TreeChanges | undefined;
+  let repaired: PipelineResult['repaired'] = 'none';
+  if (opts.mode === 'render') {
+    const res = writeTree(config.dir, files, { env: opts.env ?? {}, verified: cache.verified });
+    changes = { added: res.added, changed: res.changed, removed: res.removed };
+    repaired = res.repaired;
+  } else if (opts.mode === 'check') {
+    changes = diffTree(config.dir, files, cache.verified);
+  }
+  if (opts.mode === 'render') cache.save();
+  return { lock, lockChanged, lockWritten, drift, files, changes, omitted, repaired };
+}
+
+function lockedProvider(r: ProviderResolution, store: ArtifactStore): Lock['providers'][number] {
+  return {
+    name: r.provider.name,
+    type: r.provider.type,
+    label: r.provider.label,
+    constraint: r.provider.constraint,
+    version: r.version,
+    contract: r.contract,
+    source: r.source,
+    files: store.filesFor(r.provider.label, r.version),
+  };
+}
+
+interface RenderContext {
+  config: ResolvedConfig;
+  store: ArtifactStore;
+  files: TreeFile[];
+  omitted: OmittedObject[];
+  leaks: { variable: string; object: string; file: string; where: string }[];
+  problems: Problem[];
+  lockMode: boolean;
+  cache: TreeCache;
+  classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
+}
+
+/** Adds a directory's files and its kustomization; returns the directory's files. */
+function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Omit<KustomizationOptions, 'header'> = {}): TreeFile[] {
+  const own = entries.map((e) => ({ path: `${dir}/${e.name}`, content: e.content }));
+  own.push({ path: `${dir}/kustomization.yaml`, content: kustomizationFor(entries.map((e) => e.name), { header: headerText, ...kustomizeOpts }) });
+  files.push(...own);
+  return own;
+}
+
+/** Variable lookup with credentials replaced by markers. */
+function lookupFor(config: ResolvedConfig, layers: readonly Readonly<Record<string, string | undefined>>[]): (name: string) => string | undefined {
+  return (name) => {
+    let value: string | undefined;
+    let set = false;
+    for (const l of layers) {
+      if (Object.prototype.hasOwnProperty.call(l, name)) {
+        value = l[name];
+        set = value !== undefined;
+        if (set) break;
+      }
+    }
+    if (isSecretVariable(name, config)) {
+      if (set && value !== '') return secretMarker(name);
+      if (config.secrets.policy === 'omit') return secretMarker(name);
+    }
+    return set ? value : undefined;
+  };
+}
+
+/** Objects carrying credential markers: recorded as leaks (policy fail) or dropped (policy omit). */
+function screenSecrets(ctx: RenderContext, objects: KubeObject[], yaml: string, file: string, where: string): KubeObject[] | null {
+  if (!yaml.includes('capiform-secret-')) return null;
+  const keep: KubeObject[] = [];
+  for (const o of objects) {
+    const names = markersIn(JSON.stringify(o));
+    if (names.length === 0) {
+      keep.push(o);
+      continue;
+    }
+    if (ctx.config.secrets.policy === 'omit') ctx.omitted.push({ object: objectName(o), file, variables: names });
+    else for (const v of names) ctx.leaks.push({ variable: v, object: objectName(o), file, where });
+  }
+  return keep;
+}
+
+async function renderProvider(
+  ctx: RenderContext,
+  r: ProviderResolution,
+  pinnedSha: string | undefined,
+  load: () => Promise<{ raw: string; sha: string }>,
+): Promise<void> {
+  const p: ResolvedProvider = r.provider;
+  const dir = `providers/${p.label}`;
+  const { config } = ctx;
+  const rawSha = pinnedSha ?? (await load()).sha;
+  const inputs = digestOf({
+    fp: codeFingerprint(),
+    kind: 'provider',
+    version: r.version,
+    raw: rawSha,
+    file: r.repo.componentsFile,
+    provider: p,
+    variables: config.variables,
+    images: config.images,
+    secrets: config.secrets,
+  });
+  const reused = ctx.cache.reuse(dir, inputs);
+  if (reused) {
+    ctx.files.push(...reused.files);
+    ctx.omitted.push(...((reused.extra as OmittedObject[] | undefined) ?? []));
+    return;
+  }
+  const { raw } = await load();
+  try {
+    const images = { ...config.images, ...(p.images ? { [p.label]: p.images } : {}) };
+    const c = renderProviderComponents({
+      raw,
+      name: p.name,
+      type: p.type,
+      version: r.version,
+      ...(p.targetNamespace ? { targetNamespace: p.targetNamespace } : {}),
+      variables: lookupFor(config, [p.variables, config.variables]),
+      images,
+      source: `${p.label} ${r.version} ${r.repo.componentsFile}`,
+    });
+    let objects = c.objects;
+    let yaml: string | undefined;
+    if (needsCustomizing(p)) objects = customizeObjects(objects, p);
+    const omittedBefore = ctx.omitted.length;
+    const screened = screenSecrets(ctx, objects, needsCustomizing(p) ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
+    if (screened) objects = screened;
+    if (screened || needsCustomizing(p)) yaml = emitManifests(objects);
+    const entries = [
+      { name: 'components.yaml', content: withHeader(yaml ?? c.yaml()) },
+      { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
+    ];
+    if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
+    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore), true);
+  } catch (err) {
+    if (!(err instanceof CapiformError)) throw err;
+    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });
+  }
+}
+
+function templateFile(flavor: string | undefined): string {
+  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
+}
+
+/** What a cluster directory's cache entry remembers besides its files. */
+interface ClusterExtra {
+  classes: { key: string; dir: string; inputs: string; namespace: string; name: string }[];
+  omitted: OmittedObject[];
+}
+
+async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
+  const { config, store } = ctx;
+  /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
+  const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
+  const rawCache = new Map<string, Promise<{ text: string; sha: string } | null>>();
+  const readRaw = (r: ProviderResolution, file: string): Promise<{ text: string; sha: string } | null> => {
+    const key = `${r.provider.label}/${file}`;
+    let p = rawCache.get(key);
+    if (!p) {
+      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: Buffer.from(b).toString('utf8'), sha: sha256Hex(b) }));
+      rawCache.set(key, p);
+    }
+    return p;
+  };
+  const classRenders = new Map<string, { objects: KubeObject[]; yaml: string }>();
+  const fp = codeFingerprint();
+  const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
+
+  const useClass = (c: ResolvedCluster, cls: { key: string; inputs: string; namespace: string; name: string; dir: string }): boolean => {
+    const prev = classes.get(cls.key);
+    if (prev && prev.inputs !== cls.inputs) {
+      throw new InputError(`ClusterClass ${cls.key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
+        hint: 'clusters sharing a ClusterClass must give the variables it uses the same values, or use different classes',
+      });
+    }
+    if (prev) return true;
+    classes.set(cls.key, { inputs: cls.inputs, by: `${c.namespace}/${c.name}`, namespace: cls.namespace, name: cls.name, dir: cls.dir });
+    return false;
+  };
+
+  for (const c of config.clusters) {
+    const where = `${c.configPath} (${c.namespace}/${c.name})`;
+    try {
+      const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
+      const file = templateFile(c.flavor);
+      const raw = await readRaw(r, file);
+      if (raw === null) {
+        const all = (await r.repo.listFiles?.(r.version)) ?? [];
+        const flavors = all
+          .filter((f) => /^cluster-template(-.+)?\.yaml$/.test(f))
+          .map((f) => (f === 'cluster-template.yaml' ? '(default)' : f.slice('cluster-template-'.length, -'.yaml'.length)))
+          .sort();
+        throw new InputError(`${r.provider.label} ${r.version} has no ${file}${c.flavor ? ` (flavor "${c.flavor}")` : ''}`, {
+          hint: flavors.length ? `flavors available: ${flavors.join(', ')}` : 'this release ships no cluster templates',
+        });
+      }
+      const dir = `clusters/${c.namespace}/${c.name}`;
+      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd) });
+      if (!ctx.lockMode) {
+        const reused = ctx.cache.reuse(dir, inputs);
+        const extra = reused?.extra as ClusterExtra | undefined;
+        if (reused && extra) {
+          // The cluster's ClusterClasses must be in the tree too: already produced by another cluster, or intact on disk.
+          const classFiles: TreeFile[] = [];
+          let ok = true;
+          for (const cls of extra.classes) {
+            // Record the class file reads for the lock, as a full render would.
+            await readRaw(r, `clusterclass-${cls.name}.yaml`);
+            const known = classes.get(cls.key);
+            if (known) {
+              useClass(c, cls);
+              continue;
+            }
+            const fromDisk = ctx.cache.reuse(cls.dir, cls.inputs);
+            if (!fromDisk) {
+              ok = false;
+              break;
+            }
+            classFiles.push(...fromDisk.files);
+            useClass(c, cls);
+          }
+          if (ok) {
+            ctx.files.push(...reused.files, ...classFiles);
+            ctx.omitted.push(...extra.omitted);
+            continue;
+          }
+        }
+      }
+      const lookup = clusterLookup(config, c);
+      const t = renderClusterTemplate({ raw: raw.text, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
+      const own = new Set(
+        t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
+          const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
+          return `${m.namespace ?? ''}/${m.name ?? ''}`;
+        }),
+      );
+      const omittedBefore = ctx.omitted.length;
+      const extra: ClusterExtra = { classes: [], omitted: [] };
+      for (const ref of clusterClassReferences(t.objects)) {
+        const key = `${ref.namespace}/${ref.name}`;
+        if (own.has(key)) continue;
+        const classFile = `clusterclass-${ref.name}.yaml`;
+        const classRaw = await readRaw(r, classFile);
+        if (classRaw === null) {
+          throw new ResolutionError(`failed to get the cluster class template for "${key}": ${r.provider.label} ${r.version} has no ${classFile}`);
+        }
+        if (ctx.lockMode) continue;
+        const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
+        const classInputs = digestOf({ fp, kind: 'clusterclass', key, raw: classRaw.sha, secrets: config.secrets, values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null) });
+        const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
+        extra.classes.push(cls);
+        if (useClass(c, cls)) continue;
+        const fromDisk = ctx.cache.reuse(classDir, classInputs);
+        if (fromDisk) {
+          ctx.files.push(...fromDisk.files);
+          continue;
+        }
+        let rendered = classRenders.get(classInputs);
+        if (!rendered) {
+          const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
+          rendered = { objects: ct.objects, yaml: ct.yaml() };
+          classRenders.set(classInputs, rendered);
+        }
+        const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
+        ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
+      }
+      if (ctx.lockMode) continue;
+      let yaml = t.yaml();
+      const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
+      if (kept) yaml = emitManifests(kept);
+      const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
+      extra.omitted = ctx.omitted.slice(omittedBefore);
+      ctx.cache.record(dir, inputs, dirFiles, extra);
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      if (ctx.lockMode) continue;
+      ctx.problems.push({ where, error: err });
+    }
+  }
+  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
+}
+
+function variablesUsed(raw: string): string[] {
+  const out = new Set<string>();
+  for (const m of raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) out.add(m[1]!);
+  return [...out].sort();
+}
+
+function clusterLookup(config: ResolvedConfig, c: ResolvedCluster): (name: string) => string | undefined {
+  const base = lookupFor(config, [c.variables, config.variables]);
+  const overrides = templateOptionsToVariables(
+    {
+      clusterName: c.name,
+      targetNamespace: c.namespace,
+      kubernetesVersion: c.kubernetesVersion,
+      ...(c.controlPlaneMachineCount !== undefined ? { controlPlaneMachineCount: c.controlPlaneMachineCount } : {}),
+      ...(c.workerMachineCount !== undefined ? { workerMachineCount: c.workerMachineCount } : {}),
+    },
+    base,
+  );
+  return (name) => (Object.prototype.hasOwnProperty.call(overrides, name) ? overrides[name] : base(name));
+}
+
+function secretsError(leaks: { variable: string; object: string; file: string; where: string }[]): InputError {
+  const byVar = new Map<string, string[]>();
+  for (const l of leaks) {
+    const list = byVar.get(l.variable) ?? [];
+    const entry = `${l.object} in ${l.file} (${l.where})`;
+    if (!list.includes(entry)) list.push(entry);
+    byVar.set(l.variable, list);
+  }
+  const lines = [...byVar].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, objs]) => `  ${v}:\n${objs.map((o) => `    - ${o}`).join('\n')}`);
+  return new InputError(`credentials would be written to the tree in plain text:\n${lines.join('\n')}`, {
+    hint:
+      'set secrets.policy to "omit" to leave these objects out (and provision them with external-secrets or SOPS), ' +
+      'or list a variable under secrets.allowPlaintext if it is not a credential',
+  }, 'E_SECRET_IN_TREE');
+}
+
+/** Every problem of a run in one error (the first one's class and exit code), redacted. */
+function aggregate(problems: Problem[], config: ResolvedConfig): CapiformError {
+  const values = secretValues(config);
+  if (problems.length === 1) {
+    const p = problems[0]!;
+    const e = p.error;
+    const where = !e.where ? p.where : e.where.startsWith(p.where) ? e.where : `${p.where}: ${e.where}`;
+    return Object.assign(e, { message: redact(e.message, values), where });
+  }
+  const lines = problems.map((p) => `  ${p.where}: ${redact(p.error.message, values).split('\n').join('\n    ')}`);
+  const first = problems[0]!.error;
+  const err = new InputError(`${problems.length} problems:\n${lines.join('\n')}`, {
+    hint: problems.map((p) => p.error.hint).find((h) => h !== undefined),
+  }, 'E_MANY');
+  return Object.assign(err, { exitCode: first.exitCode });
+}

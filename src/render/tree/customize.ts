@@ -1,0 +1,129 @@
+/**
+ * The config's escape hatches on provider objects, applied after clusterctl's rendering in a fixed order:
+ * `manager` flags, then `deployment` settings (both with the Cluster API Operator's ProviderSpec semantics), then the
+ * RFC 6902 `patches` last.
+ */
+import jsonpatch from 'fast-json-patch';
+import { InputError } from '../../errors.js';
+import type { ResolvedProvider } from '../../config/types.js';
+import type { KubeObject } from './deps.js';
+
+type Obj = Record<string, unknown>;
+
+function rec(v: unknown): Obj | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+/** The operator's `setArgs`: replace `--name=…` (or a bare `--name`) in place, else append `--name=value`. */
+export function setArg(args: string[], name: string, value: string): string[] {
+  const out = [...args];
+  const i = out.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i >= 0) out[i] = `${name}=${value}`;
+  else out.push(`${name}=${value}`);
+  return out;
+}
+
+/** Flags for the `manager` container, in a fixed order. */
+export function managerFlags(m: NonNullable<ResolvedProvider['manager']>): [string, string][] {
+  const flags: [string, string][] = [];
+  if (m.syncPeriod !== undefined) flags.push(['--sync-period', m.syncPeriod]);
+  if (m.metricsBindAddress !== undefined) flags.push(['--metrics-bind-addr', m.metricsBindAddress]);
+  if (m.healthAddr !== undefined) flags.push(['--health-addr', m.healthAddr]);
+  if (m.profilerAddress !== undefined) flags.push(['--profiler-address', m.profilerAddress]);
+  if (m.maxConcurrentReconciles !== undefined) flags.push(['--max-concurrent-reconciles', String(m.maxConcurrentReconciles)]);
+  if (m.verbosity !== undefined) flags.push(['--v', String(m.verbosity)]);
+  if (m.featureGates && Object.keys(m.featureGates).length > 0) {
+    const gates = Object.entries(m.featureGates).map(([k, v]) => `${k}=${v}`).sort();
+    flags.push(['--feature-gates', gates.join(',')]);
+  }
+  for (const k of Object.keys(m.additionalArgs ?? {}).sort()) flags.push([k, m.additionalArgs![k]!]);
+  return flags;
+}
+
+function containersOf(deploy: Obj): Obj[] {
+  const spec = rec(rec(rec(deploy.spec)?.template)?.spec);
+  return Array.isArray(spec?.containers) ? (spec.containers as Obj[]) : [];
+}
+
+export function needsCustomizing(p: ResolvedProvider): boolean {
+  return p.manager !== undefined || p.deployment !== undefined || p.patches.length > 0;
+}
+
+/** Applies `manager`, `deployment` and `patches` to (a deep copy of) the objects. */
+export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProvider): KubeObject[] {
+  const objs = structuredClone(objects as KubeObject[]);
+  const managerDeployments = objs.filter((o) => o.kind === 'Deployment' && containersOf(o).some((c) => c.name === 'manager'));
+  if ((p.manager || p.deployment) && managerDeployments.length === 0) {
+    throw new InputError(`${p.label} has no Deployment with a "manager" container to apply manager/deployment settings to`, {
+      where: `${p.configPath}.${p.manager ? 'manager' : 'deployment'}`,
+    });
+  }
+  for (const d of managerDeployments) {
+    if (p.manager) {
+      const c = containersOf(d).find((x) => x.name === 'manager')!;
+      let args = Array.isArray(c.args) ? (c.args as string[]) : [];
+      for (const [k, v] of managerFlags(p.manager)) args = setArg(args, k, v);
+      c.args = args;
+    }
+    const dep = p.deployment;
+    if (!dep) continue;
+    const spec = (d.spec ??= {}) as Obj;
+    if (dep.replicas !== undefined) spec.replicas = dep.replicas;
+    const podSpec = rec(rec(spec.template)?.spec)!;
+    if (dep.nodeSelector) podSpec.nodeSelector = { ...dep.nodeSelector };
+    if (dep.tolerations) podSpec.tolerations = structuredClone(dep.tolerations);
+    if (dep.affinity) podSpec.affinity = structuredClone(dep.affinity);
+    dep.containers?.forEach((want, i) => {
+      const c = containersOf(d).find((x) => x.name === want.name);
+      if (!c) {
+        throw new InputError(`${p.label}: Deployment ${String(rec(d.metadata)?.name)} has no container "${want.name}"`, {
+          where: `${p.configPath}.deployment.containers[${i}].name`,
+          hint: `containers: ${containersOf(d).map((x) => String(x.name)).join(', ')}`,
+        });
+      }
+      if (want.image) c.image = want.image;
+      if (want.args) {
+        let args = Array.isArray(c.args) ? (c.args as string[]) : [];
+        for (const k of Object.keys(want.args).sort()) args = setArg(args, k, want.args[k]!);
+        c.args = args;
+      }
+      if (want.env) {
+        const env = Array.isArray(c.env) ? [...(c.env as Obj[])] : [];
+        for (const e of want.env) {
+          const at = env.findIndex((x) => x.name === e.name);
+          const value = structuredClone(e) as Obj;
+          if (at >= 0) env[at] = value;
+          else env.push(value);
+        }
+        c.env = env;
+      }
+      if (want.resources) c.resources = structuredClone(want.resources);
+    });
+  }
+  p.patches.forEach((patch, i) => {
+    const t = patch.target;
+    const targets = objs.filter((o) => {
+      const m = rec(o.metadata);
+      return (
+        (t.apiVersion === undefined || o.apiVersion === t.apiVersion) &&
+        (t.kind === undefined || o.kind === t.kind) &&
+        (t.name === undefined || m?.name === t.name) &&
+        (t.namespace === undefined || m?.namespace === t.namespace)
+      );
+    });
+    if (targets.length === 0) {
+      throw new InputError(`patch target ${JSON.stringify(t)} matches no object of ${p.label}`, { where: `${p.configPath}.patches[${i}].target` });
+    }
+    for (const o of targets) {
+      try {
+        jsonpatch.applyPatch(o, structuredClone(patch.patch) as jsonpatch.Operation[], true, true);
+      } catch (err) {
+        const m = rec(o.metadata);
+        throw new InputError(`patch failed on ${String(o.kind)} ${m?.namespace ? `${String(m.namespace)}/` : ''}${String(m?.name)}: ${(err as Error).message.split('\n')[0]}`, {
+          where: `${p.configPath}.patches[${i}]`,
+        });
+      }
+    }
+  });
+  return objs;
+}

@@ -1,0 +1,15 @@
+/**
+ * The render functions the pipeline calls, in one place: helper G's Render API, helper B's YAML emitter and
+ * cert-manager processing, helper H's Argo CD glue.
+ */
+import { processCertManagerManifest, type ImageOverrides } from '../components/index.js';
+
+export { renderProviderComponents, type ImageOverrides } from '../provider-components.js';
+export { renderClusterTemplate, templateOptionsToVariables, clusterClassReferences } from '../cluster-template.js';
+export { emitManifests, type KubeObject } from '../../yaml/index.js';
+export { argocdManifests, clusterDirectorySyncWaves, kustomizationFor, providerSyncWave, syncWaves } from '../argocd/index.js';
+
+/** cert-manager as clusterctl installs it (spec §6). */
+export function processCertManager(raw: string, version: string, images?: ImageOverrides): { yaml(): string } {
+  return processCertManagerManifest({ text: raw, version, images: images ?? null });
+}

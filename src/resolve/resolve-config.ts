@@ -1,0 +1,261 @@
+/**
+ * Resolution of capi.config (orchestration only; the repository primitives live beside this file): for each provider
+ * the highest version that satisfies its constraint and maps, through its metadata.yaml, to the management contract —
+ * the core provider's, or the pinned one. Versions pinned by a fresh lock entry are kept as they are.
+ */
+import { isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import semver from 'semver';
+import { CapiformError, ResolutionError } from '../errors.js';
+import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
+import { orderCandidates, satisfiesConstraint } from '../config/constraints.js';
+import type { ArtifactStore } from '../lock/artifacts.js';
+import type { Lock, LockedSource } from '../lock/model.js';
+import { builtinProviders } from './catalog.js';
+import { createRepository } from './factory.js';
+import { LocalRepository } from './local/local-repository.js';
+import { compatibleContracts, parseMetadata, releaseSeriesForVersion, type Metadata } from './metadata.js';
+import { closestProviderNames } from './providers.js';
+import type { ProviderType } from './provider-type.js';
+import type { ProviderRepository } from './repository.js';
+
+const componentsFileByType: Record<ProviderType, string> = {
+  CoreProvider: 'core-components.yaml',
+  BootstrapProvider: 'bootstrap-components.yaml',
+  ControlPlaneProvider: 'control-plane-components.yaml',
+  InfrastructureProvider: 'infrastructure-components.yaml',
+  IPAMProvider: 'ipam-components.yaml',
+  RuntimeExtensionProvider: 'runtime-extension-components.yaml',
+  AddonProvider: 'addon-components.yaml',
+};
+
+export interface RepositoryRef {
+  repo: ProviderRepository;
+  /** The source as the lock records it (relative local paths, never absolute). */
+  source: LockedSource;
+}
+
+/**
+ * A local `url` may be the repository root (holding `<label>/<version>/`), the provider folder `<root>/<label>`, or
+ * clusterctl's full form `<root>/<label>/<version>/<components file>`; relative paths are relative to the config.
+ */
+export function localRepositoryUrl(url: string, label: string, componentsFiles: string | readonly string[], configDir: string): string {
+  const abs = resolvePath(configDir, url.replace(/^file:\/\//, ''));
+  if (/\.ya?ml$/.test(abs)) return abs;
+  const files = typeof componentsFiles === 'string' ? [componentsFiles] : componentsFiles;
+  const providerDir = existsSync(resolvePath(abs, label)) && statSync(resolvePath(abs, label)).isDirectory() ? resolvePath(abs, label) : abs;
+  // The first candidate file that some release ships (e.g. docker's infrastructure-components-development.yaml).
+  let versions: string[] = [];
+  try {
+    versions = readdirSync(providerDir);
+  } catch {
+    versions = [];
+  }
+  const file = files.find((f) => versions.some((v) => existsSync(resolvePath(providerDir, v, f)))) ?? files[files.length - 1]!;
+  return resolvePath(providerDir, 'latest', file);
+}
+
+function sourceFor(kind: LockedSource['kind'], url: string, configDir: string): LockedSource {
+  if (kind !== 'local') return { kind, url };
+  const abs = resolvePath(configDir, url.replace(/^file:\/\//, ''));
+  const rel = relative(configDir, abs).split(sep).join('/');
+  return { kind, url: isAbsolute(rel) ? abs : rel || '.' };
+}
+
+export type RepositoryFactory = (p: {
+  name: string;
+  type: string;
+  url: string;
+  label: string;
+  componentsFile: string;
+  kind: LockedSource['kind'];
+}) => ProviderRepository | Promise<ProviderRepository>;
+
+/**
+ * Local repositories are built without resolving clusterctl's `latest` (capiform chooses versions by constraint, and
+ * `latest` would read metadata.yaml outside the lock); remote ones go through the repository factory.
+ */
+const defaultFactory: RepositoryFactory = (p) =>
+  p.kind === 'local' ? new LocalRepository({ name: p.name, type: p.type, url: p.url }) : createRepository({ name: p.name, type: p.type, url: p.url });
+
+interface ProviderLocation {
+  kind: LockedSource['kind'];
+  /** The URL the repository is built from (absolute for local folders). */
+  url: string;
+  componentsFile: string;
+  source: LockedSource;
+}
+
+/** Where a provider comes from, without touching its repository; unknown providers fail here. */
+export function providerLocation(p: ResolvedProvider, configDir: string): ProviderLocation {
+  // A folder URL gets the components file the catalog names for this provider (docker ships
+  // infrastructure-components-development.yaml), else the file clusterctl's convention names for the type.
+  const catalogFile = builtinProviders.find((b) => b.name === p.name && b.type === p.type)?.url.split('/').pop();
+  const componentsFiles = catalogFile && catalogFile !== componentsFileByType[p.type] ? [catalogFile, componentsFileByType[p.type]] : [componentsFileByType[p.type]];
+  const componentsFile = componentsFiles[0]!;
+  let url = p.url;
+  let fromCatalog = false;
+  if (url === undefined) {
+    const known = builtinProviders.find((b) => b.name === p.name && b.type === p.type);
+    if (!known) {
+      const close = closestProviderNames(p.name, p.type, builtinProviders);
+      const names = builtinProviders.filter((b) => b.type === p.type).map((b) => b.name).sort();
+      throw new ResolutionError(`unknown provider "${p.name}" of type ${p.type}`, {
+        where: `${p.configPath}.name`,
+        hint: `${close.length ? `did you mean ${close.map((n) => `"${n}"`).join(', ')}? ` : ''}clusterctl knows ${names.join(', ')}; for any other provider give its repository with \`url\``,
+      });
+    }
+    url = known.url;
+    fromCatalog = true;
+  }
+  const kind =
+    p.repositoryType ??
+    (fromCatalog || /^https:\/\//.test(url) ? (url.startsWith('https://github.com/') ? 'github' : /^https:\/\/gitlab\./.test(url) ? 'gitlab' : 'https') : 'local');
+  const full = kind === 'local' ? localRepositoryUrl(url, p.label, componentsFiles, configDir) : url;
+  return { kind, url: full, componentsFile: kind === 'local' ? full.split(/[\\/]/).pop()! : componentsFile, source: sourceFor(kind, url, configDir) };
+}
+
+export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef> {
+  const loc = providerLocation(p, configDir);
+  try {
+    return { repo: await factory({ name: p.name, type: p.type, url: loc.url, label: p.label, componentsFile: loc.componentsFile, kind: loc.kind }), source: loc.source };
+  } catch (err) {
+    if (err instanceof CapiformError) throw Object.assign(err, { where: err.where ?? p.configPath });
+    throw err;
+  }
+}
+
+export async function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef | undefined> {
+  const cm = config.certManager;
+  if (!cm) return undefined;
+  const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${cm.version}/cert-manager.yaml`;
+  const kind = cm.repositoryType ?? (/^https:\/\//.test(url) ? (url.startsWith('https://github.com/') ? 'github' : 'https') : 'local');
+  const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
+  return { repo: await factory({ name: 'cert-manager', type: '', url: full, label: 'cert-manager', componentsFile: 'cert-manager.yaml', kind }), source: sourceFor(kind, url, config.dir) };
+}
+
+export interface ProviderResolution {
+  readonly provider: ResolvedProvider;
+  readonly repo: ProviderRepository;
+  readonly source: LockedSource;
+  readonly version: string;
+  readonly contract: string;
+}
+
+export interface Resolution {
+  readonly contract: string;
+  readonly providers: readonly ProviderResolution[];
+  readonly certManager: { readonly version: string; readonly repo: ProviderRepository; readonly source: LockedSource } | undefined;
+}
+
+export interface ResolveOptions {
+  store: ArtifactStore;
+  /** Versions to keep, by label (fresh lock entries not being upgraded). */
+  pinned: ReadonlyMap<string, string>;
+  /** The contract the lock records for a pinned version: its metadata.yaml is then not read again. */
+  pinnedContracts?: ReadonlyMap<string, string>;
+  repositories: ReadonlyMap<string, RepositoryRef>;
+  certManager: RepositoryRef | undefined;
+}
+
+function contractOf(meta: Metadata, version: string): string | null {
+  return releaseSeriesForVersion(meta, version)?.contract ?? null;
+}
+
+/** Picks a version for every provider; every failure is reported in one error. */
+export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptions): Promise<Resolution> {
+  const contracts = new Map<string, string | null>();
+  const tried = new Map<string, string[]>();
+
+  const contractAt = async (p: ResolvedProvider, ref: RepositoryRef, version: string): Promise<string | null> => {
+    const key = `${p.label}@${version}`;
+    if (contracts.has(key)) return contracts.get(key)!;
+    const lockedContract = opts.pinned.get(p.label) === version ? opts.pinnedContracts?.get(p.label) : undefined;
+    if (lockedContract && opts.store.pinnedFile(p.label, version, 'metadata.yaml')) {
+      contracts.set(key, lockedContract);
+      return lockedContract;
+    }
+    const bytes = await opts.store.read({ label: p.label, repo: ref.repo }, version, 'metadata.yaml');
+    if (bytes === null) {
+      throw new ResolutionError(`failed to read "metadata.yaml" from the repository for provider "${p.label}": not found at ${version}`, {
+        where: ref.repo.fileLocation(version, 'metadata.yaml'),
+      });
+    }
+    const c = contractOf(parseMetadata(bytes, p.label, ref.repo.fileLocation(version, 'metadata.yaml')), version);
+    contracts.set(key, c);
+    return c;
+  };
+
+  const candidatesOf = async (p: ResolvedProvider, ref: RepositoryRef): Promise<{ all: string[]; candidates: string[] }> => {
+    const pin = opts.pinned.get(p.label);
+    if (pin) return { all: [pin], candidates: [pin] };
+    const all = await ref.repo.listVersions();
+    return { all, candidates: orderCandidates(all, p.constraint) };
+  };
+
+  const problems: string[] = [];
+  const pick = async (p: ResolvedProvider, accept: (c: string) => boolean, wanted: string): Promise<ProviderResolution | null> => {
+    const ref = opts.repositories.get(p.label)!;
+    const { all, candidates } = await candidatesOf(p, ref);
+    if (candidates.length === 0) {
+      const sorted = all.filter((v) => semver.valid(v)).sort((a, b) => semver.rcompare(a, b));
+      problems.push(
+        `${p.label} (${p.configPath}.version): no version satisfies "${p.constraint}"; available: ${sorted.length ? sorted.slice(0, 12).join(', ') : 'none'}`,
+      );
+      return null;
+    }
+    const seen: string[] = [];
+    for (const v of candidates) {
+      const c = await contractAt(p, ref, v);
+      seen.push(`${v} (${c ?? 'no release series'})`);
+      if (c !== null && accept(c)) return { provider: p, repo: ref.repo, source: ref.source, version: v, contract: c };
+    }
+    tried.set(p.label, seen);
+    problems.push(`${p.label} (${p.configPath}): no version satisfying "${p.constraint}" implements ${wanted}; tried ${seen.slice(0, 12).join(', ')}`);
+    return null;
+  };
+
+  const core = config.providers.find((p) => p.type === 'CoreProvider')!;
+  const coreRes = await pick(core, (c) => (config.contract ? c === config.contract : true), config.contract ? `the pinned contract ${config.contract}` : 'a contract');
+  if (!coreRes) throw new ResolutionError(`cannot resolve the providers:\n  ${problems.join('\n  ')}`, { hint: 'change the version constraints or the contract pin' });
+  const contract = config.contract ?? coreRes.contract;
+  const compatible = compatibleContracts(contract);
+  const out: ProviderResolution[] = [coreRes];
+  for (const p of config.providers) {
+    if (p === core) continue;
+    const r = await pick(p, (c) => compatible.includes(c), `the management contract ${contract} (compatible: ${compatible.join(', ')})`);
+    if (r) out.push(r);
+  }
+  if (problems.length > 0) {
+    const pinnedNote = [...opts.pinned.keys()].length > 0 ? ' (versions pinned by capi.lock.yaml are kept; `capiform lock --upgrade` re-resolves them)' : '';
+    throw new ResolutionError(`cannot resolve the providers for contract ${contract}:\n  ${problems.join('\n  ')}`, {
+      hint: `change the version constraints, or pin \`contract\`${pinnedNote}`,
+    });
+  }
+  let certManager: Resolution['certManager'];
+  if (config.certManager && opts.certManager) {
+    certManager = { version: config.certManager.version, repo: opts.certManager.repo, source: opts.certManager.source };
+  }
+  return { contract, providers: out, certManager };
+}
+
+/** Lock entries that can be kept: present, same constraint and source, version inside the constraint, not being upgraded. */
+export function pinnedVersions(
+  config: ResolvedConfig,
+  lock: Lock | undefined,
+  repositories: ReadonlyMap<string, RepositoryRef>,
+  upgrade: 'all' | readonly string[] | undefined,
+): Map<string, string> {
+  const pinned = new Map<string, string>();
+  if (!lock || upgrade === 'all') return pinned;
+  if (config.contract && config.contract !== lock.contract) return pinned;
+  for (const p of config.providers) {
+    if (upgrade?.includes(p.name) || upgrade?.includes(p.label)) continue;
+    const l = lock.providers.find((x) => x.label === p.label);
+    const s = repositories.get(p.label)?.source;
+    if (!l || l.constraint !== p.constraint || !satisfiesConstraint(l.version, p.constraint)) continue;
+    if (s && (s.kind !== l.source.kind || s.url !== l.source.url)) continue;
+    pinned.set(p.label, l.version);
+  }
+  return pinned;
+}
