@@ -89,6 +89,7 @@ describe('capiform bundle', () => {
     expect(text('images.txt')).toBe(projectImages.map((i) => `${i}\n`).join(''));
     expect(text('repository/cluster-api/v1.12.4/core-components.yaml')).toBe(readFileSync(join(dir, 'repository/cluster-api/v1.12.4/core-components.yaml'), 'utf8'));
     expect(text('clusterctl.yaml')).toContain('- name: "cluster-api"\n  type: CoreProvider\n  url: "${PWD}/repository/cluster-api/v1.12.4/core-components.yaml"\n');
+    expect(text('clusterctl.yaml')).toContain('images:\n  "infrastructure-docker": {repository: "registry.internal/mirror"}\n');
     expect(text('clusterctl.yaml')).toContain('cert-manager:\n  url: "${PWD}/repository/cert-manager/v1.18.2/cert-manager.yaml"\n  version: "v1.18.2"\n');
     const { sums, problems } = parseSums(text('SHA256SUMS'));
     expect(problems).toEqual([]);

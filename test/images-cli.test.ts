@@ -1,3 +1,5 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatRelocations, relocateImage, relocations } from '../src/bundle/images.js';
 import { runCli } from './helpers/cli.js';
@@ -72,14 +74,23 @@ describe('capiform images', () => {
     expect(c.stderr).toContain('is not a registry or repository');
   });
 
-  it('says to render first when there is no tree, and when there is no config', async () => {
-    const bare = testdir({ 'capi.config.ts': 'export default {};\n' });
-    const r = await runCli(['images'], { cwd: bare });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no rendered tree in');
-    expect(r.stderr).toContain('run `capiform render` first');
+  it('without a rendered tree, lists the images of what the pipeline would render (writing nothing)', async () => {
+    const dir = bundleProject();
+    rmSync(join(dir, 'providers'), { recursive: true });
+    rmSync(join(dir, 'clusters'), { recursive: true });
+    const r = await runCli(['images'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('registry.internal/mirror/capd-manager:v1.12.4\n');
+    expect(r.stdout).toContain('registry.k8s.io/cluster-api/cluster-api-controller:v1.12.4\n');
+    expect(existsSync(join(dir, 'providers'))).toBe(false);
+  });
+
+  it('a bad config, or none, is an input error', async () => {
     const none = await runCli(['images'], { cwd: testdir() });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('Error: no capi.config.* in');
+    expect(none.stderr).toContain('Error:');
+    const t = await runCli(['images', '--tree', 'nowhere'], { cwd: testdir() });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('no rendered tree in');
   });
 });

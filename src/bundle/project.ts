@@ -8,28 +8,16 @@ import { InputError, ResolutionError } from '../errors.js';
 import { ContentCache } from '../lock/cache.js';
 import { compareBytes } from './archive.js';
 import { lockFile, sha256Hex, type BundleTreeFile } from './layout.js';
-import { parseLock, type StandInLock, type StandInLockedFile } from './stand-ins.js';
-
-/** Config file names, in discovery order (as the config loader looks for them). */
-export const configNames = ['capi.config.ts', 'capi.config.mts', 'capi.config.js', 'capi.config.mjs', 'capi.config.json', 'capi.config.yaml'];
+import { parseLock } from '../lock/format.js';
+import type { Lock, LockedFile } from '../lock/model.js';
 
 /** Directories of the rendered tree. */
 export const treeRoots = ['providers', 'clusterclasses', 'clusters', 'argocd'];
 
-export function findConfigFile(cwd: string, explicit?: string): string {
-  if (explicit) {
-    const p = resolvePath(cwd, explicit);
-    if (!existsSync(p)) throw new InputError(`config file ${explicit} does not exist`, { where: p });
-    return p;
-  }
-  for (const n of configNames) if (existsSync(join(cwd, n))) return join(cwd, n);
-  throw new InputError(`no capi.config.* in ${cwd}`, { hint: `create capi.config.ts, or pass --config <file>` });
-}
-
 export interface ProjectLock {
   readonly path: string;
   readonly text: string;
-  readonly lock: StandInLock;
+  readonly lock: Lock;
 }
 
 export function readProjectLock(configDir: string): ProjectLock {
@@ -57,7 +45,7 @@ export function readTree(dir: string): BundleTreeFile[] {
 }
 
 /** Reads a locked file: a local path relative to the config, or the cached blob of a remote one. */
-export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (label: string, version: string, file: StandInLockedFile) => Uint8Array {
+export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (label: string, version: string, file: LockedFile) => Uint8Array {
   return (label, version, file) => {
     if (file.path !== undefined) {
       const p = resolvePath(configDir, file.path);

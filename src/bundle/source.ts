@@ -12,7 +12,8 @@ import { InputError, IntegrityError } from '../errors.js';
 import type { ProviderRepository, RepositoryKind } from '../resolve/repository.js';
 import { extractArchive } from './archive.js';
 import { lockFile, repositoryDir } from './layout.js';
-import { parseLock, type StandInLock } from './stand-ins.js';
+import { parseLock } from '../lock/format.js';
+import type { Lock } from '../lock/model.js';
 import { bundleRoot, verifyBundle } from './verify.js';
 
 /** What the pipeline's repository factory is called with (src/resolve/resolve-config.ts `RepositoryFactory`). */
@@ -28,7 +29,7 @@ export interface RepositoryRequest {
 export interface BundleSource {
   /** The extracted bundle root (holds repository/, capi.lock.yaml, tree/ …). */
   readonly dir: string;
-  readonly lock: StandInLock;
+  readonly lock: Lock;
   readonly lockText: string;
   /** Pass as the pipeline's `repositories` option. */
   readonly repositories: (p: RepositoryRequest) => ProviderRepository;
@@ -39,7 +40,7 @@ export interface BundleSource {
 const semverDir = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** A provider's releases inside an extracted bundle, presented as the repository the config names. */
-export function bundleRepository(bundleDir: string, lock: StandInLock, configDir: string, p: RepositoryRequest): ProviderRepository {
+export function bundleRepository(bundleDir: string, lock: Lock, configDir: string, p: RepositoryRequest): ProviderRepository {
   const base = join(bundleDir, repositoryDir, p.label);
   const entry = p.label === 'cert-manager' && lock.certManager ? { version: lock.certManager.version, files: lock.certManager.files } : lock.providers.find((x) => x.label === p.label);
   const original = (version: string, file: string): string | undefined => {

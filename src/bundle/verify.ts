@@ -6,7 +6,7 @@
 import { CapiformError } from '../errors.js';
 import { readArchive, type TarEntry } from './archive.js';
 import { lockFile, lockedFiles, parseSums, repositoryDir, sha256Hex, sumsFile } from './layout.js';
-import { parseLock } from './stand-ins.js';
+import { parseLock } from '../lock/format.js';
 
 export interface VerifyResult {
   /** The bundle's top-level directory ('' when the archive has none). */

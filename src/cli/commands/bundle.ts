@@ -1,13 +1,14 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
+import { basename, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, IntegrityError } from '../../errors.js';
 import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
 import { imagesOfTree } from '../../bundle/images.js';
 import { bundleFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
-import { defaultBundleName, findConfigFile, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
+import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
 import { verifyBundle } from '../../bundle/verify.js';
+import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 
 interface BundleOptions {
@@ -28,9 +29,14 @@ export interface BundleResult {
 }
 
 /** Builds the bundle of the project around `--config` and writes it. */
-export function createBundle(io: CliIO, opts: BundleOptions): BundleResult {
-  const configFile = findConfigFile(io.cwd, opts.config);
-  const dir = dirname(configFile);
+export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
+  const { loadConfig } = await import('../../config/load.js');
+  const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
+  const configFile = config.file;
+  const dir = config.dir;
+  // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
+  const imageOverrides: ImageOverrides = { ...config.images };
+  for (const p of config.providers) if (p.images) imageOverrides[p.label] = { ...p.images };
   const lock = readProjectLock(dir);
   const tree = readTree(dir);
   if (!tree.some((f) => f.path.startsWith('providers/'))) {
@@ -50,6 +56,7 @@ export function createBundle(io: CliIO, opts: BundleOptions): BundleResult {
     readLocked: lockedFileReader(dir, io.env),
     tree,
     images,
+    imageOverrides,
     extras,
   });
   const archive = writeArchive(
@@ -70,9 +77,9 @@ export function registerBundle(program: Command, io: CliIO): void {
     .option('--hauler', 'add a Hauler manifest (hauler.yaml: Images and Files)')
     .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
-    .action((local: BundleOptions, cmd: Command) => {
+    .action(async (local: BundleOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const res = createBundle(io, local);
+      const res = await createBundle(io, local);
       if (g.json) {
         io.stdout(`${JSON.stringify({ ...res, file: relative(io.cwd, res.file) || res.file })}\n`);
         return;
