@@ -12,6 +12,8 @@ export const commandModules: Record<string, () => Promise<RegisterCommand>> = {
   config: async () => (await import('./config.js')).registerConfig,
   diff: async () => (await import('./diff.js')).registerDiff,
   plan: async () => (await import('./plan.js')).registerPlan,
+  images: async () => (await import('./images.js')).registerImages,
+  bundle: async () => (await import('./bundle.js')).registerBundle,
   lock: async () => (await import('./lock.js')).registerLock,
   render: async () => (await import('./render.js')).registerRender,
 };

@@ -1,6 +1,7 @@
 /** `capiform lock [--upgrade [names…]]`: resolve the config and write capi.lock.yaml. */
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
+import { withBundle } from './bundle-option.js';
 import { loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
 
 export function registerLock(program: Command, io: CliIO): void {
@@ -10,6 +11,7 @@ export function registerLock(program: Command, io: CliIO): void {
     .option('--upgrade [names...]', 're-resolve all providers, or only those named (name or label)')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
+    .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
     .action(async (local: { upgrade?: true | string[] }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
@@ -17,7 +19,7 @@ export function registerLock(program: Command, io: CliIO): void {
       const { runPipeline } = await import('../../render/pipeline.js');
       const upgrade = local.upgrade === true ? 'all' : local.upgrade;
       try {
-        const res = await runPipeline({
+        const res = await withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b,
           config,
           mode: 'lock',
           ...(upgrade ? { upgrade } : {}),
@@ -25,7 +27,7 @@ export function registerLock(program: Command, io: CliIO): void {
           log: (l) => {
             if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
           },
-        });
+        }));
         if (opts.json) {
           out.stdout(`${JSON.stringify({ changed: res.lockChanged, contract: res.lock.contract, providers: res.lock.providers.map((p) => ({ label: p.label, version: p.version, contract: p.contract })) }, null, 2)}\n`);
         } else if (!opts.quiet) {

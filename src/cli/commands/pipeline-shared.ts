@@ -7,6 +7,7 @@ import type { CliIO } from '../context.js';
 export interface PipelineCliOptions {
   config?: string;
   offline?: boolean;
+  bundle?: string;
   json?: boolean;
   quiet?: boolean;
 }

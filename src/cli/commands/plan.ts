@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { InputError, NetworkError, UsageError } from '../../errors.js';
 import { manifestLabel } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
+import { withBundleRepository } from './bundle-option.js';
 import { formatMovePlan, planMove } from '../../plan/move/index.js';
 import {
   localBasepath,
@@ -274,8 +275,14 @@ export function registerPlan(program: Command, io: CliIO): void {
     .option('--addon <ref>', 'preview `upgrade apply --addon …`', collect)
     .option('--cert-manager-version <version>', 'the cert-manager version to plan for (default: newest in --repository)')
     .option('--config <file>', 'capi.config.* whose directory holds capi.lock.yaml and the rendered tree')
-    .action(async (local: UpgradeOptions, cmd: Command) => {
-      await runUpgrade(io, local, cmd.optsWithGlobals<PlanGlobals>());
+    .option('--bundle <file>', 'use the releases of this air-gapped bundle as the repository (instead of --repository)')
+    .action(async (local: UpgradeOptions & { bundle?: string }, cmd: Command) => {
+      if (local.bundle !== undefined && local.repository !== undefined) {
+        throw new UsageError('pass either --bundle or --repository, not both', { hint: 'capiform plan upgrade --bundle capi-bundle.tar.gz' });
+      }
+      await withBundleRepository(io, local.bundle, local.repository, (dir) =>
+        runUpgrade(io, { ...local, ...(dir !== undefined ? { repository: dir } : {}) }, cmd.optsWithGlobals<PlanGlobals>()),
+      );
     });
   plan
     .command('move')

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../main.js';
+import { withBundle } from './bundle-option.js';
 import { loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
 
 export function registerRender(program: Command, io: CliIO): void {
@@ -13,6 +14,7 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--frozen', 'never change capi.lock.yaml; fail when the config no longer matches it (CI)')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
+    .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
     .action(async (local: { check?: boolean; frozen?: boolean }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
@@ -22,7 +24,7 @@ export function registerRender(program: Command, io: CliIO): void {
         if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
       };
       try {
-        const res = await runPipeline({ config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, log: say });
+        const res = await withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b, config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, log: say }));
         const ch = res.changes!;
         const differing = [...ch.added, ...ch.changed, ...ch.removed].sort();
         if (local.check && res.lockChanged) differing.unshift('capi.lock.yaml');

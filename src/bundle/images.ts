@@ -1,0 +1,273 @@
+/**
+ * Every container image a rendered stack runs, and where each one is used.
+ *
+ * - Provider and cert-manager manifests (`providers/**`): clusterctl's `InspectImages` rule — containers then init
+ *   containers of every Deployment and DaemonSet (spec §5.3). Their images are already after the `images:` overrides.
+ * - Cluster and ClusterClass manifests (`clusters/**`, `clusterclasses/**`): the pod templates of every workload
+ *   kind, including manifests embedded in ConfigMaps and Secrets (what a ClusterResourceSet applies), but only images
+ *   that are explicit: a value still holding `${…}` is not an image anyone can mirror.
+ *
+ * The list is de-duplicated and sorted by bytes (Go `sort.Strings`), like `clusterctl init list-images`.
+ */
+import { InputError, UsageError } from '../errors.js';
+import { alterImage, ImageReferenceError } from '../render/components/images.js';
+import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
+import { compareBytes } from './archive.js';
+
+export interface ImageUse {
+  /** Tree file: `providers/cluster-api/components.yaml`. */
+  readonly file: string;
+  /** `Deployment capi-system/capi-controller-manager`; embedded objects: `ConfigMap ns/crs-cni » DaemonSet kube-system/calico-node`. */
+  readonly object: string;
+  /** `manager`, or `init:install-cni` for an init container. */
+  readonly container: string;
+}
+
+export interface ImageRecord {
+  /** The image as the manifests name it (after `images:` overrides). */
+  readonly image: string;
+  readonly usedBy: readonly ImageUse[];
+}
+
+export interface TreeFileInput {
+  readonly path: string;
+  readonly content: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function objectName(o: Obj): string {
+  const m = isObj(o.metadata) ? o.metadata : {};
+  const ns = typeof m.namespace === 'string' && m.namespace ? `${m.namespace}/` : '';
+  return `${String(o.kind ?? '?')} ${ns}${typeof m.name === 'string' ? m.name : ''}`;
+}
+
+/** The pod spec of a workload object, by kind. */
+function podSpecs(o: Obj, allKinds: boolean): Obj[] {
+  const spec = isObj(o.spec) ? o.spec : undefined;
+  if (!spec) return [];
+  const tplSpec = (s: Obj | undefined): Obj[] => {
+    const t = s && isObj(s.template) ? s.template : undefined;
+    return t && isObj(t.spec) ? [t.spec] : [];
+  };
+  switch (o.kind) {
+    case 'Deployment':
+    case 'DaemonSet':
+      return tplSpec(spec);
+    case 'StatefulSet':
+    case 'ReplicaSet':
+    case 'Job':
+    case 'ReplicationController':
+      return allKinds ? tplSpec(spec) : [];
+    case 'CronJob': {
+      if (!allKinds) return [];
+      const jt = isObj(spec.jobTemplate) ? spec.jobTemplate : undefined;
+      return tplSpec(jt && isObj(jt.spec) ? jt.spec : undefined);
+    }
+    case 'Pod':
+      return allKinds ? [spec] : [];
+    default:
+      return [];
+  }
+}
+
+function containerImages(ps: Obj): { container: string; image: string }[] {
+  const out: { container: string; image: string }[] = [];
+  for (const [field, prefix] of [
+    ['containers', ''],
+    ['initContainers', 'init:'],
+  ] as const) {
+    const list = ps[field];
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!isObj(c)) continue;
+      out.push({ container: `${prefix}${typeof c.name === 'string' ? c.name : ''}`, image: typeof c.image === 'string' ? c.image : '' });
+    }
+  }
+  return out;
+}
+
+/** An image a mirror can copy: non-empty, no unexpanded variable, no whitespace. */
+export function isExplicitImage(image: string): boolean {
+  return image !== '' && !image.includes('${') && !/\s/.test(image) && !image.includes('$(');
+}
+
+/**
+ * Manifests embedded as text in an object: ConfigMap and Secret data (what a ClusterResourceSet applies, Secret
+ * `data` base64-decoded) and any other string field holding one, such as a static Pod in a KubeadmControlPlane's
+ * `files[].content` (kube-vip).
+ */
+function embeddedManifests(o: Obj): string[] {
+  const texts: string[] = [];
+  const looksLikeManifest = (t: string): boolean => /^\s*kind:\s*\S/m.test(t) && /(^|\n)\s*(- )?image:/.test(t);
+  const walk = (v: unknown, base64: boolean): void => {
+    if (typeof v === 'string') {
+      const text = base64 ? Buffer.from(v, 'base64').toString('utf8') : v;
+      if (looksLikeManifest(text)) texts.push(text);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, false);
+    else if (isObj(v)) for (const x of Object.values(v)) walk(x, false);
+  };
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
+    if (o.kind === 'Secret' && k === 'data' && isObj(v)) for (const x of Object.values(v)) walk(x, true);
+    else walk(v, false);
+  }
+  return texts;
+}
+
+/**
+ * Images used by `objects` of one tree file. `providerRule`: only Deployments and DaemonSets (clusterctl), every
+ * image kept as written; otherwise every workload kind, embedded manifests, explicit images only.
+ */
+export function imagesOfObjects(objects: readonly KubeObject[], file: string, providerRule: boolean, parentName = ''): { image: string; use: ImageUse }[] {
+  const out: { image: string; use: ImageUse }[] = [];
+  for (const o of objects) {
+    const name = parentName ? `${parentName} » ${objectName(o)}` : objectName(o);
+    for (const ps of podSpecs(o, !providerRule)) {
+      for (const { container, image } of containerImages(ps)) {
+        if (!providerRule && !isExplicitImage(image)) continue;
+        out.push({ image, use: { file, object: name, container } });
+      }
+    }
+    if (providerRule) continue;
+    for (const text of embeddedManifests(o)) {
+      let inner: KubeObject[];
+      try {
+        inner = parseManifests(text, { source: `${file} (${name})` });
+      } catch {
+        continue; // data that only looks like a manifest (a script, a template) carries no image we can list
+      }
+      out.push(...imagesOfObjects(inner, file, false, name));
+    }
+  }
+  return out;
+}
+
+/** Which rule a tree file follows, or null for files that hold no workloads (kustomizations, Argo CD glue). */
+function ruleFor(path: string): 'provider' | 'cluster' | null {
+  if (!/\.ya?ml$/.test(path) || /(^|\/)kustomization\.ya?ml$/.test(path)) return null;
+  if (path.startsWith('providers/')) return /(^|\/)inventory\.yaml$|clusterctl-inventory-crd\.yaml$/.test(path) ? null : 'provider';
+  if (path.startsWith('clusters/') || path.startsWith('clusterclasses/')) return 'cluster';
+  return null;
+}
+
+/**
+ * Only the documents that can hold an image are parsed: CRDs make up most of the bytes of a provider release and
+ * never name one. Documents are split the way apimachinery splits them (a line starting with `---`).
+ */
+function parseRelevant(text: string, source: string, rule: 'provider' | 'cluster'): KubeObject[] {
+  const docs = splitDocuments(text, source).map((c) => text.slice(c.start, c.end));
+  const keep = docs.filter((d) => (rule === 'provider' ? /^kind:[ \t]*["']?(Deployment|DaemonSet)["']?[ \t]*$/m.test(d) : d.includes('image')));
+  if (keep.length === 0) return [];
+  return parseManifests(keep.join('\n---\n'), { source });
+}
+
+/** Merges uses into records: de-duplicated, sorted by bytes; uses sorted by file, object, container. */
+export function collectImages(found: Iterable<{ image: string; use: ImageUse }>): ImageRecord[] {
+  const by = new Map<string, ImageUse[]>();
+  for (const f of found) {
+    const list = by.get(f.image) ?? [];
+    list.push(f.use);
+    by.set(f.image, list);
+  }
+  const key = (u: ImageUse): string => `${u.file}\0${u.object}\0${u.container}`;
+  return [...by]
+    .sort(([a], [b]) => compareBytes(a, b))
+    .map(([image, uses]) => {
+      const seen = new Set<string>();
+      const usedBy = uses.filter((u) => (seen.has(key(u)) ? false : (seen.add(key(u)), true))).sort((a, b) => compareBytes(key(a), key(b)));
+      return { image, usedBy };
+    });
+}
+
+/** The images of a rendered tree (paths relative to the tree root). */
+export function imagesOfTree(files: readonly TreeFileInput[]): ImageRecord[] {
+  const found: { image: string; use: ImageUse }[] = [];
+  for (const f of files) {
+    const rule = ruleFor(f.path);
+    if (!rule) continue;
+    found.push(...imagesOfObjects(parseRelevant(f.content, f.path, rule), f.path, rule === 'provider'));
+  }
+  const bad = found.find((f) => f.image === '');
+  if (bad) {
+    throw new InputError(`${bad.use.object} in ${bad.use.file}: container ${bad.use.container} has no image`, { where: bad.use.file });
+  }
+  return collectImages(found);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Relocation
+
+export interface Relocation {
+  readonly source: string;
+  readonly destination: string;
+}
+
+export const relocationFormats = ['lines', 'skopeo', 'crane', 'yaml'] as const;
+export type RelocationFormat = (typeof relocationFormats)[number];
+
+/**
+ * Where `image` goes in `registry`, with clusterctl's `images: { all: { repository } }` semantics (everything before
+ * the last `/` replaced), so rendering with that setting names exactly the copied images. A digest-pinned image keeps
+ * its digest only when it has no tag (a registry cannot push to `name:tag@digest`).
+ */
+export function relocateImage(image: string, registry: string): string {
+  const r = registry.replace(/^[a-z]+:\/\//, '').replace(/\/+$/, '');
+  if (r === '' || /\s/.test(r)) throw new UsageError(`--relocate: "${registry}" is not a registry or repository`, { hint: 'e.g. --relocate registry.internal/mirror' });
+  let moved: string;
+  try {
+    moved = alterImage('', normalizeImage(image), { all: { repository: r } });
+  } catch (err) {
+    if (!(err instanceof ImageReferenceError)) throw err;
+    throw new InputError(`cannot relocate image "${image}": ${err.message}`, { hint: 'use a full image reference such as docker.io/library/nginx:1.27' });
+  }
+  const at = moved.indexOf('@');
+  if (at === -1) return moved;
+  const named = moved.slice(0, at);
+  return named.lastIndexOf(':') > named.lastIndexOf('/') ? named : moved;
+}
+
+/**
+ * The canonical form of a familiar image name, as docker reads it (`nginx:1` → `docker.io/library/nginx:1`,
+ * `kindest/node` → `docker.io/kindest/node`), for images of cluster manifests, which clusterctl does not check.
+ */
+export function normalizeImage(image: string): string {
+  const slash = image.indexOf('/');
+  const first = slash === -1 ? '' : image.slice(0, slash);
+  if (slash !== -1 && (first.includes('.') || first.includes(':') || first === 'localhost')) return image;
+  return slash === -1 ? `docker.io/library/${image}` : `docker.io/${image}`;
+}
+
+/** Source → destination for every image; two sources landing on one destination is an error. */
+export function relocations(images: readonly string[], registry: string): Relocation[] {
+  const out = images.map((source) => ({ source, destination: relocateImage(source, registry) }));
+  const by = new Map<string, string[]>();
+  for (const r of out) by.set(r.destination, [...(by.get(r.destination) ?? []), r.source]);
+  const clashes = [...by].filter(([, s]) => s.length > 1);
+  if (clashes.length > 0) {
+    throw new InputError(
+      `--relocate ${registry}: different images would land on the same destination:\n${clashes.map(([d, s]) => `  ${d} ← ${s.join(', ')}`).join('\n')}`,
+      { hint: 'give the clashing images their own names with per-image `images` overrides (`<label>/<image>: { name: … }`)' },
+    );
+  }
+  return out;
+}
+
+function yamlScalar(s: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$/.test(s) && !/^(true|false|yes|no|on|off|null|y|n|~)$/i.test(s) && !s.includes(': ') ? s : JSON.stringify(s);
+}
+
+/** The mapping for a mirroring tool. */
+export function formatRelocations(list: readonly Relocation[], format: RelocationFormat): string {
+  switch (format) {
+    case 'lines':
+      return list.map((r) => `${r.source} ${r.destination}\n`).join('');
+    case 'skopeo':
+      return list.map((r) => `skopeo copy --all docker://${r.source} docker://${r.destination}\n`).join('');
+    case 'crane':
+      return list.map((r) => `crane copy ${r.source} ${r.destination}\n`).join('');
+    case 'yaml':
+      return list.length === 0 ? '[]\n' : list.map((r) => `- source: ${yamlScalar(r.source)}\n  destination: ${yamlScalar(r.destination)}\n`).join('');
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Thin IO adapters for bundles and image lists: find the config, read the lock and the rendered tree from disk, read
+ * locked release files (local repository or the content-addressed cache), write the archive atomically.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { InputError, ResolutionError } from '../errors.js';
+import { ContentCache } from '../lock/cache.js';
+import { compareBytes } from './archive.js';
+import { lockFile, sha256Hex, type BundleTreeFile } from './layout.js';
+import { parseLock } from '../lock/format.js';
+import type { Lock, LockedFile } from '../lock/model.js';
+
+/** Directories of the rendered tree. */
+export const treeRoots = ['providers', 'clusterclasses', 'clusters', 'argocd'];
+
+export interface ProjectLock {
+  readonly path: string;
+  readonly text: string;
+  readonly lock: Lock;
+}
+
+export function readProjectLock(configDir: string): ProjectLock {
+  const path = join(configDir, lockFile);
+  if (!existsSync(path)) throw new InputError(`there is no ${lockFile} in ${configDir}`, { hint: 'run `capiform lock` (or `capiform render`) first' });
+  const text = readFileSync(path, 'utf8');
+  return { path, text, lock: parseLock(text, path) };
+}
+
+function walk(root: string, rel: string, out: BundleTreeFile[]): void {
+  const abs = join(root, rel);
+  for (const name of readdirSync(abs).sort(compareBytes)) {
+    const r = `${rel}/${name}`;
+    const st = statSync(join(root, r));
+    if (st.isDirectory()) walk(root, r, out);
+    else if (st.isFile()) out.push({ path: r, content: readFileSync(join(root, r), 'utf8') });
+  }
+}
+
+/** The rendered tree under `dir` (providers/, clusterclasses/, clusters/, argocd/), sorted by path. */
+export function readTree(dir: string): BundleTreeFile[] {
+  const out: BundleTreeFile[] = [];
+  for (const r of treeRoots) if (existsSync(join(dir, r)) && statSync(join(dir, r)).isDirectory()) walk(dir, r, out);
+  return out.sort((a, b) => compareBytes(a.path, b.path));
+}
+
+/** Reads a locked file: a local path relative to the config, or the cached blob of a remote one. */
+export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (label: string, version: string, file: LockedFile) => Uint8Array {
+  return (label, version, file) => {
+    if (file.path !== undefined) {
+      const p = resolvePath(configDir, file.path);
+      if (!existsSync(p)) {
+        throw new ResolutionError(`${label} ${version}: ${file.name} is pinned by ${lockFile} but ${file.path} does not exist`, { where: p, hint: 'run `capiform lock`' });
+      }
+      return readFileSync(p);
+    }
+    const cache = ContentCache.fromEnv(env);
+    const bytes = cache.getSync(file.sha256);
+    if (bytes === null) {
+      throw new ResolutionError(`${label} ${version}: ${file.name} is not in the cache (${file.url ?? file.sha256})`, {
+        where: cache.blobPath(file.sha256),
+        hint: 'run `capiform render` on a connected machine first, so every release file is downloaded and cached',
+      });
+    }
+    return bytes;
+  };
+}
+
+/** `capi-<core version>-<8 hex of the lock>`: names the same resolution the same way everywhere. */
+export function defaultBundleName(lock: ProjectLock): string {
+  const core = lock.lock.providers.find((p) => p.type === 'CoreProvider');
+  return `capi-${core?.version ?? 'stack'}-${sha256Hex(lock.text).slice(0, 8)}`;
+}
+
+export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}

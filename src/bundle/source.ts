@@ -1,0 +1,106 @@
+/**
+ * `--bundle FILE` for `render`, `lock`, `diff` and `plan upgrade`: the bundle is verified, extracted safely into a
+ * temporary directory, and its `repository/` serves every provider and cert-manager as a local repository. The one
+ * seam into the pipeline is a repository factory (the pipeline's `repositories` option): each repository keeps the
+ * kind and file locations of the source the config names, so the lock and the tree come out exactly as in a
+ * connected run, while every byte is read from the bundle. No network, no cache.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
+import { InputError, IntegrityError } from '../errors.js';
+import type { ProviderRepository, RepositoryKind } from '../resolve/repository.js';
+import { extractArchive } from './archive.js';
+import { lockFile, repositoryDir } from './layout.js';
+import { parseLock } from '../lock/format.js';
+import type { Lock } from '../lock/model.js';
+import { bundleRoot, verifyBundle } from './verify.js';
+
+/** What the pipeline's repository factory is called with (src/resolve/resolve-config.ts `RepositoryFactory`). */
+export interface RepositoryRequest {
+  readonly name: string;
+  readonly type: string;
+  readonly url: string;
+  readonly label: string;
+  readonly componentsFile: string;
+  readonly kind: RepositoryKind;
+}
+
+export interface BundleSource {
+  /** The extracted bundle root (holds repository/, capi.lock.yaml, tree/ …). */
+  readonly dir: string;
+  readonly lock: Lock;
+  readonly lockText: string;
+  /** Pass as the pipeline's `repositories` option. */
+  readonly repositories: (p: RepositoryRequest) => ProviderRepository;
+  /** Removes the temporary directory. */
+  cleanup(): void;
+}
+
+const semverDir = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** A provider's releases inside an extracted bundle, presented as the repository the config names. */
+export function bundleRepository(bundleDir: string, lock: Lock, configDir: string, p: RepositoryRequest): ProviderRepository {
+  const base = join(bundleDir, repositoryDir, p.label);
+  const entry = p.label === 'cert-manager' && lock.certManager ? { version: lock.certManager.version, files: lock.certManager.files } : lock.providers.find((x) => x.label === p.label);
+  const original = (version: string, file: string): string | undefined => {
+    if (!entry || entry.version !== version) return undefined;
+    const f = entry.files.find((x) => x.name === file);
+    if (!f) return undefined;
+    return f.path !== undefined ? resolvePath(configDir, f.path) : f.url;
+  };
+  return {
+    kind: p.kind,
+    url: p.url,
+    componentsFile: p.componentsFile,
+    defaultVersion: entry?.version ?? 'latest',
+    rootPath: '.',
+    async listVersions() {
+      if (!existsSync(base)) return [];
+      return readdirSync(base).filter((v) => semverDir.test(v) && statSync(join(base, v)).isDirectory());
+    },
+    async getFile(version, file) {
+      const path = join(base, version, file);
+      if (file.includes('/') || file.includes('\\') || !existsSync(path) || !statSync(path).isFile()) return null;
+      return readFileSync(path);
+    },
+    fileLocation(version, file) {
+      return original(version, file) ?? join(base, version, file);
+    },
+    async listFiles(version) {
+      const dir = join(base, version);
+      return existsSync(dir) ? readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort() : null;
+    },
+  };
+}
+
+/** Verifies and extracts `file`; integrity problems stop here (exit 3), unsafe entries too. */
+export function openBundle(file: string, configDir: string): BundleSource {
+  if (!existsSync(file)) throw new InputError(`bundle ${file} does not exist`, { where: file });
+  const bytes = readFileSync(file);
+  const check = verifyBundle(bytes);
+  if (check.problems.length > 0) {
+    throw new IntegrityError(`bundle ${file} is not intact (${check.problems.length} problem${check.problems.length === 1 ? '' : 's'}):\n${check.problems.map((p) => `  ${p}`).join('\n')}`, {
+      where: file,
+      hint: 'run `capiform bundle verify` on it for details; build and transfer the bundle again',
+    });
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'capiform-bundle-'));
+  try {
+    const entries = extractArchive(bytes, join(tmp, 'x'), file);
+    const root = bundleRoot(entries);
+    const dir = root ? join(tmp, 'x', root) : join(tmp, 'x');
+    const lockText = readFileSync(join(dir, lockFile), 'utf8');
+    const lock = parseLock(lockText, `${file}: ${lockFile}`);
+    return {
+      dir,
+      lock,
+      lockText,
+      repositories: (p) => bundleRepository(dir, lock, configDir, p),
+      cleanup: () => rmSync(tmp, { recursive: true, force: true }),
+    };
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}

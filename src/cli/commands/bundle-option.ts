@@ -1,0 +1,52 @@
+/**
+ * `--bundle FILE` for the pipeline commands (`render`, `lock`, `diff`, `plan upgrade`): one option and one wrapper,
+ * so each command adds two lines. The wrapper opens the bundle (verify, safe extraction) and hands the pipeline a
+ * repository factory over the bundle and an empty cache; the temporary directory is removed afterwards.
+ */
+import { createHash } from 'node:crypto';
+import { join, resolve as resolvePath } from 'node:path';
+import type { Command } from 'commander';
+import { repositoryDir } from '../../bundle/layout.js';
+import { openBundle, type BundleSource } from '../../bundle/source.js';
+import type { CliIO } from '../context.js';
+
+export function addBundleOption(cmd: Command): Command {
+  return cmd.option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)');
+}
+
+/** What to spread into the pipeline options: `repositories` and an empty, write-nowhere `cache`. */
+export interface BundlePipelineOptions {
+  repositories: BundleSource['repositories'];
+  cache: { get(sha256: string): Promise<Uint8Array | null>; put(bytes: Uint8Array): Promise<string> };
+}
+
+/** Runs `fn` with the bundle's pipeline options, or with none when `file` is undefined. */
+export async function withBundle<T>(io: CliIO, file: string | undefined, configDir: string, fn: (opts: Partial<BundlePipelineOptions>, bundle?: BundleSource) => Promise<T>): Promise<T> {
+  if (file === undefined) return fn({});
+  const src = openBundle(resolvePath(io.cwd, file), configDir);
+  try {
+    return await fn(
+      {
+        repositories: src.repositories,
+        cache: { get: async () => null, put: async (bytes) => createHash('sha256').update(bytes).digest('hex') },
+      },
+      src,
+    );
+  } finally {
+    src.cleanup();
+  }
+}
+
+/**
+ * For commands that take a local repository directory (`plan upgrade --repository`): runs `fn` with the bundle's
+ * extracted `repository/` folder, or with `fallback` when no bundle is given.
+ */
+export async function withBundleRepository<T>(io: CliIO, file: string | undefined, fallback: string | undefined, fn: (repositoryDir: string | undefined) => Promise<T> | T): Promise<T> {
+  if (file === undefined) return fn(fallback);
+  const src = openBundle(resolvePath(io.cwd, file), io.cwd);
+  try {
+    return await fn(join(src.dir, repositoryDir));
+  } finally {
+    src.cleanup();
+  }
+}

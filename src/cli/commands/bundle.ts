@@ -1,0 +1,110 @@
+/** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, relative, resolve as resolvePath } from 'node:path';
+import type { Command } from 'commander';
+import { InputError, IntegrityError } from '../../errors.js';
+import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
+import { imagesOfTree } from '../../bundle/images.js';
+import { bundleFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
+import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
+import { verifyBundle } from '../../bundle/verify.js';
+import type { ImageOverrides } from '../../render/components/images.js';
+import type { CliIO, GlobalOptions } from '../context.js';
+
+interface BundleOptions {
+  config?: string;
+  out?: string;
+  hauler?: boolean;
+  zarf?: boolean;
+  operator?: boolean;
+}
+
+export interface BundleResult {
+  file: string;
+  name: string;
+  bytes: number;
+  sha256: string;
+  files: number;
+  images: number;
+}
+
+/** Builds the bundle of the project around `--config` and writes it. */
+export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
+  const { loadConfig } = await import('../../config/load.js');
+  const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
+  const configFile = config.file;
+  const dir = config.dir;
+  // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
+  const imageOverrides: ImageOverrides = { ...config.images };
+  for (const p of config.providers) if (p.images) imageOverrides[p.label] = { ...p.images };
+  const lock = readProjectLock(dir);
+  const tree = readTree(dir);
+  if (!tree.some((f) => f.path.startsWith('providers/'))) {
+    throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'run `capiform render` first' });
+  }
+  const name = opts.out ? basename(opts.out).replace(/\.tar\.gz$|\.tgz$/, '') : defaultBundleName(lock);
+  const extras: Extra[] = [];
+  if (opts.hauler) extras.push('hauler');
+  if (opts.zarf) extras.push('zarf');
+  if (opts.operator) extras.push('operator');
+  const images = imagesOfTree(tree);
+  const files = bundleFiles({
+    name,
+    lockText: lock.text,
+    lock: lock.lock,
+    config: { name: basename(configFile), content: readFileSync(configFile) },
+    readLocked: lockedFileReader(dir, io.env),
+    tree,
+    images,
+    imageOverrides,
+    extras,
+  });
+  const archive = writeArchive(
+    files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
+    { mtime: mtimeFromEnv(io.env) },
+  );
+  const out = resolvePath(io.cwd, opts.out ?? `dist/${name}.tar.gz`);
+  writeFileAtomic(out, archive);
+  return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
+}
+
+export function registerBundle(program: Command, io: CliIO): void {
+  const bundle = program
+    .command('bundle')
+    .description('write one reproducible tar.gz with everything an air-gapped site needs (release files, lock, tree, images)')
+    .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
+    .option('--out <file>', 'where to write the bundle (default: dist/<name>.tar.gz)')
+    .option('--hauler', 'add a Hauler manifest (hauler.yaml: Images and Files)')
+    .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
+    .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
+    .action(async (local: BundleOptions, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const res = await createBundle(io, local);
+      if (g.json) {
+        io.stdout(`${JSON.stringify({ ...res, file: relative(io.cwd, res.file) || res.file })}\n`);
+        return;
+      }
+      if (!g.quiet) {
+        io.stdout(`wrote ${relative(io.cwd, res.file)} (${res.files} files, ${res.images} images, ${res.bytes} bytes)\nsha256 ${res.sha256}\n`);
+      }
+    });
+
+  bundle
+    .command('verify <file>')
+    .description('check every digest of a bundle (SHA256SUMS and the lock) and that it is safe to extract; exit 3 on any problem')
+    .action((file: string, _local: unknown, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const path = resolvePath(io.cwd, file);
+      if (!existsSync(path)) throw new InputError(`bundle ${file} does not exist`, { where: path });
+      const res = verifyBundle(readFileSync(path));
+      if (g.json) io.stdout(`${JSON.stringify({ file, ok: res.problems.length === 0, files: res.files, problems: res.problems }, null, 2)}\n`);
+      if (res.problems.length > 0) {
+        throw new IntegrityError(
+          `${file}: ${res.problems.length} problem${res.problems.length === 1 ? '' : 's'}:\n${res.problems.map((p) => `  ${p}`).join('\n')}`,
+          { where: path, hint: 'do not use this bundle; build it again with `capiform bundle` on the connected side and transfer it again' },
+          'E_BUNDLE_INVALID',
+        );
+      }
+      if (!g.json && !g.quiet) io.stdout(`${file}: OK (${res.files} files verified)\n`);
+    });
+}

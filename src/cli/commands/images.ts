@@ -1,0 +1,65 @@
+/** `capiform images [--config f] [--json] [--relocate REGISTRY] [--format lines|skopeo|crane|yaml] [--tree DIR]`. */
+import { resolve as resolvePath } from 'node:path';
+import type { Command } from 'commander';
+import { InputError, UsageError } from '../../errors.js';
+import { formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat } from '../../bundle/images.js';
+import { readTree } from '../../bundle/project.js';
+import type { CliIO, GlobalOptions } from '../context.js';
+
+interface ImagesOptions {
+  config?: string;
+  tree?: string;
+  relocate?: string;
+  format?: string;
+}
+
+/**
+ * The images of the stack: the rendered tree next to the config (or `--tree`); without one, the tree the pipeline
+ * would render from the config and the lock (written nowhere).
+ */
+export async function stackImages(io: CliIO, opts: { config?: string; tree?: string }): Promise<ImageRecord[]> {
+  if (opts.tree) {
+    const dir = resolvePath(io.cwd, opts.tree);
+    const tree = readTree(dir);
+    if (!tree.some((f) => f.path.startsWith('providers/'))) {
+      throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'pass the directory that holds providers/ and clusters/' });
+    }
+    return imagesOfTree(tree);
+  }
+  const { loadConfig } = await import('../../config/load.js');
+  const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
+  const tree = readTree(config.dir);
+  if (tree.some((f) => f.path.startsWith('providers/'))) return imagesOfTree(tree);
+  const { runPipeline } = await import('../../render/pipeline.js');
+  const res = await runPipeline({ config, mode: 'check', env: io.env });
+  return imagesOfTree(res.files);
+}
+
+export function registerImages(program: Command, io: CliIO): void {
+  program
+    .command('images')
+    .description('list every container image the rendered stack runs (after image overrides), or a mirroring plan with --relocate')
+    .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
+    .option('--tree <dir>', 'read this rendered tree instead of the one next to the config')
+    .option('--relocate <registry>', 'print source → destination for mirroring every image into <registry>')
+    .option('--format <format>', `relocation output: ${relocationFormats.join('|')}`, 'lines')
+    .action(async (local: ImagesOptions, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions & ImagesOptions>();
+      const format = local.format ?? 'lines';
+      if (!(relocationFormats as readonly string[]).includes(format)) {
+        throw new UsageError(`--format ${format}: unknown format`, { where: '--format', hint: `use one of ${relocationFormats.join(', ')}` });
+      }
+      if (format !== 'lines' && !local.relocate) {
+        throw new UsageError(`--format ${format} needs --relocate <registry>`, { where: '--format', hint: 'e.g. capiform images --relocate registry.internal/mirror --format skopeo' });
+      }
+      const images = await stackImages(io, g);
+      const moved = local.relocate ? relocations(images.map((r) => r.image), local.relocate) : undefined;
+      if (g.json) {
+        const rows = images.map((r, i) => ({ image: r.image, ...(moved ? { destination: moved[i]!.destination } : {}), usedBy: r.usedBy }));
+        io.stdout(`${JSON.stringify({ images: rows }, null, 2)}\n`);
+        return;
+      }
+      if (moved) io.stdout(formatRelocations(moved, format as RelocationFormat));
+      else io.stdout(images.map((r) => `${r.image}\n`).join(''));
+    });
+}
