@@ -5,6 +5,9 @@
  * Pure and synchronous: strings and lookups in, objects and strings out.
  */
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
+import { goQuote } from '../resolve/go-quote.js';
+
+export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
 import { tryParseSemantic } from '../resolve/semver.js';
 import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
@@ -384,54 +387,6 @@ export function renderClusterTemplate(input: RenderClusterTemplateInput): Render
 // --list-variables outputs (cmd/clusterctl/cmd/util.go printVariablesOutput, generate_yaml.go)
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Go `strconv.Quote` (`%q`). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case '\\':
-        out += '\\\\';
-        continue;
-      case '\x07':
-        out += '\\a';
-        continue;
-      case '\b':
-        out += '\\b';
-        continue;
-      case '\f':
-        out += '\\f';
-        continue;
-      case '\n':
-        out += '\\n';
-        continue;
-      case '\r':
-        out += '\\r';
-        continue;
-      case '\t':
-        out += '\\t';
-        continue;
-      case '\v':
-        out += '\\v';
-        continue;
-    }
-    if (cp === 0xfffd && ch !== '\ufffd') {
-      out += '\\ufffd';
-    } else if (ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
-      out += ch;
-    } else if (cp < 0x20 || cp === 0x7f) {
-      out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    } else if (cp < 0x10000) {
-      out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    } else {
-      out += `\\U${cp.toString(16).padStart(8, '0')}`;
-    }
-  }
-  return `${out}"`;
-}
 
 /** Width of a tabwriter cell: runes, with FilterHTML (`<…>` has no width, `&…;` counts as one). */
 function cellWidth(cell: string): number {

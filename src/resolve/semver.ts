@@ -5,6 +5,9 @@
  * - `compareSemantic` = that package's `Compare` (build metadata ignored);
  * - `compareWithBuildTags` = cluster-api `util/version.Compare(a, b, WithBuildTags())` (2 = "different").
  */
+import { goQuote } from './go-quote.js';
+
+export { goQuote };
 
 export interface SemanticVersion {
   major: bigint;
@@ -177,44 +180,3 @@ export function parseTolerant(input: string): SemanticVersion | null {
   };
 }
 
-/** Go's `%q` for a string: double-quoted with Go escapes (non-printable and invalid bytes escaped). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case '\\':
-        out += '\\\\';
-        continue;
-      case '\n':
-        out += '\\n';
-        continue;
-      case '\t':
-        out += '\\t';
-        continue;
-      case '\r':
-        out += '\\r';
-        continue;
-      case '\x07':
-        out += '\\a';
-        continue;
-      case '\b':
-        out += '\\b';
-        continue;
-      case '\f':
-        out += '\\f';
-        continue;
-      case '\v':
-        out += '\\v';
-        continue;
-    }
-    if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
-    else if (cp >= 0x80 && cp < 0xa0) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}

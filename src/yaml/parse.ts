@@ -8,6 +8,7 @@
  * emitters splice edits into the original text.
  */
 import { InputError } from '../errors.js';
+import { goQuote } from '../resolve/go-quote.js';
 import { Bail, FastParser, type Node } from './fast-parse.js';
 import { slowParseDocument, YamlSyntaxError } from './slow-parse.js';
 import { splitDocuments } from './split.js';
@@ -41,26 +42,6 @@ export function ordinalize(n: number): string {
   return `${n}${suffix}`;
 }
 
-/** Go's %q for a string (strconv.Quote). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\x07') out += '\\a';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (ch === '\v') out += '\\v';
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp >= 0x80 && cp < 0xa0) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + '"';
-}
 
 /** Documents quoted in error messages longer than this are shortened (clusterctl quotes them whole). */
 const QUOTE_LIMIT = 2000;
@@ -155,3 +136,5 @@ export function decodeYaml(text: string): unknown {
 export function parseManifests(text: string, opts: ParseOptions = {}): KubeObject[] {
   return parseDocuments(text, opts).map((d) => d.value);
 }
+
+export { goQuote };

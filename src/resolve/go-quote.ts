@@ -1,0 +1,50 @@
+/** Go's `%q` formatting, shared by every place that reproduces a Go error message. */
+
+/** Go `strconv.Quote` (`%q`): double-quoted with Go escapes; non-printable runes escaped. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0;
+    switch (ch) {
+      case '"':
+        out += '\\"';
+        continue;
+      case '\\':
+        out += '\\\\';
+        continue;
+      case '\x07':
+        out += '\\a';
+        continue;
+      case '\b':
+        out += '\\b';
+        continue;
+      case '\f':
+        out += '\\f';
+        continue;
+      case '\n':
+        out += '\\n';
+        continue;
+      case '\r':
+        out += '\\r';
+        continue;
+      case '\t':
+        out += '\\t';
+        continue;
+      case '\v':
+        out += '\\v';
+        continue;
+    }
+    if (cp === 0xfffd && ch !== '\ufffd') {
+      out += '\\ufffd';
+    } else if (ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
+      out += ch;
+    } else if (cp < 0x20 || cp === 0x7f) {
+      out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    } else if (cp < 0x10000) {
+      out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    } else {
+      out += `\\U${cp.toString(16).padStart(8, '0')}`;
+    }
+  }
+  return `${out}"`;
+}
