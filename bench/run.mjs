@@ -4,7 +4,7 @@
 // startup time, a check that `generate` loads none of the heavy dependencies, and the figures of the other
 // bench/*.mjs scripts when present. Prints a markdown table and writes bench/out/results.json.
 //
-// Env: CAPIFORM_CORPUS_DIR (default ../shared/corpus), BENCH_RUNS (default 9).
+// Env: CAPIFORM_CORPUS_DIR (default ../shared/corpus), BENCH_RUNS (default 9), BENCH_EXTRAS=0 (skip the other scripts).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,7 +113,9 @@ const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+
 
 // Other helpers' micro-benchmarks, when present.
 const extra = {};
-for (const name of ['substitute', 'components', 'pipeline', 'diff', 'bundle']) {
+// BENCH_EXTRAS=0 skips them (the pipeline bench alone renders 10,000 clusters).
+const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'components', 'pipeline', 'diff', 'bundle'];
+for (const name of extras) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;
   const r = spawnSync(process.execPath, [script], { cwd: root, env: { ...process.env }, encoding: 'utf8', maxBuffer: 1 << 26 });
