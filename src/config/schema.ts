@@ -191,6 +191,17 @@ export const certManagerSchema = z
   })
   .describe('cert-manager, rendered as clusterctl renders it.');
 
+export const templatesSchema = z
+  .strictObject({
+    hashNames: z
+      .boolean()
+      .optional()
+      .describe(
+        'Name InfrastructureMachineTemplates and KubeadmConfigTemplates <name>-<hash of spec> and rewrite every reference, so a spec change becomes a template rotation CAPI accepts instead of a mutation its webhooks reject. Default false.',
+      ),
+  })
+  .describe('How machine templates are named in the rendered tree.');
+
 export const clusterSchema = z
   .strictObject({
     name: z
@@ -206,6 +217,7 @@ export const clusterSchema = z
     controlPlaneMachineCount: z.int().min(1, { error: 'must be a number greater than or equal to 1' }).optional(),
     workerMachineCount: z.int().min(0, { error: 'must be a number greater than or equal to 0' }).optional(),
     variables: variablesSchema.optional(),
+    templates: templatesSchema.optional().describe('Overrides the global `templates` settings for this cluster\'s own templates.'),
   })
   .describe('A workload cluster rendered from its infrastructure provider template.');
 
@@ -251,6 +263,7 @@ export const configSchema = z
     variables: variablesSchema.optional(),
     images: globalImagesSchema.optional(),
     secrets: secretsSchema.optional(),
+    templates: templatesSchema.optional(),
     clusters: z.array(clusterSchema).optional(),
     argocd: argocdSchema.optional(),
   })

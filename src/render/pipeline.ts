@@ -44,6 +44,7 @@ import {
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
+import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
@@ -528,7 +529,15 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         }
         if (ctx.lockMode) continue;
         const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
-        const classInputs = digestOf({ fp, kind: 'clusterclass', key, raw: classRaw.sha, secrets: config.secrets, values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null) });
+        const classInputs = digestOf({
+          fp,
+          kind: 'clusterclass',
+          key,
+          raw: classRaw.sha,
+          secrets: config.secrets,
+          templates: config.templates,
+          values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null),
+        });
         const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
         extra.classes.push(cls);
         if (useClass(c, cls)) continue;
@@ -540,15 +549,16 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         let rendered = classRenders.get(classInputs);
         if (!rendered) {
           const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
-          rendered = { objects: ct.objects, yaml: ct.yaml() };
+          rendered = withTemplateNames(ct, config.templates.hashNames);
           classRenders.set(classInputs, rendered);
         }
         const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
         ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
       }
       if (ctx.lockMode) continue;
-      let yaml = t.yaml();
-      const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
+      const named = withTemplateNames(t, c.templates.hashNames);
+      let yaml = named.yaml;
+      const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
@@ -560,6 +570,17 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     }
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
+}
+
+/**
+ * A rendered template's objects and text, with machine templates renamed `<name>-<hash>` when `templates.hashNames`
+ * is on. The hash covers the substituted spec, so every cluster (or class) gets names of its own content.
+ */
+function withTemplateNames(t: { objects: KubeObject[]; yaml(): string }, hashNames: boolean): { objects: KubeObject[]; yaml: string } {
+  // Without machine templates the text stays the template's own, byte for byte.
+  if (!hashNames || !t.objects.some((o) => isHashNamedTemplate(o.apiVersion, o.kind))) return { objects: t.objects, yaml: t.yaml() };
+  const objects = hashTemplateNames(t.objects);
+  return { objects, yaml: emitManifests(objects) };
 }
 
 function variablesUsed(raw: string): string[] {
