@@ -15,6 +15,7 @@ import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from 
 import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
 import { ContentCache } from '../lock/cache.js';
 import { resolutionDigest, sha256Hex } from '../lock/digest.js';
+import { checkContractPin, contractUpgradeVersions } from '../lock/contract-upgrade.js';
 import { formatLock, parseLock } from '../lock/format.js';
 import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
 import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
@@ -58,6 +59,11 @@ export interface PipelineOptions {
   frozen?: boolean;
   /** Re-resolve all providers, or those named (by name or label). */
   upgrade?: 'all' | readonly string[];
+  /**
+   * With `upgrade: 'all'`: move every provider to the versions `plan upgrade` proposes for this contract (the lock
+   * then records it as the management contract).
+   */
+  contract?: string;
   cache?: ArtifactCache;
   repositories?: RepositoryFactory;
   env?: NodeJS.ProcessEnv;
@@ -123,6 +129,10 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
   }
+  if (opts.contract !== undefined) {
+    if (opts.upgrade !== 'all') throw new UsageError('--contract needs --upgrade (without provider names): a contract upgrade moves every provider', { hint: `capiform lock --upgrade --contract ${opts.contract}` });
+    checkContractPin(config, opts.contract);
+  }
   if (opts.upgrade && opts.upgrade !== 'all') {
     for (const n of opts.upgrade) {
       if (!config.providers.some((p) => p.name === n || p.label === n)) {
@@ -162,9 +172,13 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
   if (problems.length > 0) throw aggregate(problems, config);
-  const pinned = opts.frozen
-    ? new Map(existing!.providers.map((p) => [p.label, p.version]))
-    : pinnedVersions(config, existing, repositories, opts.upgrade);
+  let pinned: Map<string, string>;
+  if (opts.frozen) pinned = new Map(existing!.providers.map((p) => [p.label, p.version]));
+  else if (opts.contract !== undefined && existing) {
+    const planned = await contractUpgradeVersions(config, existing, repositories, opts.contract);
+    for (const n of planned.notes) log(n);
+    pinned = planned.pinned;
+  } else pinned = pinnedVersions(config, existing, repositories, opts.upgrade);
 
   // 3. Resolution through the artifact store.
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
@@ -172,7 +186,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
   const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? ContentCache.fromEnv(opts.env ?? {}) });
   const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
-  const resolution = await resolveVersions(config, { store, pinned, pinnedContracts, repositories, certManager: cmRef });
+  const resolution = await resolveVersions(config, {
+    store,
+    pinned,
+    pinnedContracts,
+    repositories,
+    certManager: cmRef,
+    ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
+  });
   for (const r of resolution.providers) {
     const before = existing?.providers.find((x) => x.label === r.provider.label);
     if (before && before.version !== r.version) log(`${r.provider.label}: ${before.version} → ${r.version}`);
