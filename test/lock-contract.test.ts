@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { manifestLabel } from '../src/resolve/provider-type.js';
 import { runCli, type CliResult } from './helpers/cli.js';
-import { testdir } from './helpers/pipeline-fixtures.js';
+import { components, metadata, testdir } from './helpers/pipeline-fixtures.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON documents
 type Any = Record<string, any>;
@@ -29,56 +29,11 @@ const allSeries = [
   [1, 11, 'v1beta2'],
 ] as const;
 
-function metadata(series: readonly (readonly [number, number, string])[]): string {
-  return `apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3\nkind: Metadata\nreleaseSeries:\n${series
-    .map(([ma, mi, c]) => `- major: ${ma}\n  minor: ${mi}\n  contract: ${c}`)
-    .join('\n')}\n`;
-}
-
-/** A namespace, a CRD carrying the release's contract label (what `diff` reads) and the controller. */
-function components(ns: string, label: string, version: string): string {
-  const contract = version.startsWith('v1.9.') ? 'v1beta1' : 'v1beta2';
-  return `apiVersion: v1
-kind: Namespace
-metadata:
-  name: ${ns}
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: things.${label}.x-k8s.io
-  labels:
-    cluster.x-k8s.io/${contract}: ${contract}
-spec:
-  group: ${label}.x-k8s.io
-  names:
-    kind: Thing
-    plural: things
-  scope: Namespaced
-  versions:
-  - name: ${contract}
-    served: true
-    storage: true
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${label}-controller-manager
-  namespace: ${ns}
-spec:
-  template:
-    spec:
-      containers:
-      - name: manager
-        image: registry.k8s.io/cluster-api/${label}-controller:${version}
-`;
-}
-
 /** Releases of every provider in `<dir>/repo/<label>/<version>/`. */
 function release(dir: string, version: string, series: readonly (readonly [number, number, string])[] = allSeries): void {
   const files: Record<string, string> = {};
   for (const p of providers) {
-    files[`repo/${p.label}/${version}/${p.file}`] = components(p.ns, p.label, version);
+    files[`repo/${p.label}/${version}/${p.file}`] = components(p.ns, p.label, `${p.label}.x-k8s.io`, '', version.startsWith('v1.9.') ? 'v1beta1' : 'v1beta2');
     files[`repo/${p.label}/${version}/metadata.yaml`] = metadata(series);
   }
   testdir(files, dir);
@@ -155,7 +110,7 @@ describe('capiform lock --upgrade --contract', { timeout: 240_000 }, () => {
     const rendered = await ok(dir, ['render']);
     expect(rendered.stdout).not.toContain('wrote capi.lock.yaml');
     expect(readFileSync(join(dir, 'providers/cluster-api/inventory.yaml'), 'utf8')).toContain('version: v1.10.1');
-    expect(readFileSync(join(dir, 'providers/infrastructure-docker/components.yaml'), 'utf8')).toContain('infrastructure-docker-controller:v1.10.1');
+    expect(readFileSync(join(dir, 'providers/infrastructure-docker/components.yaml'), 'utf8')).toContain('cluster.x-k8s.io/v1beta2: v1beta2');
     await ok(dir, ['render', '--check', '--frozen']);
     expect((await ok(dir, ['lock'])).stdout).toContain('capi.lock.yaml is up to date');
     expect(lock(dir)).toEqual({ contract: 'v1beta2', versions: at('v1.10.1') });
