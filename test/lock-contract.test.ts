@@ -162,6 +162,20 @@ describe('capiform lock --upgrade --contract', { timeout: 240_000 }, () => {
     expect(r.stderr).toContain('`capiform plan upgrade` offers: v1beta1, v1beta2');
   });
 
+  it('fails when a provider has no release for the contract, naming it and what it implements', async () => {
+    const dir = await lockedProject();
+    // docker's newest release re-maps its whole history to v1alpha4: no version of it fits v1beta2 any more.
+    const old = [[1, 9, 'v1alpha4'], [1, 10, 'v1alpha4'], [1, 11, 'v1alpha4'], [1, 12, 'v1alpha4']] as const;
+    testdir({ 'repo/infrastructure-docker/v1.12.0/infrastructure-components.yaml': components('capd-system', 'capd', 'infrastructure.cluster.x-k8s.io'), 'repo/infrastructure-docker/v1.12.0/metadata.yaml': metadata(old) }, dir);
+    const r = await cli(dir, ['lock', '--upgrade', '--contract', 'v1beta2']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      'cannot upgrade to contract v1beta2: not every provider has a release for it:\n  infrastructure-docker v1.9.0 implements v1alpha4 and has no newer release for v1beta2',
+    );
+    expect(r.stderr).toContain('`capiform plan upgrade` lists what each provider offers');
+    expect(lock(dir).versions).toEqual(at('v1.9.0'));
+  });
+
   it('rejects --contract without --upgrade, with provider names, or malformed (exit 2)', async () => {
     const dir = await lockedProject();
     const alone = await cli(dir, ['lock', '--contract', 'v1beta2']);
