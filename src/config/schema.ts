@@ -19,6 +19,9 @@ export const versionConstraintSchema = z
   })
   .describe(`Provider version: ${versionAllowed}.`);
 
+/** A CAPI contract name: `v1beta2`, `v1alpha4`, `v1`. */
+export const contractPattern = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
+
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -257,7 +260,7 @@ export const configSchema = z
     certManager: certManagerSchema.optional(),
     contract: z
       .string()
-      .regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, { error: (iss) => `${JSON.stringify(iss.input)} is not a contract such as "v1beta2"` })
+      .regex(contractPattern, { error: (iss) => `${JSON.stringify(iss.input)} is not a contract such as "v1beta2"` })
       .optional()
       .describe('Management contract pin (default: the core provider\'s).'),
     variables: variablesSchema.optional(),

@@ -25,9 +25,6 @@ import {
 import type { RepositoryRef } from '../resolve/resolve-config.js';
 import type { Lock } from './model.js';
 
-/** What `--contract` accepts: the shape of the config's `contract` pin. */
-export const contractPattern = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
-
 /** The config must not pin another contract: the next `lock` or `render` would undo the upgrade. */
 export function checkContractPin(config: ResolvedConfig, contract: string): void {
   if (config.contract !== undefined && config.contract !== contract) {
@@ -41,7 +38,7 @@ export function checkContractPin(config: ResolvedConfig, contract: string): void
 export interface ContractUpgrade {
   /** Version pins by provider label, for every provider of the lock that is still in the config. */
   pinned: Map<string, string>;
-  /** capiform's upgrade-path warnings for the plan (skipped minors, contract changes), one line each. */
+  /** capiform's upgrade-path warnings and errors for the plan (skipped minors, major changes), one line each. */
   notes: string[];
 }
 
