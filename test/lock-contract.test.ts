@@ -176,6 +176,20 @@ describe('capiform lock --upgrade --contract', { timeout: 240_000 }, () => {
     expect(lock(dir).versions).toEqual(at('v1.9.0'));
   });
 
+  it('refuses a step clusterctl upgrade apply refuses: cluster-api skipping more than 3 minors', async () => {
+    const dir = testdir({ 'capi.config.ts': config({ core: '^1.10.0' }) });
+    release(dir, 'v1.10.0', [[1, 10, 'v1beta2']]);
+    await ok(dir, ['render']);
+    const series = [10, 11, 12, 13, 14].map((m) => [1, m, 'v1beta2'] as const);
+    release(dir, 'v1.14.0', series);
+    const before = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
+    const r = await cli(dir, ['lock', '--upgrade', '--contract', 'v1beta2']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("cannot upgrade to contract v1beta2 in one step:\n  upgrade for cluster-api provider can't skip more than 3 versions (v1.10.0 → v1.14.0)");
+    expect(r.stderr).toContain('upgrade through an intermediate minor first');
+    expect(readFileSync(join(dir, 'capi.lock.yaml'), 'utf8')).toBe(before);
+  });
+
   it('rejects --contract without --upgrade, with provider names, or malformed (exit 2)', async () => {
     const dir = await lockedProject();
     const alone = await cli(dir, ['lock', '--contract', 'v1beta2']);

@@ -113,6 +113,15 @@ export async function contractUpgradeVersions(
     (f) => f.contract === contract && f.severity !== 'info' && f.code !== 'contract-change',
   );
   // The lock knows no install namespaces: drop the empty `<namespace>/` of clusterctl's instance names.
-  const notes = findings.map((f) => `${f.severity}: ${f.message.replace(/(^|\s)\/(?=[a-z])/g, '$1')} (${f.reason})`);
+  const line = (f: (typeof findings)[number]): string => `${f.message.replace(/(^|\s)\/(?=[a-z])/g, '$1')} (${f.reason})`;
+  // What `clusterctl upgrade apply` refuses (the skip-minor guard), the lock refuses too: applying it would commit a
+  // stack the management cluster cannot be moved to in one step.
+  const refused = findings.filter((f) => f.severity === 'error');
+  if (refused.length > 0) {
+    throw new ResolutionError(`cannot upgrade to contract ${contract} in one step:\n  ${refused.map(line).join('\n  ')}`, {
+      hint: 'upgrade through an intermediate minor first: narrow the provider\'s version constraint in the config (e.g. \'~1.12.0\'), run `capiform lock --upgrade`, render and sync, then widen it again',
+    }, 'E_UPGRADE_PATH');
+  }
+  const notes = findings.map((f) => `${f.severity}: ${line(f)}`);
   return { pinned, notes };
 }
