@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -65,11 +65,11 @@ export async function readConfigFile(file: string): Promise<unknown> {
   let mod: Record<string, unknown>;
   try {
     if (ext === '.ts' || ext === '.mts') {
-      const { createJiti } = await import('jiti');
-      const self = fileURLToPath(import.meta.url);
-      // `import { defineConfig } from 'capiform'` works from any directory: it means this copy of capiform.
-      const entry = join(self, '..', '..', self.endsWith('.ts') ? 'index.ts' : 'index.js');
-      const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { capiform: entry } });
+      const [{ createJiti }, api] = await Promise.all([import('jiti'), import('../index.js')]);
+      // `import { defineConfig } from 'capiform'` works from any directory and means this copy of capiform, already
+      // loaded natively: handing jiti the module (instead of an alias it would transpile, with every module behind
+      // it) keeps loading a config at ~0.3 s instead of ~10 s.
+      const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, virtualModules: { capiform: api } });
       mod = (await jiti.import(file)) as Record<string, unknown>;
     } else {
       mod = (await import(`${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`)) as Record<string, unknown>;
