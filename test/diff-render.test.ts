@@ -3,13 +3,13 @@
  * only changes capi.config.ts (and re-locks) still gets an object diff with its rollout impact. Real git, a local
  * provider repository fixture, no network.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DiffReport } from '../src/plan/diff/index.js';
 import { runCli } from './helpers/cli.js';
-import { git } from './helpers/diff-fixtures.js';
+import { git, repoRoot } from './helpers/diff-fixtures.js';
 import { fixtureConfig as fixtureConfigWithImport, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
 
 /**
@@ -28,7 +28,7 @@ const freshCache = (): NodeJS.ProcessEnv => ({
 });
 
 /** The pull request: dev-1 moves to Kubernetes v1.34.0 and gets a third worker. */
-const prConfig = fixtureConfig().replace(
+const prConfig: string = fixtureConfig().replace(
   "kubernetesVersion: 'v1.33.1', workerMachineCount: 2",
   "kubernetesVersion: 'v1.34.0', workerMachineCount: 3",
 );
@@ -137,6 +137,23 @@ describe('capiform diff --render', () => {
     expect(report(same.stdout)).toMatchObject({ changed: false, base: { label: 'main (rendered)' } });
   });
 
+  it('a project in a sub-folder of the repository (--root, --config)', async () => {
+    const env = freshCache();
+    const top = testdir({ 'infra/capi.config.ts': fixtureConfig(), 'README.md': 'platform\n' });
+    fixtureRepository(join(top, 'infra'));
+    git(top, 'init', '-q', '-b', 'main');
+    expect((await runCli(['lock'], { cwd: join(top, 'infra'), env })).code).toBe(0);
+    git(top, 'add', '-A');
+    git(top, 'commit', '-q', '-m', 'base');
+    writeFileSync(join(top, 'infra', 'capi.config.ts'), prConfig);
+    expect((await runCli(['lock'], { cwd: join(top, 'infra'), env })).code).toBe(0);
+    const byRoot = await runCli(['diff', '--render', '--root', 'infra', '--format', 'json'], { cwd: top, env });
+    expect(byRoot.stderr).toBe('');
+    expect(report(byRoot.stdout).changes.map((c) => `${c.kind} ${c.namespace}/${c.name}`)).toEqual(['Cluster team-a/dev-1']);
+    const byConfig = await runCli(['diff', '--render', '--root', 'infra', '--config', 'infra/capi.config.ts', '--format', 'json'], { cwd: top, env });
+    expect(byConfig.stdout).toBe(byRoot.stdout);
+  });
+
   it('an unknown ref is an input error (exit 2) naming the ref', async () => {
     const env = freshCache();
     const dir = await prRepository(env);
@@ -220,5 +237,31 @@ describe('capiform diff --bundle', () => {
     const missing = await runCli(['diff', '--bundle', 'nope.tar.gz'], { cwd: dir, env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nope.tar.gz does not exist');
+  });
+});
+
+describe('ClusterClasses in clusterclasses/', () => {
+  it('a change to a shared ClusterClass template is seen and rolls the workers of every cluster of the class', async () => {
+    // The example's committed tree, twice; the PR changes the class's worker machine template.
+    const base = mkdtempSync(join(tmpdir(), 'capiform-base-'));
+    const head = mkdtempSync(join(tmpdir(), 'capiform-head-'));
+    for (const d of ['providers', 'clusters', 'clusterclasses', 'argocd']) {
+      cpSync(join(repoRoot, d), join(base, d), { recursive: true });
+      cpSync(join(repoRoot, d), join(head, d), { recursive: true });
+    }
+    const file = join(head, 'clusterclasses', 'team-a', 'quick-start', 'clusterclass.yaml');
+    const text = readFileSync(file, 'utf8');
+    const worker = 'hostPath: /var/run/docker.sock\n---\napiVersion: bootstrap.cluster.x-k8s.io/v1beta2';
+    expect(text).toContain(worker);
+    writeFileSync(file, text.replace(worker, worker.replace('hostPath: /var/run/docker.sock', 'hostPath: /run/docker.sock')));
+
+    const r = await runCli(['diff', base, head, '--format', 'json'], { env: freshCache() });
+    expect(r.stderr).toBe('');
+    const rep = report(r.stdout);
+    expect(rep.changes.map((c) => [c.kind, c.name, c.file])).toEqual([
+      ['DockerMachineTemplate', 'quick-start-default-worker-machinetemplate', 'clusterclasses/team-a/quick-start/clusterclass.yaml'],
+    ]);
+    const rollouts = rep.changes[0]!.impacts.filter((i) => i.kind === 'worker-rollout').map((i) => i.cluster);
+    expect(rollouts).toEqual(expect.arrayContaining(['team-a/dev-1', 'team-a/dev-2']));
   });
 });
