@@ -227,6 +227,28 @@ describe('capiform diff --bundle', () => {
     expect(without.stderr).toContain('HEAD (rendered): ');
   });
 
+  it('a base that pins a release the bundle does not carry fails naming the side', async () => {
+    const env = freshCache();
+    const dir = testdir({ 'capi.config.ts': fixtureConfig().replace("version: '~1.13.0'", "version: '~1.12.0'"), '.gitignore': 'dist/\n' });
+    fixtureRepository(dir);
+    git(dir, 'init', '-q', '-b', 'main');
+    expect((await runCli(['lock'], { cwd: dir, env })).code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'core 1.12');
+    // The PR bumps core to 1.13; the bundle is built from the PR, so it only carries core v1.13.1.
+    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig());
+    expect((await runCli(['lock'], { cwd: dir, env })).code).toBe(0);
+    expect((await runCli(['render'], { cwd: dir, env })).code).toBe(0);
+    expect((await runCli(['bundle', '--out', 'dist/site.tar.gz'], { cwd: dir, env })).code).toBe(0);
+    const r = await runCli(['diff', '--bundle', 'dist/site.tar.gz'], { cwd: dir, env: freshCache() });
+    expect(r.stderr).toContain(
+      'Error: HEAD (rendered): the bundle does not carry cluster-api v1.12.4 (pinned by capi.lock.yaml; the bundle has cluster-api v1.13.1)',
+    );
+    expect(r.stderr).toContain('at: HEAD:capi.lock.yaml');
+    expect(r.stderr).toContain('fix: a bundle carries the releases of the lock it was built from');
+    expect(r.code).toBe(3);
+  });
+
   it('--bundle with two directories is a usage error; a missing bundle is an input error', async () => {
     const a = testdir({});
     const two = await runCli(['diff', '--bundle', 'x.tar.gz', a, a]);

@@ -115,7 +115,7 @@ export function registerDiff(program: Command, io: CliIO): void {
         const ctx: RenderAtContext = { root, env: io.env, ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}) };
         [base, head] = await withBundle(io, flags.bundle, root, async (opts, bundle) => {
           const sides: RenderAtContext = bundle
-            ? { ...ctx, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
+            ? { ...ctx, bundleLock: bundle.lock, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
             : ctx;
           return [await renderTreeAt(flags.base ?? 'HEAD', sides), await renderTreeAt(undefined, sides)];
         });

@@ -8,11 +8,13 @@
  * the user's index and working tree are untouched), so local repositories named in the config resolve to the ref's
  * own copy.
  */
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { CapiformError, InputError, UsageError } from '../../errors.js';
+import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
 import type { ArtifactCache } from '../../lock/artifacts.js';
+import { parseLock } from '../../lock/format.js';
+import { lockFileName, type Lock } from '../../lock/model.js';
 import type { RepositoryFactory } from '../../resolve/resolve-config.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
 import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
@@ -26,6 +28,8 @@ export interface RenderAtContext {
   env?: NodeJS.ProcessEnv;
   /** Repository factory for a side whose config lives in `configDir` (`--bundle`); default: the config's sources. */
   repositories?: (configDir: string) => RepositoryFactory;
+  /** `--bundle`: the bundle's lock, to name a release a side pins that the bundle does not carry. */
+  bundleLock?: Lock;
   /** Artifact cache (`--bundle`: an empty one); default: the content cache of `env`. */
   cache?: ArtifactCache;
   /** Progress and notes of the pipeline. */
@@ -116,6 +120,7 @@ async function renderDir(
       }
     }
     const config = await loadConfig({ cwd: root, ...(configPath !== undefined ? { configFile: configPath } : {}), env });
+    if (ctx.bundleLock) checkBundleCarries(ctx.bundleLock, join(config.dir, lockFileName));
     const res = await runPipeline({
       config,
       mode: 'memory',
@@ -136,4 +141,24 @@ async function renderDir(
     }
     throw err;
   }
+}
+
+/** Every release the side's lock pins must be in the bundle (built from one lock, it carries that lock's releases). */
+function checkBundleCarries(bundle: Lock, lockPath: string): void {
+  if (!existsSync(lockPath)) return; // the frozen render says a lock is missing
+  const side = parseLock(readFileSync(lockPath, 'utf8'), lockPath);
+  const carried = new Map(bundle.providers.map((p) => [p.label, p.version]));
+  if (bundle.certManager) carried.set('cert-manager', bundle.certManager.version);
+  const pinned = side.providers.map((p) => [p.label, p.version] as const);
+  if (side.certManager) pinned.push(['cert-manager', side.certManager.version]);
+  const missing = pinned.filter(([label, version]) => carried.get(label) !== version);
+  if (missing.length === 0) return;
+  throw new ResolutionError(
+    `the bundle does not carry ${missing.map(([l, v]) => `${l} ${v}`).join(', ')} (pinned by capi.lock.yaml; the bundle has ${missing.map(([l]) => `${l} ${carried.get(l) ?? 'none'}`).join(', ')})`,
+    {
+      where: lockPath,
+      hint: 'a bundle carries the releases of the lock it was built from: build one from this lock, or compare the committed trees with `capiform diff --base <ref>`',
+    },
+    'E_BUNDLE_RELEASE_MISSING',
+  );
 }
