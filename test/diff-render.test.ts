@@ -113,6 +113,12 @@ describe('capiform diff --render', () => {
     expect(rendered.changes).toEqual(tree.changes);
     expect(rendered.counts).toEqual(tree.counts);
     expect(rendered.base.files).toBe(tree.base.files);
+    // A hand edit of the rendered tree does not leak into --render: the working tree side is what the config renders.
+    const edited = join(dir, 'clusters', 'team-b', 'plain', 'cluster.yaml');
+    writeFileSync(edited, readFileSync(edited, 'utf8').replace('region: eu', 'region: hand-edited'));
+    expect(report((await runCli(['diff', '--format', 'json'], { cwd: dir, env })).stdout).counts.changed).toBe(tree.counts.changed + 1);
+    const again = report((await runCli(['diff', '--render', '--format', 'json'], { cwd: dir, env })).stdout);
+    expect(again.changes).toEqual(rendered.changes);
   });
 
   it('--base names the ref; a base before the capiform config is a clear input error (exit 2)', async () => {
