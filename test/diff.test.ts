@@ -342,7 +342,7 @@ describe('capiform diff DIR_A DIR_B', () => {
     expect(r2.stderr).toContain('is not a directory');
   });
 
-  it('usage errors: one directory, directories with --base, a bad --max-size, --render before the pipeline', async () => {
+  it('usage errors: one directory, directories with --base or --render, a bad --max-size', async () => {
     const a = writeTree(plainCluster());
     expect(await runCli(['diff', a])).toMatchObject({ code: 2 });
     expect((await runCli(['diff', a])).stderr).toContain('capiform diff takes two directories (BASE HEAD) or none, got 1');
@@ -350,9 +350,9 @@ describe('capiform diff DIR_A DIR_B', () => {
     const ms = await runCli(['diff', '--max-size', 'lots', a, a]);
     expect(ms.code).toBe(2);
     expect(ms.stderr).toContain('invalid --max-size "lots"');
-    const render = await runCli(['diff', '--render'], { cwd: a });
+    const render = await runCli(['diff', '--render', a, a]);
     expect(render.code).toBe(2);
-    expect(render.stderr).toContain('capiform diff --render is not available yet');
+    expect(render.stderr).toContain('pass either two directories or --base/--render, not both');
     const fmt = await runCli(['diff', '--format', 'html', a, a]);
     expect(fmt.code).toBe(2);
   });

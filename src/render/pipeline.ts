@@ -50,7 +50,11 @@ import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 
-export type PipelineMode = 'render' | 'check' | 'lock';
+/**
+ * `render` writes the lock and the tree; `check` writes nothing and compares with the tree on disk; `lock` resolves
+ * and records artifacts only; `memory` writes nothing and returns every file with its contents (`diff --render`).
+ */
+export type PipelineMode = 'render' | 'check' | 'lock' | 'memory';
 
 export interface PipelineOptions {
   config: ResolvedConfig;
@@ -203,7 +207,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const files: TreeFile[] = [];
   const omitted: OmittedObject[] = [];
   const leaks: { variable: string; object: string; file: string; where: string }[] = [];
-  const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env);
+  const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env, { contents: opts.mode === 'memory' });
   const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache };
 
   const components = resolution.providers.map((r) => {
@@ -294,7 +298,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (lockChanged && opts.frozen) {
     throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
   }
-  if (lockChanged && opts.mode !== 'check') {
+  if (lockChanged && (opts.mode === 'render' || opts.mode === 'lock')) {
     writeAtomic(lockPath, lockText);
     lockWritten = true;
   }

@@ -17,8 +17,11 @@ import {
   renderTreeAt,
   repositorySalt,
   type DiffReport,
+  type RenderAtContext,
   type RenderedTree,
 } from '../../plan/diff/index.js';
+import { bundleRepository } from '../../bundle/source.js';
+import { withBundle } from './bundle-option.js';
 
 interface DiffFlags {
   base?: string;
@@ -31,6 +34,7 @@ interface DiffFlags {
   root?: string;
   jsonOut?: string;
   config?: string;
+  bundle?: string;
 }
 
 function writeAtomic(path: string, text: string): void {
@@ -66,6 +70,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--root <dir>', 'folder holding providers/ and clusters/ (default: the current directory)')
     .option('--json-out <file>', 'also write the full JSON report to this file (for CI artifacts)')
     .option('--config <file>', 'capi.config.* for --render (default: discovered in the tree root)')
+    .option('--bundle <file>', 'with --render (implied): read every provider release from this air-gapped bundle (no network, no cache)')
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean }>();
       const format = globals.json ? 'json' : flags.format;
@@ -79,6 +84,13 @@ export function registerDiff(program: Command, io: CliIO): void {
       if (dirs.length !== 0 && dirs.length !== 2) {
         throw new UsageError(`capiform diff takes two directories (BASE HEAD) or none, got ${dirs.length}`, { hint: 'capiform diff old-tree/ new-tree/   or   capiform diff --base origin/main' });
       }
+      if (dirs.length === 2 && flags.bundle !== undefined) {
+        throw new UsageError('--bundle renders both sides from their config and lock; it does not apply to two tree directories', {
+          hint: 'capiform diff --bundle FILE [--base <ref>]   or   capiform diff DIR_A DIR_B',
+        });
+      }
+      // A bundle only serves rendering: `--bundle` implies `--render`.
+      if (flags.bundle !== undefined) flags.render = true;
       if (dirs.length === 2 && (flags.base !== undefined || flags.render)) {
         throw new UsageError('pass either two directories or --base/--render, not both', { hint: 'capiform diff DIR_A DIR_B   or   capiform diff --base origin/main' });
       }
@@ -100,9 +112,13 @@ export function registerDiff(program: Command, io: CliIO): void {
         head = readTreeFromDir(resolve(io.cwd, dirs[1] ?? ''), dirs[1]);
         allowEmptyBase = false;
       } else if (flags.render) {
-        const ctx = flags.config ? { root, configPath: resolve(io.cwd, flags.config) } : { root };
-        base = await renderTreeAt(flags.base ?? 'HEAD', ctx);
-        head = await renderTreeAt(undefined, ctx);
+        const ctx: RenderAtContext = { root, env: io.env, ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}) };
+        [base, head] = await withBundle(io, flags.bundle, root, async (opts, bundle) => {
+          const sides: RenderAtContext = bundle
+            ? { ...ctx, bundleLock: bundle.lock, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
+            : ctx;
+          return [await renderTreeAt(flags.base ?? 'HEAD', sides), await renderTreeAt(undefined, sides)];
+        });
       } else {
         base = readTreeFromGit(root, flags.base ?? 'HEAD');
         head = readTreeFromDir(root, 'working tree');

@@ -4,7 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { relative, resolve, sep } from 'node:path';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../errors.js';
 import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
 
@@ -74,23 +75,62 @@ export function readTreeFromGit(root: string, ref: string): RenderedTree {
     if (isTreeFile(path)) entries.push({ sha, path });
   }
   const files = new Map<string, string>();
-  if (entries.length > 0) {
-    const cat = git(top, ['cat-file', '--batch'], Buffer.from(entries.map((e) => `${e.sha}\n`).join('')));
-    if (cat.status !== 0) throw new InputError(`git cat-file failed for "${ref}": ${cat.stderr.trim()}`, { where: top });
-    const out = cat.stdout;
-    let pos = 0;
-    for (const e of entries) {
-      const nl = out.indexOf(0x0a, pos);
-      const header = out.subarray(pos, nl).toString('utf8');
-      const size = Number(header.split(' ')[2]);
-      if (!header.startsWith(e.sha) || !Number.isFinite(size)) {
-        throw new InputError(`git cat-file returned an unexpected record for ${e.path}: ${header}`, { where: top });
-      }
-      files.set(e.path, out.subarray(nl + 1, nl + 1 + size).toString('utf8'));
-      pos = nl + 1 + size + 1;
-    }
-  }
+  const blobs = catBlobs(top, ref, entries);
+  entries.forEach((e, i) => files.set(e.path, blobs[i]!.toString('utf8')));
   return { label: `git:${ref}`, files: sortedFiles(files) };
+}
+
+/** The contents of `entries`' blobs, in order, with one `git cat-file --batch`. */
+function catBlobs(top: string, ref: string, entries: readonly { sha: string; path: string }[]): Buffer[] {
+  if (entries.length === 0) return [];
+  const cat = git(top, ['cat-file', '--batch'], Buffer.from(entries.map((e) => `${e.sha}\n`).join('')));
+  if (cat.status !== 0) throw new InputError(`git cat-file failed for "${ref}": ${cat.stderr.trim()}`, { where: top });
+  const out = cat.stdout;
+  const blobs: Buffer[] = [];
+  let pos = 0;
+  for (const e of entries) {
+    const nl = out.indexOf(0x0a, pos);
+    const header = out.subarray(pos, nl).toString('utf8');
+    const size = Number(header.split(' ')[2]);
+    if (!header.startsWith(e.sha) || !Number.isFinite(size)) {
+      throw new InputError(`git cat-file returned an unexpected record for ${e.path}: ${header}`, { where: top });
+    }
+    blobs.push(out.subarray(nl + 1, nl + 1 + size));
+    pos = nl + 1 + size + 1;
+  }
+  return blobs;
+}
+
+/**
+ * Writes the files of `commit` into `dest` (which must exist), as a checkout would but without touching the
+ * repository's index or working tree: regular and executable files, and symbolic links; submodules are left out.
+ * `skip(path)` leaves paths out (the rendered tree, which a render in memory never reads).
+ */
+export function extractCommit(top: string, ref: string, commit: string, dest: string, skip: (path: string) => boolean = () => false): number {
+  const ls = git(top, ['ls-tree', '-r', '-z', '--full-tree', commit]);
+  if (ls.status !== 0) throw new InputError(`git ls-tree failed for "${ref}": ${ls.stderr.trim()}`, { where: top });
+  const entries: { sha: string; path: string; mode: string }[] = [];
+  for (const rec of ls.stdout.toString('utf8').split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const [mode = '', type, sha] = rec.slice(0, tab).split(' ');
+    const path = rec.slice(tab + 1);
+    if (type !== 'blob' || !sha || skip(path)) continue;
+    entries.push({ sha, path, mode });
+  }
+  const blobs = catBlobs(top, ref, entries);
+  const made = new Set<string>();
+  entries.forEach((e, i) => {
+    const abs = join(dest, ...e.path.split('/'));
+    const dir = dirname(abs);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    if (e.mode === '120000') symlinkSync(blobs[i]!.toString('utf8'), abs);
+    else writeFileSync(abs, blobs[i]!, { mode: e.mode === '100755' ? 0o755 : 0o644 });
+  });
+  return entries.length;
 }
 
 /**

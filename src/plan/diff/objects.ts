@@ -80,6 +80,7 @@ export function ownerFromPath(file: string): Owner {
   if (parts[0] === 'providers' && parts.length >= 3) return { type: 'provider', label: parts[1] ?? '' };
   if (parts[0] === 'clusters' && parts.length >= 4) return { type: 'cluster', namespace: parts[1] ?? '', name: parts[2] ?? '' };
   if (parts[0] === 'clusters' && parts.length >= 3) return { type: 'namespace', namespace: parts[1] ?? '' };
+  if (parts[0] === 'clusterclasses' && parts.length >= 3) return { type: 'namespace', namespace: parts[1] ?? '' };
   if (parts[0] === 'argocd') return { type: 'argocd' };
   return { type: 'other' };
 }

@@ -1,20 +1,164 @@
 /**
  * `capiform diff --render`: render both sides from their config and lock instead of reading committed trees, so a
- * PR that only changes capi.config.ts still gets an object diff. This is the single seam to the render pipeline;
- * it is wired once `src/render/pipeline.ts` lands.
+ * PR that only changes capi.config.ts still gets an object diff. This is the single seam to the render pipeline.
+ *
+ * Both sides render frozen: each side's committed capi.lock.yaml must satisfy its config (a PR changes the config and
+ * the lock together; a reviewer wants what the PR will deploy, not a fresh resolution). Nothing is written: not the
+ * tree, not the lock. A git ref is read with `git ls-tree` + `git cat-file` into a temporary directory (no checkout,
+ * the user's index and working tree are untouched), so local repositories named in the config resolve to the ref's
+ * own copy.
  */
-import { UsageError } from '../../errors.js';
-import type { RenderedTree } from './tree.js';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
+import type { ArtifactCache } from '../../lock/artifacts.js';
+import { parseLock } from '../../lock/format.js';
+import { lockFileName, type Lock } from '../../lock/model.js';
+import type { RepositoryFactory } from '../../resolve/resolve-config.js';
+import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
+import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
 
 export interface RenderAtContext {
   /** Repository directory holding capi.config.* and capi.lock.yaml. */
   root: string;
+  /** `--config`, absolute; for a git ref the same path inside the ref. */
   configPath?: string;
+  /** Environment for `{ env: NAME }` variables and the cache directory. */
+  env?: NodeJS.ProcessEnv;
+  /** Repository factory for a side whose config lives in `configDir` (`--bundle`); default: the config's sources. */
+  repositories?: (configDir: string) => RepositoryFactory;
+  /** `--bundle`: the bundle's lock, to name a release a side pins that the bundle does not carry. */
+  bundleLock?: Lock;
+  /** Artifact cache (`--bundle`: an empty one); default: the content cache of `env`. */
+  cache?: ArtifactCache;
+  /** Progress and notes of the pipeline. */
+  log?: (line: string) => void;
+}
+
+/** `HEAD (rendered)`, `working tree (rendered)`. */
+export function renderedLabel(ref: string | undefined): string {
+  return `${ref ?? 'working tree'} (rendered)`;
 }
 
 /** Renders the tree for `ref` (undefined = the working tree) in memory. */
-export async function renderTreeAt(ref: string | undefined, _ctx: RenderAtContext): Promise<RenderedTree> {
-  throw new UsageError(`capiform diff --render is not available yet: the render pipeline is not part of this build (side: ${ref ?? 'working tree'})`, {
-    hint: 'run `capiform render` and commit the tree, then compare trees: capiform diff --base <ref>',
-  }, 'E_NOT_AVAILABLE');
+export async function renderTreeAt(ref: string | undefined, ctx: RenderAtContext): Promise<RenderedTree> {
+  const label = renderedLabel(ref);
+  if (ref === undefined) return renderDir(ctx.root, ctx.configPath, label, ctx);
+  const top = gitTopLevel(ctx.root);
+  const commit = resolveCommit(top, ref);
+  const prefix = relative(top, ctx.root).split(sep).join('/');
+  let configRel: string | undefined;
+  if (ctx.configPath !== undefined) {
+    configRel = relative(top, ctx.configPath).split(sep).join('/');
+    if (configRel.startsWith('../') || isAbsolute(configRel)) {
+      throw new UsageError(`--config ${ctx.configPath} is outside the git repository ${top}, so it cannot be read at "${ref}"`, {
+        hint: 'pass a config file that is committed in the repository, or compare two rendered directories',
+      });
+    }
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'capiform-diff-'));
+  try {
+    const inTree = (path: string): boolean => {
+      const rel = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : null;
+      return rel !== null && (treeRoots as readonly string[]).includes(rel.split('/', 1)[0] ?? '');
+    };
+    // The rendered tree is left out: a render in memory never reads it.
+    extractCommit(top, ref, commit, tmp, inTree);
+    linkNodeModules(top, tmp);
+    const root = prefix === '' ? tmp : join(tmp, ...prefix.split('/'));
+    if (prefix !== '') linkNodeModules(ctx.root, root);
+    if (configRel !== undefined && !existsSync(join(tmp, ...configRel.split('/')))) {
+      throw new InputError(`${configRel} does not exist at "${ref}", so that side cannot be rendered`, {
+        where: `${ref}:${configRel}`,
+        hint: 'commit the config on that ref first, or compare the committed trees: capiform diff --base <ref> (without --render)',
+      });
+    }
+    // Paths inside the temporary copy read as `<ref>:<path>` in messages.
+    const at = { where: `${ref}:${prefix === '' ? '.' : prefix}`, rewrite: (text: string): string => text.split(`${tmp}${sep}`).join(`${ref}:`).split(tmp).join(`${ref}:.`) };
+    return await renderDir(root, configRel === undefined ? undefined : join(tmp, ...configRel.split('/')), label, ctx, at);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A TypeScript config imports packages (`capiform` itself is aliased, others are not): the ref's copy resolves them
+ * from the working tree's node_modules, as a checkout of the ref next to it would.
+ */
+function linkNodeModules(from: string, to: string): void {
+  const src = join(from, 'node_modules');
+  const dest = join(to, 'node_modules');
+  if (existsSync(src) && !existsSync(dest)) {
+    try {
+      symlinkSync(src, dest, 'junction');
+    } catch {
+      // no symlinks (a restricted file system): a config importing packages fails with the loader's message
+    }
+  }
+}
+
+async function renderDir(
+  root: string,
+  configPath: string | undefined,
+  label: string,
+  ctx: RenderAtContext,
+  at?: { where: string; rewrite: (text: string) => string },
+): Promise<RenderedTree> {
+  const { loadConfig, findConfigFile } = await import('../../config/load.js');
+  const { runPipeline } = await import('../../render/pipeline.js');
+  const env = ctx.env ?? {};
+  try {
+    if (at !== undefined && configPath === undefined) {
+      try {
+        findConfigFile(root);
+      } catch {
+        throw new InputError(`${label}: there is no capiform config (capi.config.ts, .mts, .js, .mjs, .json or .yaml) at ${at.where}`, {
+          where: at.where,
+          hint: 'compare with a ref that has a config (--base), or compare the committed trees: capiform diff --base <ref> (without --render)',
+        });
+      }
+    }
+    const config = await loadConfig({ cwd: root, ...(configPath !== undefined ? { configFile: configPath } : {}), env });
+    if (ctx.bundleLock) checkBundleCarries(ctx.bundleLock, join(config.dir, lockFileName));
+    const res = await runPipeline({
+      config,
+      mode: 'memory',
+      frozen: true,
+      env,
+      ...(ctx.repositories ? { repositories: ctx.repositories(config.dir) } : {}),
+      ...(ctx.cache ? { cache: ctx.cache } : {}),
+      ...(ctx.log ? { log: ctx.log } : {}),
+    });
+    const files = new Map<string, string>();
+    for (const f of res.files) if (isTreeFile(f.path)) files.set(f.path, f.content);
+    return { label, files: sortedFiles(files) };
+  } catch (err) {
+    // Say which side failed: the base and the head have their own config and lock.
+    if (err instanceof CapiformError && !err.message.startsWith(`${label}: `)) {
+      const r = at?.rewrite ?? ((t: string): string => t);
+      Object.assign(err, { message: `${label}: ${r(err.message)}`, where: err.where && r(err.where), hint: err.hint && r(err.hint) });
+    }
+    throw err;
+  }
+}
+
+/** Every release the side's lock pins must be in the bundle (built from one lock, it carries that lock's releases). */
+function checkBundleCarries(bundle: Lock, lockPath: string): void {
+  if (!existsSync(lockPath)) return; // the frozen render says a lock is missing
+  const side = parseLock(readFileSync(lockPath, 'utf8'), lockPath);
+  const carried = new Map(bundle.providers.map((p) => [p.label, p.version]));
+  if (bundle.certManager) carried.set('cert-manager', bundle.certManager.version);
+  const pinned = side.providers.map((p) => [p.label, p.version] as const);
+  if (side.certManager) pinned.push(['cert-manager', side.certManager.version]);
+  const missing = pinned.filter(([label, version]) => carried.get(label) !== version);
+  if (missing.length === 0) return;
+  throw new ResolutionError(
+    `the bundle does not carry ${missing.map(([l, v]) => `${l} ${v}`).join(', ')} (pinned by capi.lock.yaml; the bundle has ${missing.map(([l]) => `${l} ${carried.get(l) ?? 'none'}`).join(', ')})`,
+    {
+      where: lockPath,
+      hint: 'a bundle carries the releases of the lock it was built from: build one from this lock, or compare the committed trees with `capiform diff --base <ref>`',
+    },
+    'E_BUNDLE_RELEASE_MISSING',
+  );
 }

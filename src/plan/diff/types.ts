@@ -53,7 +53,7 @@ export interface ObjectChange {
 }
 
 export interface DiffSide {
-  /** How the tree was read: `working tree`, `git:<ref>`, a directory, or `render:<ref>`. */
+  /** How the tree was read: `working tree`, `git:<ref>`, a directory, or `<ref> (rendered)` / `working tree (rendered)`. */
   label: string;
   files: number;
   objects: number;

@@ -76,9 +76,14 @@ export class TreeCache {
   /** Paths whose on-disk bytes were verified equal to what this run produces. */
   readonly verified = new Set<string>();
 
+  /**
+   * `contents`: reused files carry their bytes (read from disk, or from the blob store), for callers that keep the
+   * tree in memory instead of writing it (`capiform diff --render`).
+   */
   constructor(
     private readonly root: string,
     env: NodeJS.ProcessEnv | undefined,
+    private readonly opts: { contents?: boolean } = {},
   ) {
     if (!env || env.CAPIFORM_NO_TREE_CACHE === '1') return;
     this.file = join(cacheRoot(env), 'trees', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
@@ -108,8 +113,10 @@ export class TreeCache {
       }
       stats.push(`${st.size}:${st.mtimeMs}`);
     }
-    if (!e.stats || e.stats.join('|') !== stats.join('|')) {
-      const read: { name: string; content: Buffer }[] = [];
+    const unchanged = e.stats !== undefined && e.stats.join('|') === stats.join('|');
+    let read: { name: string; content: Buffer }[] | undefined;
+    if (!unchanged || this.opts.contents) {
+      read = [];
       for (const name of e.files) {
         try {
           read.push({ name, content: readFileSync(join(this.root, dir, name)) });
@@ -117,10 +124,10 @@ export class TreeCache {
           return this.fromBlobs(dir, e);
         }
       }
-      if (outputsDigest(read) !== e.outputs) return this.fromBlobs(dir, e);
+      if (!unchanged && outputsDigest(read) !== e.outputs) return this.fromBlobs(dir, e);
     }
     this.next[dir] = { ...e, stats };
-    const files = e.files.map((name) => ({ path: `${dir}/${name}`, content: '' }));
+    const files = e.files.map((name, i) => ({ path: `${dir}/${name}`, content: this.opts.contents && read ? read[i]!.content.toString('utf8') : '' }));
     for (const f of files) this.verified.add(f.path);
     return { files, extra: e.extra };
   }
