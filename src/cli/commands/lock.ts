@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
-import { loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
+import { downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
 
 export function registerLock(program: Command, io: CliIO): void {
   program
@@ -24,6 +24,8 @@ export function registerLock(program: Command, io: CliIO): void {
           mode: 'lock',
           ...(upgrade ? { upgrade } : {}),
           env: io.env,
+          offline: opts.offline ?? false,
+          onProgress: downloadProgress(out, opts),
           log: (l) => {
             if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
           },
