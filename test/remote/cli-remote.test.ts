@@ -5,11 +5,16 @@
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../src/resolve/http/client.js';
+import { proxyFetch, proxySettings } from '../../src/resolve/http/proxy.js';
 import { fixtureConfig, fixtureRepository } from '../helpers/pipeline-fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { testdir } from '../helpers/testdir.js';
 import { FakeRemotes } from './fake-remotes.js';
+import { ForwardProxy } from './forward-proxy.js';
 import { tempDir } from './setup.js';
 
 /** The fixture releases of a provider folder (`repo/cluster-api/v1.13.1/*`), as GitHub release assets. */
@@ -132,5 +137,156 @@ describe('remote providers through lock and render', () => {
     expect(r.stderr).toMatch(/Error: offline: .*acme\/cluster-api.* is not in the cache/);
     expect(r.stderr).toContain('without --offline');
     expect(fake.count()).toBe(0);
+  });
+});
+
+describe('download progress', () => {
+  it('on a terminal: one updating line per download on stderr', async () => {
+    const dir = project(fake);
+    const r = await runCli(['lock'], { cwd: dir, env: env(tempDir()), isTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('\r\x1b[K✓ release list of acme/cluster-api');
+    expect(r.stderr).toMatch(/\r\x1b\[K✓ core-components\.yaml \(acme\/cluster-api v1\.13\.1\) {2}\d+(\.\d)? k?B/);
+    expect(r.stdout).not.toContain('\x1b');
+  });
+
+  it('silent with --quiet, in CI, and when stderr is not a terminal', async () => {
+    const dir = project(fake);
+    for (const [args, extra, isTTY] of [
+      [['-q', 'lock'], {}, true],
+      [['lock'], { CI: 'true' }, true],
+      [['lock'], {}, false],
+    ] as const) {
+      const r = await runCli([...args], { cwd: dir, env: env(tempDir(), extra), isTTY });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stderr, `${args.join(' ')} ${JSON.stringify(extra)} tty=${isTTY}`).toBe('');
+    }
+  });
+
+  it('--json: one JSON event per download on stderr; stdout stays one JSON document', async () => {
+    const dir = project(fake);
+    const r = await runCli(['--json', 'lock'], { cwd: dir, env: env(tempDir()), isTTY: true });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ changed: true, contract: 'v1beta2' });
+    const events = r.stderr.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => e.what)).toEqual([
+      'release list of acme/cluster-api',
+      'metadata.yaml (acme/cluster-api v1.13.1)',
+      'core-components.yaml (acme/cluster-api v1.13.1)',
+    ]);
+    expect(events[2]).toMatchObject({ event: 'download', bytes: expect.any(Number), cached: false });
+    // The URL that answered (GitHub's signed redirect target), with its signature masked.
+    expect(events[2]!.url).toBe(`${fake.origin}/objects/acme/cluster-api/v1.13.1/core-components.yaml?sig=***`);
+  });
+});
+
+/** A GitLab generic-package API on a host that does not start with `gitlab.` (any self-hosted instance). */
+async function gitlabServer(files: Record<string, Uint8Array>, token: string): Promise<{ url: string; paths: string[]; stop: () => Promise<void> }> {
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401).end('{"message":"401 Unauthorized"}');
+      return;
+    }
+    const body = files[req.url ?? ''];
+    if (!body) res.writeHead(404).end('{"message":"404 Not Found"}');
+    else res.writeHead(200, { 'content-length': String(body.length) }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    paths,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('explicit repository types', () => {
+  it('type: gitlab on any host, type: github for a GitHub Enterprise host, type: https for a plain mirror', async () => {
+    const root = testdir();
+    fixtureRepository(root);
+    const prefix = '/api/v4/projects/platform%2Fcapi/packages/generic';
+    const gitlabFiles: Record<string, Uint8Array> = {};
+    for (const [f, bytes] of Object.entries(releaseAssets(root, 'bootstrap-kubeadm', 'v1.13.1'))) gitlabFiles[`${prefix}/kubeadm-bootstrap/v1.13.1/${f}`] = bytes;
+    const gitlab = await gitlabServer(gitlabFiles, 'glpat-secret-1234');
+    try {
+      fake.addRelease('platform/cluster-api', { tag: 'v1.13.1', assets: releaseAssets(root, 'cluster-api', 'v1.13.1') });
+      for (const [f, bytes] of Object.entries(releaseAssets(root, 'infrastructure-docker', 'v1.13.1'))) fake.files.set(`/mirror/docker/v1.13.1/${f}`, bytes);
+      const config = fixtureConfig({
+        clusters: '',
+        infra: `{ name: 'docker', version: 'v1.13.1', type: 'https', url: '${fake.origin}/files/mirror/docker/v1.13.1/infrastructure-components.yaml' }`,
+      })
+        .replace(/core: \{[^}]*\}/, `core: { name: 'cluster-api', version: '~1.13.0', type: 'github', url: 'https://ghe.example.internal/platform/cluster-api/releases/latest/core-components.yaml' }`)
+        .replace(/bootstrap: \[[^\]]*\]/, `bootstrap: [{ name: 'kubeadm', version: 'v1.13.1', type: 'gitlab', url: '${gitlab.url}${prefix}/kubeadm-bootstrap/v1.13.1/bootstrap-components.yaml' }]`);
+      writeFileSync(join(root, 'capi.config.ts'), config);
+      const r = await runCli(['lock'], { cwd: root, env: env(tempDir(), { GITLAB_ACCESS_TOKEN: 'glpat-secret-1234' }) });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('cluster-api v1.13.1 (v1beta2)');
+      expect(r.stdout).toContain('bootstrap-kubeadm v1.13.1 (v1beta2)');
+      expect(r.stdout).toContain('infrastructure-docker v1.13.1 (v1beta2)');
+      expect(gitlab.paths).toEqual([`${prefix}/kubeadm-bootstrap/v1.13.1/metadata.yaml`, `${prefix}/kubeadm-bootstrap/v1.13.1/bootstrap-components.yaml`]);
+      expect(fake.requests.filter((q) => q.area === 'api').map((q) => q.path)).toEqual(['/api/repos/platform/cluster-api/releases?per_page=100']);
+      expect(fake.requests.filter((q) => q.area === 'files').map((q) => q.path)).toEqual([
+        '/files/mirror/docker/v1.13.1/metadata.yaml',
+        '/files/mirror/docker/v1.13.1/infrastructure-components.yaml',
+      ]);
+      const lock = readFileSync(join(root, 'capi.lock.yaml'), 'utf8');
+      expect(lock).toContain('https://ghe.example.internal/platform/cluster-api/releases/download/v1.13.1/core-components.yaml');
+      expect(lock).not.toContain('glpat-secret-1234');
+    } finally {
+      await gitlab.stop();
+    }
+  });
+
+  it('plain http:// is refused except on loopback hosts: exit 3 naming the config entry', async () => {
+    const dir = project(fake);
+    writeFileSync(
+      join(dir, 'capi.config.ts'),
+      fixtureConfig({ clusters: '', infra: `{ name: 'docker', version: 'v1.13.1', type: 'https', url: 'http://mirror.example.internal/docker/v1.13.1/infrastructure-components.yaml' }` }),
+    );
+    const r = await runCli(['lock'], { cwd: dir, env: env(tempDir()) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('invalid url: an https repository url should be in the form https://{host}/{path}/{components file}');
+    expect(r.stderr).toContain('at: providers.infrastructure[0]');
+    expect(r.stderr).toContain('plain http:// is accepted only for loopback hosts');
+  });
+});
+
+describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', () => {
+  let proxy: ForwardProxy;
+  beforeEach(async () => {
+    proxy = await new ForwardProxy().start();
+  });
+  afterEach(async () => {
+    await proxy.stop();
+  });
+
+  it('every request, octokit\'s included, goes through HTTP_PROXY; NO_PROXY hosts go direct', async () => {
+    const dir = project(fake);
+    const viaProxy = await runCli(['lock'], { cwd: dir, env: env(tempDir(), { HTTP_PROXY: proxy.url }) });
+    expect(viaProxy.stderr).toBe('');
+    expect(viaProxy.code).toBe(0);
+    expect(proxy.seen).toContain(`GET ${fake.apiUrl}/repos/acme/cluster-api/releases?per_page=100`);
+    expect(proxy.seen).toContain(`GET ${fake.webUrl}/acme/cluster-api/releases/download/v1.13.1/core-components.yaml`);
+    expect(proxy.seen.length).toBe(fake.count());
+
+    proxy.seen.length = 0;
+    fake.reset();
+    const direct = await runCli(['lock', '--upgrade'], { cwd: dir, env: env(tempDir(), { http_proxy: proxy.url, no_proxy: `localhost,127.0.0.1:${fake.port}` }) });
+    expect(direct.code).toBe(0);
+    expect(fake.count()).toBeGreaterThan(0);
+    expect(proxy.seen).toEqual([]);
+  });
+
+  it('https targets tunnel through HTTPS_PROXY with CONNECT', async () => {
+    const http = new HttpClient({ fetch: proxyFetch({ HTTPS_PROXY: proxy.url })!, retries: 0, timeoutMs: 5_000 });
+    await expect(http.request({ url: 'https://releases.capiform.invalid/v1.0.0/metadata.yaml' })).rejects.toThrow(/failed after 1 attempt/);
+    expect(proxy.seen).toEqual(['CONNECT releases.capiform.invalid:443']);
+  });
+
+  it('without proxy variables the built-in fetch is used', () => {
+    expect(proxyFetch({ NO_PROXY: '*' })).toBeUndefined();
+    expect(proxySettings({ https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:2' })).toEqual({ httpProxy: undefined, httpsProxy: 'http://a:1', noProxy: '' });
   });
 });
