@@ -27,9 +27,9 @@ export function parseGitLabUrl(url: string, opts: { loopbackHttp?: boolean } = {
     throw new ResolutionError(`invalid url: ${(err as Error).message}`, { where: url });
   }
   const parts = escapedPath(u).replace(/^\//, '').split('/');
-  const scheme = u.scheme === 'http' && opts.loopbackHttp && isLoopbackHost(u.host) ? 'http' : u.scheme;
+  const scheme = u.scheme === 'http' && opts.loopbackHttp && isLoopbackHost(u.host) ? 'http' : u.scheme === 'https' ? 'https' : null;
   if (
-    (scheme !== 'https' && scheme !== 'http') ||
+    scheme === null ||
     parts.length !== 9 ||
     parts[0] !== 'api' ||
     parts[1] !== 'v4' ||
