@@ -290,3 +290,24 @@ describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', () => {
     expect(proxySettings({ https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:2' })).toEqual({ httpProxy: undefined, httpsProxy: 'http://a:1', noProxy: '' });
   });
 });
+
+describe('generate provider from a GitHub release', () => {
+  it('shows download progress on a terminal (stderr) and keeps stdout the YAML', async () => {
+    const root = testdir();
+    fixtureRepository(root);
+    fake.addRelease('acme/docker', { tag: 'v1.13.1', assets: releaseAssets(root, 'infrastructure-docker', 'v1.13.1') });
+    writeFileSync(
+      join(root, 'clusterctl.yaml'),
+      'providers:\n  - name: acme\n    type: InfrastructureProvider\n    url: https://github.com/acme/docker/releases/v1.13.1/infrastructure-components.yaml\n',
+    );
+    const r = await runCli(['generate', 'provider', '--infrastructure', 'acme:v1.13.1', '--config', 'clusterctl.yaml'], {
+      cwd: root,
+      env: env(tempDir()),
+      isTTY: true,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('name: capd-controller-manager');
+    expect(r.stdout).not.toContain('\x1b');
+    expect(r.stderr).toContain('\r\x1b[K✓ infrastructure-components.yaml (acme/docker v1.13.1)');
+  });
+});
