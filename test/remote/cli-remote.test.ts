@@ -6,7 +6,6 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/resolve/http/client.js';
 import { proxyFetch, proxySettings } from '../../src/resolve/http/proxy.js';
@@ -15,6 +14,7 @@ import { runCli } from '../helpers/cli.js';
 import { testdir } from '../helpers/testdir.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { ForwardProxy } from './forward-proxy.js';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 import { tempDir } from './setup.js';
 
 /** The fixture releases of a provider folder (`repo/cluster-api/v1.13.1/*`), as GitHub release assets. */
@@ -193,12 +193,8 @@ async function gitlabServer(files: Record<string, Uint8Array>, token: string): P
     if (!body) res.writeHead(404).end('{"message":"404 Not Found"}');
     else res.writeHead(200, { 'content-length': String(body.length) }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    paths,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const port = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, paths, stop: () => closeServer(server) };
 }
 
 describe('explicit repository types', () => {

@@ -5,7 +5,7 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 export class ForwardProxy {
   readonly seen: string[] = [];
@@ -44,14 +44,11 @@ export class ForwardProxy {
       });
       up.on('error', () => socket.destroy());
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
+    this.port = await listenOnLoopback(this.server);
     return this;
   }
 
   async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    await closeServer(this.server);
   }
 }
