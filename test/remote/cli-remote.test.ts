@@ -47,7 +47,7 @@ function env(cacheDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
   return { PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: cacheDir, GITHUB_API_URL: fake.apiUrl, GOPROXY: 'off', ...extra };
 }
 
-describe('--offline', () => {
+describe('--offline', { timeout: 240_000 }, () => {
   it('lock --offline with an empty cache: exit 3 naming the missing listing and how to fetch it; no request', async () => {
     const dir = project(fake);
     const r = await runCli(['lock', '--offline'], { cwd: dir, env: env(tempDir()) });
@@ -94,7 +94,7 @@ export default defineConfig({
   return root;
 }
 
-describe('remote providers through lock and render', () => {
+describe('remote providers through lock and render', { timeout: 240_000 }, () => {
   it('cold lock ≤ 10 GitHub API requests; then warm --offline and render --frozen make none at all', async () => {
     const dir = allGitHubProject(fake);
     const cache = tempDir();
@@ -140,7 +140,7 @@ describe('remote providers through lock and render', () => {
   });
 });
 
-describe('download progress', () => {
+describe('download progress', { timeout: 240_000 }, () => {
   it('on a terminal: one updating line per download on stderr', async () => {
     const dir = project(fake);
     const r = await runCli(['lock'], { cwd: dir, env: env(tempDir()), isTTY: true });
@@ -197,7 +197,7 @@ async function gitlabServer(files: Record<string, Uint8Array>, token: string): P
   return { url: `http://127.0.0.1:${port}`, paths, stop: () => closeServer(server) };
 }
 
-describe('explicit repository types', () => {
+describe('explicit repository types', { timeout: 240_000 }, () => {
   it('type: gitlab on any host, type: github for a GitHub Enterprise host, type: https for a plain mirror', async () => {
     const root = testdir();
     fixtureRepository(root);
@@ -249,7 +249,7 @@ describe('explicit repository types', () => {
   });
 });
 
-describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', () => {
+describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', { timeout: 240_000 }, () => {
   let proxy: ForwardProxy;
   beforeEach(async () => {
     proxy = await new ForwardProxy().start();
@@ -287,7 +287,7 @@ describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', () => {
   });
 });
 
-describe('generate provider from a GitHub release', () => {
+describe('generate provider from a GitHub release', { timeout: 240_000 }, () => {
   it('shows download progress on a terminal (stderr) and keeps stdout the YAML', async () => {
     const root = testdir();
     fixtureRepository(root);
