@@ -49,6 +49,8 @@ export interface GenerateIO {
   configPath?: string;
   /** Download progress for remote repositories and template URLs (the CLI's reporter). */
   onProgress?: ProgressListener | undefined;
+  /** `--offline`: remote repositories and template URLs answer from the cache only. */
+  offline?: boolean;
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -123,7 +125,7 @@ async function openRepository(
   provider: ProviderConfig,
   type: ProviderType,
 ): Promise<RepoContext> {
-  const repo = await createRepository(provider, { get: config.lookup, env: io.env, onProgress: io.onProgress });
+  const repo = await createRepository(provider, { get: config.lookup, env: io.env, onProgress: io.onProgress, offline: io.offline ?? false });
   const ref = { name: provider.name, type };
   return {
     repo: withOverridesLayer(repo, ref, { overridesFolder: config.get('overridesFolder'), env: io.env }),
@@ -233,7 +235,10 @@ export async function readTemplateSource(
   if (scheme === 'https') {
     const [remote, sources] = await Promise.all([import('../resolve/remote.js'), import('../resolve/template-source.js')]);
     const raw = await sources.readTemplateSource(from, {
-      http: io.onProgress ? remote.httpClientFor(io.env, { onProgress: io.onProgress }) : remote.defaultHttpClient(io.env),
+      http:
+        io.onProgress || io.offline
+          ? remote.httpClientFor(io.env, { onProgress: io.onProgress, offline: io.offline ?? false })
+          : remote.defaultHttpClient(io.env),
       cwd: io.cwd,
       readStdin: io.readStdin,
       token: variables?.('github-token'),

@@ -37,6 +37,8 @@ export interface RepositoryOptions {
   http?: HttpClient;
   /** Download progress, for a client built here (ignored when `http` is given). */
   onProgress?: ProgressListener | undefined;
+  /** `--offline`, for a client built here: answer from the cache only (ignored when `http` is given). */
+  offline?: boolean;
   /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
   githubBaseUrl?: string;
 }
@@ -101,7 +103,9 @@ export async function createRepository(
       const { createRemoteRepository, defaultHttpClient, httpClientFor } = await import('./remote.js');
       try {
         const repo = createRemoteRepository(kind, provider.url, {
-          http: opts.http ?? (opts.onProgress ? httpClientFor(env, { onProgress: opts.onProgress }) : defaultHttpClient(env)),
+          http:
+            opts.http ??
+            (opts.onProgress || opts.offline ? httpClientFor(env, { onProgress: opts.onProgress, offline: opts.offline ?? false }) : defaultHttpClient(env)),
           env,
           variables: opts.get,
           baseUrl: opts.githubBaseUrl,

@@ -288,7 +288,7 @@ describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', { timeout: 240_000 
 });
 
 describe('generate provider from a GitHub release', { timeout: 240_000 }, () => {
-  it('shows download progress on a terminal (stderr) and keeps stdout the YAML', async () => {
+  function generateProject(): string {
     const root = testdir();
     fixtureRepository(root);
     fake.addRelease('acme/docker', { tag: 'v1.13.1', assets: releaseAssets(root, 'infrastructure-docker', 'v1.13.1') });
@@ -296,14 +296,31 @@ describe('generate provider from a GitHub release', { timeout: 240_000 }, () => 
       join(root, 'clusterctl.yaml'),
       'providers:\n  - name: acme\n    type: InfrastructureProvider\n    url: https://github.com/acme/docker/releases/v1.13.1/infrastructure-components.yaml\n',
     );
-    const r = await runCli(['generate', 'provider', '--infrastructure', 'acme:v1.13.1', '--config', 'clusterctl.yaml'], {
-      cwd: root,
-      env: env(tempDir()),
-      isTTY: true,
-    });
+    return root;
+  }
+  const generate = ['generate', 'provider', '--infrastructure', 'acme:v1.13.1', '--config', 'clusterctl.yaml'];
+
+  it('shows download progress on a terminal (stderr) and keeps stdout the YAML', async () => {
+    const r = await runCli(generate, { cwd: generateProject(), env: env(tempDir()), isTTY: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('name: capd-controller-manager');
     expect(r.stdout).not.toContain('\x1b');
     expect(r.stderr).toContain('\r\x1b[K✓ infrastructure-components.yaml (acme/docker v1.13.1)');
+  });
+
+  it('--offline: exit 3 naming what is missing with a cold cache, the same YAML with a warm one; no request', async () => {
+    const root = generateProject();
+    const cache = tempDir();
+    const cold = await runCli([...generate, '--offline'], { cwd: root, env: env(cache) });
+    expect(cold.code).toBe(3);
+    expect(cold.stderr).toContain('offline: release v1.13.1 of acme/docker is not in the cache');
+    expect(fake.count()).toBe(0);
+    const online = await runCli(generate, { cwd: root, env: env(cache) });
+    expect(online.code).toBe(0);
+    fake.reset();
+    const warm = await runCli([...generate, '--offline'], { cwd: root, env: env(cache) });
+    expect(warm.code).toBe(0);
+    expect(warm.stdout).toBe(online.stdout);
+    expect(fake.count()).toBe(0);
   });
 });
