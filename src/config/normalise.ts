@@ -56,6 +56,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
   // Stable: within a type, the order written in the config.
   providers.sort((a, b) => providerTypeOrder(a.type) - providerTypeOrder(b.type));
 
+  const templates = { hashNames: parsed.templates?.hashNames ?? false };
   const clusters: ResolvedCluster[] = (parsed.clusters ?? []).map((c, i) => ({
     name: c.name,
     namespace: c.namespace,
@@ -65,6 +66,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     controlPlaneMachineCount: c.controlPlaneMachineCount,
     workerMachineCount: c.workerMachineCount,
     variables: normaliseVariables(c.variables, env),
+    templates: { hashNames: c.templates?.hashNames ?? templates.hashNames },
     configPath: `clusters[${i}]`,
   }));
 
@@ -84,6 +86,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
       policy: parsed.secrets?.policy ?? 'fail',
       allowPlaintext: parsed.secrets?.allowPlaintext ?? [],
     },
+    templates,
     clusters,
     argocd: a && a.enabled !== false
       ? {

@@ -19,6 +19,9 @@ export const versionConstraintSchema = z
   })
   .describe(`Provider version: ${versionAllowed}.`);
 
+/** A CAPI contract name: `v1beta2`, `v1alpha4`, `v1`. */
+export const contractPattern = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
+
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -191,6 +194,17 @@ export const certManagerSchema = z
   })
   .describe('cert-manager, rendered as clusterctl renders it.');
 
+export const templatesSchema = z
+  .strictObject({
+    hashNames: z
+      .boolean()
+      .optional()
+      .describe(
+        'Name InfrastructureMachineTemplates and KubeadmConfigTemplates <name>-<hash of spec> and rewrite every reference, so a spec change becomes a template rotation CAPI accepts instead of a mutation its webhooks reject. Default false.',
+      ),
+  })
+  .describe('How machine templates are named in the rendered tree.');
+
 export const clusterSchema = z
   .strictObject({
     name: z
@@ -206,6 +220,7 @@ export const clusterSchema = z
     controlPlaneMachineCount: z.int().min(1, { error: 'must be a number greater than or equal to 1' }).optional(),
     workerMachineCount: z.int().min(0, { error: 'must be a number greater than or equal to 0' }).optional(),
     variables: variablesSchema.optional(),
+    templates: templatesSchema.optional().describe('Overrides the global `templates` settings for this cluster\'s own templates.'),
   })
   .describe('A workload cluster rendered from its infrastructure provider template.');
 
@@ -245,12 +260,13 @@ export const configSchema = z
     certManager: certManagerSchema.optional(),
     contract: z
       .string()
-      .regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, { error: (iss) => `${JSON.stringify(iss.input)} is not a contract such as "v1beta2"` })
+      .regex(contractPattern, { error: (iss) => `${JSON.stringify(iss.input)} is not a contract such as "v1beta2"` })
       .optional()
       .describe('Management contract pin (default: the core provider\'s).'),
     variables: variablesSchema.optional(),
     images: globalImagesSchema.optional(),
     secrets: secretsSchema.optional(),
+    templates: templatesSchema.optional(),
     clusters: z.array(clusterSchema).optional(),
     argocd: argocdSchema.optional(),
   })

@@ -13,6 +13,7 @@ import type {
   ProviderKind,
   providerSchema,
   secretsSchema,
+  templatesSchema,
   variablesSchema,
 } from './schema.js';
 
@@ -27,6 +28,7 @@ export type ManagerConfig = z.input<typeof managerSchema>;
 export type DeploymentConfig = z.input<typeof deploymentSchema>;
 export type PatchConfig = z.input<typeof patchSchema>;
 export type SecretsConfig = z.input<typeof secretsSchema>;
+export type TemplatesConfig = z.input<typeof templatesSchema>;
 export type ArgoCdConfig = z.input<typeof argocdSchema>;
 export type VariablesConfig = z.input<typeof variablesSchema>;
 export type ImagesConfig = z.input<typeof globalImagesSchema>;
@@ -76,7 +78,14 @@ export interface ResolvedCluster {
   readonly controlPlaneMachineCount: number | undefined;
   readonly workerMachineCount: number | undefined;
   readonly variables: ResolvedVariables;
+  /** Effective `templates` settings for the cluster's own objects (the cluster's, else the global ones). */
+  readonly templates: ResolvedTemplates;
   readonly configPath: string;
+}
+
+export interface ResolvedTemplates {
+  /** Machine templates get `<name>-<hash>` names and every reference follows. */
+  readonly hashNames: boolean;
 }
 
 export interface ResolvedSecrets {
@@ -112,6 +121,8 @@ export interface ResolvedConfig {
   readonly variables: ResolvedVariables;
   readonly images: Readonly<Record<string, ImageOverride>>;
   readonly secrets: ResolvedSecrets;
+  /** Global `templates` settings; they also apply to the ClusterClasses under clusterclasses/ (shared by clusters). */
+  readonly templates: ResolvedTemplates;
   readonly clusters: readonly ResolvedCluster[];
   readonly argocd: ResolvedArgoCd | undefined;
 }

@@ -3,12 +3,13 @@
  * capi.lock.yaml, and release listings from clusterctl local-repository folders. Everything else in src/plan is pure.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parseManifests } from '../yaml/index.js';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
+import type { ProviderRepository } from '../resolve/repository.js';
 import { HttpClient } from '../resolve/http/client.js';
 import { ContentCache, defaultCacheDir } from '../lock/cache.js';
 import { InputError, ResolutionError } from '../errors.js';
@@ -169,7 +170,11 @@ export async function readCachedRemoteListing(
   env: NodeJS.ProcessEnv,
 ): Promise<RepositoryListing> {
   const http = new HttpClient({ offline: true, cache: new ContentCache(defaultCacheDir(env)) });
-  const repo = await createRepository({ name: provider.providerName, type: provider.type, url }, { http, env });
+  return repositoryListing(await createRepository({ name: provider.providerName, type: provider.type, url }, { http, env }), provider);
+}
+
+/** A repository's release listing as the planner reads it: every version, and the metadata of the newest one. */
+export async function repositoryListing(repo: ProviderRepository, provider: { providerName: string; type: string }): Promise<RepositoryListing> {
   const versions = await repo.listVersions();
   const latest = [...versions]
     .filter((v) => parseSemantic(v) !== null)
@@ -183,10 +188,15 @@ export async function readCachedRemoteListing(
   return { versions, metadata };
 }
 
-/** The repository root of a local source URL `<basepath>/<label>/<version>/<file>` → `<basepath>`. */
-export function localBasepath(sourceUrl: string, configDir: string): string {
+/**
+ * The repository root of a local source as the lock records it (the config's `url`): clusterctl's full form
+ * `<basepath>/<label>/<version>/<file>`, the provider folder `<basepath>/<label>`, or the root `<basepath>` itself.
+ */
+export function localBasepath(sourceUrl: string, configDir: string, label?: string): string {
   const p = resolve(configDir, sourceUrl.replace(/^file:\/\//, ''));
-  return dirname(dirname(dirname(p)));
+  if (/\.ya?ml$/.test(p)) return dirname(dirname(dirname(p)));
+  if (label !== undefined && !existsSync(join(p, label)) && basename(p) === label) return dirname(p);
+  return p;
 }
 
 /** Raised when a provider's release listing is not available offline. */

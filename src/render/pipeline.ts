@@ -15,6 +15,7 @@ import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from 
 import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
 import { ContentCache } from '../lock/cache.js';
 import { resolutionDigest, sha256Hex } from '../lock/digest.js';
+import { checkContractPin, contractUpgradeVersions } from '../lock/contract-upgrade.js';
 import { formatLock, parseLock } from '../lock/format.js';
 import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
 import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
@@ -46,6 +47,7 @@ import {
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
+import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
@@ -59,6 +61,11 @@ export interface PipelineOptions {
   frozen?: boolean;
   /** Re-resolve all providers, or those named (by name or label). */
   upgrade?: 'all' | readonly string[];
+  /**
+   * With `upgrade: 'all'`: move every provider to the versions `plan upgrade` proposes for this contract (the lock
+   * then records it as the management contract).
+   */
+  contract?: string;
   cache?: ArtifactCache;
   /** Where provider releases come from; default: local folders and remote repositories over `http`. */
   repositories?: RepositoryFactory;
@@ -134,6 +141,10 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
   }
+  if (opts.contract !== undefined) {
+    if (opts.upgrade !== 'all') throw new UsageError('--contract needs --upgrade (without provider names): a contract upgrade moves every provider', { hint: `capiform lock --upgrade --contract ${opts.contract}` });
+    checkContractPin(config, opts.contract);
+  }
   if (opts.upgrade && opts.upgrade !== 'all') {
     for (const n of opts.upgrade) {
       if (!config.providers.some((p) => p.name === n || p.label === n)) {
@@ -173,9 +184,13 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
   if (problems.length > 0) throw aggregate(problems, config);
-  const pinned = opts.frozen
-    ? new Map(existing!.providers.map((p) => [p.label, p.version]))
-    : pinnedVersions(config, existing, repositories, opts.upgrade);
+  let pinned: Map<string, string>;
+  if (opts.frozen) pinned = new Map(existing!.providers.map((p) => [p.label, p.version]));
+  else if (opts.contract !== undefined && existing) {
+    const planned = await contractUpgradeVersions(config, existing, repositories, opts.contract);
+    for (const n of planned.notes) log(n);
+    pinned = planned.pinned;
+  } else pinned = pinnedVersions(config, existing, repositories, opts.upgrade);
 
   // 3. Resolution through the artifact store.
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
@@ -183,7 +198,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
   const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? ContentCache.fromEnv(opts.env ?? {}) });
   const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
-  const resolution = await resolveVersions(config, { store, pinned, pinnedContracts, repositories, certManager: cmRef });
+  const resolution = await resolveVersions(config, {
+    store,
+    pinned,
+    pinnedContracts,
+    repositories,
+    certManager: cmRef,
+    ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
+  });
   for (const r of resolution.providers) {
     const before = existing?.providers.find((x) => x.label === r.provider.label);
     if (before && before.version !== r.version) log(`${r.provider.label}: ${before.version} → ${r.version}`);
@@ -540,7 +562,15 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         }
         if (ctx.lockMode) continue;
         const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
-        const classInputs = digestOf({ fp, kind: 'clusterclass', key, raw: classRaw.sha, secrets: config.secrets, values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null) });
+        const classInputs = digestOf({
+          fp,
+          kind: 'clusterclass',
+          key,
+          raw: classRaw.sha,
+          secrets: config.secrets,
+          templates: config.templates,
+          values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null),
+        });
         const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
         extra.classes.push(cls);
         if (useClass(c, cls)) continue;
@@ -552,15 +582,16 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         let rendered = classRenders.get(classInputs);
         if (!rendered) {
           const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
-          rendered = { objects: ct.objects, yaml: ct.yaml() };
+          rendered = withTemplateNames(ct, config.templates.hashNames);
           classRenders.set(classInputs, rendered);
         }
         const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
         ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
       }
       if (ctx.lockMode) continue;
-      let yaml = t.yaml();
-      const kept = screenSecrets(ctx, t.objects, yaml, `${dir}/cluster.yaml`, where);
+      const named = withTemplateNames(t, c.templates.hashNames);
+      let yaml = named.yaml;
+      const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
@@ -572,6 +603,17 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     }
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
+}
+
+/**
+ * A rendered template's objects and text, with machine templates renamed `<name>-<hash>` when `templates.hashNames`
+ * is on. The hash covers the substituted spec, so every cluster (or class) gets names of its own content.
+ */
+function withTemplateNames(t: { objects: KubeObject[]; yaml(): string }, hashNames: boolean): { objects: KubeObject[]; yaml: string } {
+  // Without machine templates the text stays the template's own, byte for byte.
+  if (!hashNames || !t.objects.some((o) => isHashNamedTemplate(o.apiVersion, o.kind))) return { objects: t.objects, yaml: t.yaml() };
+  const objects = hashTemplateNames(t.objects);
+  return { objects, yaml: emitManifests(objects) };
 }
 
 function variablesUsed(raw: string): string[] {

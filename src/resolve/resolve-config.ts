@@ -191,6 +191,8 @@ export interface ResolveOptions {
   pinnedContracts?: ReadonlyMap<string, string>;
   repositories: ReadonlyMap<string, RepositoryRef>;
   certManager: RepositoryRef | undefined;
+  /** A management contract to resolve for, overriding the config's pin (`lock --upgrade --contract`). */
+  contract?: string;
 }
 
 function contractOf(meta: Metadata, version: string): string | null {
@@ -251,9 +253,10 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
   };
 
   const core = config.providers.find((p) => p.type === 'CoreProvider')!;
-  const coreRes = await pick(core, (c) => (config.contract ? c === config.contract : true), config.contract ? `the pinned contract ${config.contract}` : 'a contract');
+  const pin = opts.contract ?? config.contract;
+  const coreRes = await pick(core, (c) => (pin ? c === pin : true), pin ? `the pinned contract ${pin}` : 'a contract');
   if (!coreRes) throw new ResolutionError(`cannot resolve the providers:\n  ${problems.join('\n  ')}`, { hint: 'change the version constraints or the contract pin' });
-  const contract = config.contract ?? coreRes.contract;
+  const contract = pin ?? coreRes.contract;
   const compatible = compatibleContracts(contract);
   const out: ProviderResolution[] = [coreRes];
   for (const p of config.providers) {

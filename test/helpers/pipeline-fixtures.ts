@@ -15,7 +15,7 @@ export function testdir(files: Record<string, string>, root = mkdtempSync(join(t
   return root;
 }
 
-function metadata(series: [number, number, string][]): string {
+export function metadata(series: readonly (readonly [number, number, string])[]): string {
   return `apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3
 kind: Metadata
 releaseSeries:
@@ -23,7 +23,8 @@ ${series.map(([ma, mi, c]) => `- major: ${ma}\n  minor: ${mi}\n  contract: ${c}`
 `;
 }
 
-function components(ns: string, prefix: string, group: string, extra = ''): string {
+/** Provider components: a namespace, a CRD (labelled with `contract` when given, as `diff` reads it) and the controller. */
+export function components(ns: string, prefix: string, group: string, extra = '', contract?: string): string {
   return `apiVersion: v1
 kind: Namespace
 metadata:
@@ -32,7 +33,7 @@ metadata:
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
-  name: things.${group}
+  name: things.${group}${contract ? `\n  labels:\n    cluster.x-k8s.io/${contract}: ${contract}` : ''}
 spec:
   group: ${group}
   names:

@@ -1,5 +1,7 @@
-/** `capiform lock [--upgrade [names…]]`: resolve the config and write capi.lock.yaml. */
+/** `capiform lock [--upgrade [names…]] [--contract <c>]`: resolve the config and write capi.lock.yaml. */
 import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import { contractPattern } from '../../config/schema.js';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
@@ -9,10 +11,18 @@ export function registerLock(program: Command, io: CliIO): void {
     .command('lock')
     .description('resolve provider versions and write capi.lock.yaml (versions, sources, sha256 of every file)')
     .option('--upgrade [names...]', 're-resolve all providers, or only those named (name or label)')
+    .option('--contract <contract>', 'with --upgrade: move every provider to the versions `capiform plan upgrade` proposes for this contract')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
-    .action(async (local: { upgrade?: true | string[] }, cmd: Command) => {
+    .action(async (local: { upgrade?: true | string[]; contract?: string }, cmd: Command) => {
+      const { contract } = local;
+      if (contract !== undefined) {
+        if (!contractPattern.test(contract)) throw new UsageError(`--contract ${JSON.stringify(contract)} is not a contract such as "v1beta2"`);
+        if (local.upgrade === undefined) {
+          throw new UsageError('--contract can only be used with --upgrade', { hint: `capiform lock --upgrade --contract ${contract}` });
+        }
+      }
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
@@ -23,6 +33,7 @@ export function registerLock(program: Command, io: CliIO): void {
           config,
           mode: 'lock',
           ...(upgrade ? { upgrade } : {}),
+          ...(contract !== undefined ? { contract } : {}),
           env: io.env,
           offline: opts.offline ?? false,
           onProgress: downloadProgress(out, opts),

@@ -120,7 +120,7 @@ async function loadRepositories(
     const label = manifestLabel(p.providerName, p.type);
     let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
     const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
-    if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base), p);
+    if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base, label), p);
     let why = '';
     if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
       try {
