@@ -11,7 +11,7 @@ import { GitLabRepository } from './gitlab/repository.js';
 import { goproxySchemeAndHost } from './goproxy/index.js';
 import { ContentCache, defaultCacheDir } from '../lock/cache.js';
 import { HttpClient, type ProgressListener } from './http/client.js';
-import { proxyFetch } from './http/proxy.js';
+import { describeProxies, proxyFetch, proxySettings } from './http/proxy.js';
 import { remoteKindOf } from './repository-kind.js';
 import { HttpsRepository } from './https/repository.js';
 import type { ProviderRepository, RepositoryKind } from './repository.js';
@@ -31,11 +31,13 @@ export interface RunHttpOptions {
  */
 export function httpClientFor(env: NodeJS.ProcessEnv, opts: RunHttpOptions = {}): HttpClient {
   const fetch = proxyFetch(env);
+  const proxies = proxySettings(env);
   return new HttpClient({
     cache: new ContentCache(defaultCacheDir(env)),
     ...(opts.offline ? { offline: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(fetch ? { fetch } : {}),
+    ...(proxies ? { proxyDescription: describeProxies(proxies) } : {}),
   });
 }
 

@@ -275,6 +275,18 @@ describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', { timeout: 240_000 
     expect(proxy.seen).toEqual([]);
   });
 
+  it('an unreachable proxy: exit 3, the hint names the proxy without its credentials', async () => {
+    const closed = await new ForwardProxy().start();
+    await closed.stop();
+    const dir = project(fake);
+    const r = await runCli(['lock'], { cwd: dir, env: env(tempDir(), { HTTP_PROXY: `http://alice:pr0xy-s3cret@127.0.0.1:${closed.port}` }) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('ECONNREFUSED');
+    expect(r.stderr).toContain(`fix: requests go through HTTP_PROXY=http://127.0.0.1:${closed.port}: check the proxy, or list the host in NO_PROXY`);
+    expect(r.stderr).not.toContain('pr0xy-s3cret');
+    expect(fake.count()).toBe(0);
+  });
+
   it('https targets tunnel through HTTPS_PROXY with CONNECT', async () => {
     const http = new HttpClient({ fetch: proxyFetch({ HTTPS_PROXY: proxy.url })!, retries: 0, timeoutMs: 5_000 });
     await expect(http.request({ url: 'https://releases.capiform.invalid/v1.0.0/metadata.yaml' })).rejects.toThrow(/failed after 1 attempt/);

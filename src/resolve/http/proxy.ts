@@ -25,6 +25,21 @@ export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings | null {
   return { httpProxy, httpsProxy, noProxy: envValue(env, 'NO_PROXY') ?? '' };
 }
 
+/** `HTTPS_PROXY=http://proxy:3128` for messages: user and password removed. */
+export function describeProxies(settings: ProxySettings): string {
+  const shown = (name: string, url: string): string => {
+    try {
+      const u = new URL(url);
+      return `${name}=${u.protocol}//${u.host}`;
+    } catch {
+      return `${name} (not a URL)`;
+    }
+  };
+  return [settings.httpsProxy && shown('HTTPS_PROXY', settings.httpsProxy), settings.httpProxy && shown('HTTP_PROXY', settings.httpProxy)]
+    .filter(Boolean)
+    .join(', ');
+}
+
 /**
  * A fetch that honours the proxy settings in `env`, or `undefined` (use the built-in fetch) when there are none.
  * Every HTTP request capiform makes, octokit's included, goes through the HttpClient and so through this fetch.
