@@ -95,7 +95,7 @@ export default defineConfig({
 }
 
 describe('remote providers through lock and render', { timeout: 240_000 }, () => {
-  it('cold lock ≤ 10 GitHub API requests; then warm --offline and render --frozen make none at all', async () => {
+  it('cold lock ≤ 10 GitHub API requests; then warm lock (online or --offline), render --offline and render --frozen make none at all', async () => {
     const dir = allGitHubProject(fake);
     const cache = tempDir();
     const cold = await runCli(['lock'], { cwd: dir, env: env(cache) });
@@ -124,6 +124,11 @@ describe('remote providers through lock and render', { timeout: 240_000 }, () =>
     // Online but frozen: every locked byte is in the cache, so not a socket is opened either.
     const frozen = await runCli(['render', '--frozen', '--check'], { cwd: dir, env: env(cache) });
     expect(frozen.code).toBe(0);
+    expect(fake.count()).toBe(0);
+
+    // Online, not frozen: the lock still fits the config and the cache has every pinned file, so again no request.
+    const warm = await runCli(['lock'], { cwd: dir, env: env(cache) });
+    expect(warm.stdout).toContain('capi.lock.yaml is up to date');
     expect(fake.count()).toBe(0);
   });
 

@@ -25,7 +25,7 @@ export class OfflineError extends NetworkError {
   constructor(what: string, url: string, details: ErrorDetails = {}) {
     super(`offline: ${what} is not in the cache (${url})`, {
       hint:
-        'run the same command once without --offline on a machine with network access (`capiform lock` fetches everything the lock needs into the cache), or use --bundle FILE with a bundle made by `capiform bundle`',
+        'run the same command once without --offline on a machine with network access (`capiform lock` fetches everything the lock needs into the cache); lock and render also read releases from an air-gapped bundle with --bundle FILE',
       ...details,
     }, 'E_OFFLINE');
     this.url = url;
