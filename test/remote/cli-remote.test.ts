@@ -139,7 +139,7 @@ describe('remote providers through lock and render', { timeout: 240_000 }, () =>
     fake.reset();
     const r = await runCli(['render', '--offline'], { cwd: dir, env: env(tempDir()) });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/Error: offline: .*acme\/cluster-api.* is not in the cache/);
+    expect(r.stderr).toMatch(/Error: offline: release v1\.13\.1 of acme\/cluster-api is not in the cache \(.*\), needed for (metadata|core-components)\.yaml of cluster-api v1\.13\.1 \(pinned by capi\.lock\.yaml\)/);
     expect(r.stderr).toContain('without --offline');
     expect(fake.count()).toBe(0);
   });
