@@ -155,6 +155,15 @@ describe('download progress', { timeout: 240_000 }, () => {
     expect(r.stdout).not.toContain('\x1b');
   });
 
+  it('images (rendering from the config): progress on stderr, the image list alone on stdout', async () => {
+    const dir = project(fake);
+    const r = await runCli(['images'], { cwd: dir, env: env(tempDir()), isTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('\r\x1b[K✓ core-components.yaml (acme/cluster-api v1.13.1)');
+    expect(r.stdout.split('\n').filter(Boolean).every((l) => /^[\w./:-]+$/.test(l))).toBe(true);
+    expect(r.stdout).toContain('registry.k8s.io/cluster-api/capi-controller:v0.0.0');
+  });
+
   it('silent with --quiet, in CI, and when stderr is not a terminal', async () => {
     const dir = project(fake);
     for (const [args, extra, isTTY] of [
