@@ -9,6 +9,7 @@ import { compareBytes, gzipReproducible, type ArchiveFile } from './archive.js';
 import type { ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/images.js';
 import type { Lock, LockedFile } from '../lock/model.js';
+import { componentsFileName } from '../resolve/provider-type.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
@@ -44,19 +45,9 @@ export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-const componentsFileByType: Record<string, string> = {
-  CoreProvider: 'core-components.yaml',
-  BootstrapProvider: 'bootstrap-components.yaml',
-  ControlPlaneProvider: 'control-plane-components.yaml',
-  InfrastructureProvider: 'infrastructure-components.yaml',
-  IPAMProvider: 'ipam-components.yaml',
-  RuntimeExtensionProvider: 'runtime-extension-components.yaml',
-  AddonProvider: 'addon-components.yaml',
-};
-
 /** The components file a lock entry recorded (`infrastructure-components-development.yaml` for CAPD's dev release). */
 export function componentsFileOf(entry: { type: string; files: readonly { name: string }[] }): string {
-  const def = componentsFileByType[entry.type] ?? 'components.yaml';
+  const def = componentsFileName(entry.type) ?? 'components.yaml';
   if (entry.files.some((f) => f.name === def)) return def;
   const stem = def.replace(/\.yaml$/, '');
   const alt = entry.files.find((f) => f.name.startsWith(`${stem}-`) && f.name.endsWith('.yaml'));

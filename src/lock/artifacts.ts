@@ -5,7 +5,7 @@
  * file lists.
  */
 import { relative, sep } from 'node:path';
-import { IntegrityError } from '../errors.js';
+import { CapiformError, IntegrityError } from '../errors.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import { sha256Hex } from './digest.js';
 import { LockStaleError } from './stale.js';
@@ -93,7 +93,13 @@ export class ArtifactStore {
       let bytes = await this.opts.cache.get(pinned.sha256);
       let from = 'the cache';
       if (bytes === null) {
-        bytes = await source.repo.getFile(version, file);
+        try {
+          bytes = await source.repo.getFile(version, file);
+        } catch (err) {
+          // Offline, the repository names the listing it lacks; say which locked file needed it.
+          if (err instanceof CapiformError && err.code === 'E_OFFLINE') err.message += `, needed for ${file} of ${source.label} ${version} (pinned by capi.lock.yaml)`;
+          throw err;
+        }
         from = where;
         if (bytes === null) {
           throw new LockStaleError(`${source.label} ${version}: ${file} is in capi.lock.yaml but the repository no longer has it`, `providers.${source.label}.files.${file}`);

@@ -34,6 +34,7 @@ import { defaultCacheDir } from '../lock/cache.js';
 import type { ProviderConfig } from '../resolve/catalog.js';
 import type { OutputStyle } from './components/index.js';
 import { createRepository } from '../resolve/factory.js';
+import type { ProgressListener } from '../resolve/http/client.js';
 import { checkProviderContract, readMetadata } from '../resolve/metadata.js';
 import { withOverrides as withOverridesLayer } from '../resolve/overrides.js';
 import { parseProviderName } from '../resolve/provider-name.js';
@@ -46,6 +47,10 @@ export interface GenerateIO {
   readStdin: () => Promise<Uint8Array>;
   /** `--config`: path to clusterctl.yaml. */
   configPath?: string;
+  /** Download progress for remote repositories and template URLs (the CLI's reporter). */
+  onProgress?: ProgressListener | undefined;
+  /** `--offline`: remote repositories and template URLs answer from the cache only. */
+  offline?: boolean;
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -120,7 +125,7 @@ async function openRepository(
   provider: ProviderConfig,
   type: ProviderType,
 ): Promise<RepoContext> {
-  const repo = await createRepository(provider, { get: config.lookup, env: io.env });
+  const repo = await createRepository(provider, { get: config.lookup, env: io.env, onProgress: io.onProgress, offline: io.offline ?? false });
   const ref = { name: provider.name, type };
   return {
     repo: withOverridesLayer(repo, ref, { overridesFolder: config.get('overridesFolder'), env: io.env }),
@@ -230,7 +235,10 @@ export async function readTemplateSource(
   if (scheme === 'https') {
     const [remote, sources] = await Promise.all([import('../resolve/remote.js'), import('../resolve/template-source.js')]);
     const raw = await sources.readTemplateSource(from, {
-      http: remote.defaultHttpClient(io.env),
+      http:
+        io.onProgress || io.offline
+          ? remote.httpClientFor(io.env, { onProgress: io.onProgress, offline: io.offline ?? false })
+          : remote.defaultHttpClient(io.env),
       cwd: io.cwd,
       readStdin: io.readStdin,
       token: variables?.('github-token'),

@@ -26,9 +26,11 @@ import {
   providerRepository,
   resolveVersions,
   type ProviderResolution,
+  repositoryFactory,
   type RepositoryFactory,
   type RepositoryRef,
 } from '../resolve/resolve-config.js';
+import type { HttpClient, ProgressListener } from '../resolve/http/client.js';
 import {
   argocdManifests,
   clusterClassReferences,
@@ -69,8 +71,15 @@ export interface PipelineOptions {
    */
   contract?: string;
   cache?: ArtifactCache;
+  /** Where provider releases come from; default: local folders and remote repositories over `http`. */
   repositories?: RepositoryFactory;
   env?: NodeJS.ProcessEnv;
+  /** `--offline`: remote repositories answer from the cache only (no socket is opened); a missing item fails, named. */
+  offline?: boolean;
+  /** Download progress (the CLI's `progressReporter`). */
+  onProgress?: ProgressListener | undefined;
+  /** The HTTP client for remote repositories (tests count its requests); default: one for this run. */
+  http?: HttpClient;
   /** Progress and notes (already redacted). */
   log?: (line: string) => void;
 }
@@ -128,6 +137,9 @@ function writeAtomic(path: string, text: string): void {
 export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
   const { config } = opts;
   const log = opts.log ?? (() => {});
+  const factory =
+    opts.repositories ??
+    repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) });
   const lockPath = join(config.dir, lockFileName);
   const existing = readExistingLock(lockPath);
   if (opts.frozen && !existing) {
@@ -159,7 +171,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
   if (problems.length > 0) throw aggregate(problems, config);
-  const cmRef = await certManagerRepository(config, opts.repositories);
+  const cmRef = await certManagerRepository(config, factory);
   if (cmRef) sources.set('cert-manager', cmRef.source);
   const drift = existing ? lockDrift(config, existing, sources) : [];
   if (opts.frozen && drift.length > 0) throw staleLockError(drift);
@@ -169,7 +181,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const repositories = new Map<string, RepositoryRef>();
   for (const p of config.providers) {
     try {
-      repositories.set(p.label, await providerRepository(p, config.dir, opts.repositories));
+      repositories.set(p.label, await providerRepository(p, config.dir, factory));
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       problems.push({ where: p.configPath, error: err });

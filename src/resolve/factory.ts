@@ -6,7 +6,7 @@
  * Construction resolves `latest` (GitHub and local).
  */
 import { CapiformError, ConfigError } from '../errors.js';
-import type { HttpClient } from './http/client.js';
+import type { HttpClient, ProgressListener } from './http/client.js';
 import { latestContractRelease } from './versions.js';
 import type { ProviderConfig } from './catalog.js';
 import { checkProviderContract, readMetadata, type Metadata, type ReleaseSeries } from './metadata.js';
@@ -35,6 +35,10 @@ export interface RepositoryOptions {
    * the cache dir from `env` (`$CAPIFORM_CACHE_DIR`, XDG), online.
    */
   http?: HttpClient;
+  /** Download progress, for a client built here (ignored when `http` is given). */
+  onProgress?: ProgressListener | undefined;
+  /** `--offline`, for a client built here: answer from the cache only (ignored when `http` is given). */
+  offline?: boolean;
   /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
   githubBaseUrl?: string;
 }
@@ -96,10 +100,12 @@ export async function createRepository(
       const env = (opts.env ?? {}) as NodeJS.ProcessEnv;
       const label = kind === 'github' ? 'GitHub' : 'GitLab';
       // Loaded on demand: local repositories (and `generate` on them) must not pay for octokit and zod.
-      const { createRemoteRepository, defaultHttpClient } = await import('./remote.js');
+      const { createRemoteRepository, defaultHttpClient, httpClientFor } = await import('./remote.js');
       try {
         const repo = createRemoteRepository(kind, provider.url, {
-          http: opts.http ?? defaultHttpClient(env),
+          http:
+            opts.http ??
+            (opts.onProgress || opts.offline ? httpClientFor(env, { onProgress: opts.onProgress, offline: opts.offline ?? false }) : defaultHttpClient(env)),
           env,
           variables: opts.get,
           baseUrl: opts.githubBaseUrl,

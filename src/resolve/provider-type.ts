@@ -30,6 +30,21 @@ export function manifestLabel(name: string, type: string): string {
   return (isProviderType(type) ? prefixes[type] : '') + name;
 }
 
+const componentsFiles: Record<ProviderType, string> = {
+  CoreProvider: 'core-components.yaml',
+  BootstrapProvider: 'bootstrap-components.yaml',
+  ControlPlaneProvider: 'control-plane-components.yaml',
+  InfrastructureProvider: 'infrastructure-components.yaml',
+  IPAMProvider: 'ipam-components.yaml',
+  RuntimeExtensionProvider: 'runtime-extension-components.yaml',
+  AddonProvider: 'addon-components.yaml',
+};
+
+/** The components file clusterctl's convention names for a provider type (`infrastructure-components.yaml`). */
+export function componentsFileName(type: string): string | undefined {
+  return isProviderType(type) ? componentsFiles[type] : undefined;
+}
+
 /** `ProviderType.Order()`: Core 0 … Addon 6, anything else 99. */
 export function providerTypeOrder(type: string): number {
   switch (type) {

@@ -10,11 +10,36 @@ import { GitHubRepository } from './github/repository.js';
 import { GitLabRepository } from './gitlab/repository.js';
 import { goproxySchemeAndHost } from './goproxy/index.js';
 import { ContentCache, defaultCacheDir } from '../lock/cache.js';
-import { HttpClient } from './http/client.js';
+import { HttpClient, type ProgressListener } from './http/client.js';
+import { describeProxies, proxyFetch, proxySettings } from './http/proxy.js';
+import { remoteKindOf } from './repository-kind.js';
 import { HttpsRepository } from './https/repository.js';
-import type { ProviderRepository } from './repository.js';
+import type { ProviderRepository, RepositoryKind } from './repository.js';
 
 const defaultClients = new Map<string, HttpClient>();
+
+export interface RunHttpOptions {
+  /** Never open a socket: answer from the cache or fail naming what is missing (`--offline`). */
+  offline?: boolean;
+  /** Download progress for the CLI (`progressReporter`). */
+  onProgress?: ProgressListener | undefined;
+}
+
+/**
+ * The HTTP client for one run of a command: the content-addressed cache of `env` (`$CAPIFORM_CACHE_DIR`, XDG), the
+ * proxies of `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), offline mode and progress.
+ */
+export function httpClientFor(env: NodeJS.ProcessEnv, opts: RunHttpOptions = {}): HttpClient {
+  const fetch = proxyFetch(env);
+  const proxies = proxySettings(env);
+  return new HttpClient({
+    cache: new ContentCache(defaultCacheDir(env)),
+    ...(opts.offline ? { offline: true } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(fetch ? { fetch } : {}),
+    ...(proxies ? { proxyDescription: describeProxies(proxies) } : {}),
+  });
+}
 
 /**
  * One online HttpClient per cache dir for callers that do not bring their own, so providers of the same GitHub
@@ -24,13 +49,13 @@ export function defaultHttpClient(env: NodeJS.ProcessEnv): HttpClient {
   const dir = defaultCacheDir(env);
   let client = defaultClients.get(dir);
   if (!client) {
-    client = new HttpClient({ cache: new ContentCache(dir) });
+    client = httpClientFor(env);
     defaultClients.set(dir, client);
   }
   return client;
 }
 
-export type RemoteKind = 'github' | 'gitlab' | 'https';
+export type RemoteKind = Exclude<RepositoryKind, 'local'>;
 
 export interface RemoteRepositoryOptions {
   http: HttpClient;
@@ -39,7 +64,10 @@ export interface RemoteRepositoryOptions {
   variables?: ((name: string) => string | undefined) | undefined;
   /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
   baseUrl?: string | undefined;
-  /** The provider was declared with an explicit type (`type: github` allows GitHub Enterprise hosts). */
+  /**
+   * The provider was declared with an explicit type: `type: github` allows GitHub Enterprise hosts, `type: gitlab`
+   * plain http on a loopback host.
+   */
   explicitKind?: boolean;
   /** HTTPS: the version when the URL does not carry it. */
   version?: string | undefined;
@@ -54,17 +82,7 @@ function variable(opts: RemoteRepositoryOptions, name: string, envName: string):
   return v && v !== '' ? v : undefined;
 }
 
-/** The kind clusterctl's factory would pick for an https URL, or `https` for anything else (§4.1 plus capiform's mirrors). */
-export function remoteKindOf(url: string): RemoteKind {
-  try {
-    const u = new URL(url);
-    if (u.host === 'github.com') return 'github';
-    if (u.host.startsWith('gitlab.') && u.pathname.startsWith('/api/v4/projects/')) return 'gitlab';
-  } catch {
-    // fall through: the repository's own parser reports the error
-  }
-  return 'https';
-}
+export { remoteKindOf };
 
 export function createRemoteRepository(kind: RemoteKind, url: string, opts: RemoteRepositoryOptions): ProviderRepository {
   switch (kind) {
@@ -81,7 +99,11 @@ export function createRemoteRepository(kind: RemoteKind, url: string, opts: Remo
       });
     }
     case 'gitlab':
-      return new GitLabRepository(url, { http: opts.http, token: variable(opts, 'gitlab-access-token', 'GITLAB_ACCESS_TOKEN') });
+      return new GitLabRepository(url, {
+        http: opts.http,
+        token: variable(opts, 'gitlab-access-token', 'GITLAB_ACCESS_TOKEN'),
+        loopbackHttp: opts.explicitKind ?? false,
+      });
     case 'https':
       return new HttpsRepository(url, { http: opts.http, version: opts.version });
   }

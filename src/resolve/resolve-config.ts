@@ -12,22 +12,13 @@ import { orderCandidates, satisfiesConstraint } from '../config/constraints.js';
 import type { ArtifactStore } from '../lock/artifacts.js';
 import type { Lock, LockedSource } from '../lock/model.js';
 import { builtinProviders } from './catalog.js';
-import { createRepository } from './factory.js';
+import type { HttpClient, ProgressListener } from './http/client.js';
 import { LocalRepository } from './local/local-repository.js';
 import { compatibleContracts, parseMetadata, releaseSeriesForVersion, type Metadata } from './metadata.js';
 import { closestProviderNames } from './providers.js';
-import type { ProviderType } from './provider-type.js';
+import { componentsFileName } from './provider-type.js';
+import { repositoryKindOf } from './repository-kind.js';
 import type { ProviderRepository } from './repository.js';
-
-const componentsFileByType: Record<ProviderType, string> = {
-  CoreProvider: 'core-components.yaml',
-  BootstrapProvider: 'bootstrap-components.yaml',
-  ControlPlaneProvider: 'control-plane-components.yaml',
-  InfrastructureProvider: 'infrastructure-components.yaml',
-  IPAMProvider: 'ipam-components.yaml',
-  RuntimeExtensionProvider: 'runtime-extension-components.yaml',
-  AddonProvider: 'addon-components.yaml',
-};
 
 export interface RepositoryRef {
   repo: ProviderRepository;
@@ -62,21 +53,48 @@ function sourceFor(kind: LockedSource['kind'], url: string, configDir: string): 
   return { kind, url: isAbsolute(rel) ? abs : rel || '.' };
 }
 
-export type RepositoryFactory = (p: {
+export interface RepositoryRequest {
   name: string;
   type: string;
   url: string;
   label: string;
   componentsFile: string;
   kind: LockedSource['kind'];
-}) => ProviderRepository | Promise<ProviderRepository>;
+  /** The config declared `type:` (GitHub Enterprise hosts, GitLab on any host). */
+  explicitKind?: boolean;
+  /** The exact version the config pins, if any (an HTTPS mirror whose folder does not name its version). */
+  version?: string | undefined;
+}
+
+export type RepositoryFactory = (p: RepositoryRequest) => ProviderRepository | Promise<ProviderRepository>;
+
+export interface RepositoryFactoryOptions {
+  /** OS environment: cache dir, GITHUB_API_URL, GITHUB_TOKEN, GITLAB_ACCESS_TOKEN, GOPROXY, proxies. */
+  env: NodeJS.ProcessEnv;
+  /** The run's HTTP client (tests); default: one built from `env`, `offline` and `onProgress` on first use. */
+  http?: HttpClient;
+  /** `--offline`: remote repositories answer from the cache only; a missing item is an error naming it. */
+  offline?: boolean;
+  onProgress?: ProgressListener | undefined;
+}
 
 /**
- * Local repositories are built without resolving clusterctl's `latest` (capiform chooses versions by constraint, and
- * `latest` would read metadata.yaml outside the lock); remote ones go through the repository factory.
+ * The pipeline's repositories. None resolves clusterctl's `latest` at construction (capiform chooses versions by
+ * constraint, and `latest` would read listings and metadata.yaml outside the lock, so a frozen render with a complete
+ * cache would still open a socket). Remote kinds are loaded on demand, so local-only configs never load octokit, and
+ * share one HTTP client per factory.
  */
-const defaultFactory: RepositoryFactory = (p) =>
-  p.kind === 'local' ? new LocalRepository({ name: p.name, type: p.type, url: p.url }) : createRepository({ name: p.name, type: p.type, url: p.url });
+export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFactory {
+  let http: HttpClient | undefined = opts.http;
+  return async (p) => {
+    if (p.kind === 'local') return new LocalRepository({ name: p.name, type: p.type, url: p.url });
+    const { createRemoteRepository, httpClientFor } = await import('./remote.js');
+    http ??= httpClientFor(opts.env, { offline: opts.offline ?? false, onProgress: opts.onProgress });
+    return createRemoteRepository(p.kind, p.url, { http, env: opts.env, explicitKind: p.explicitKind ?? false, version: p.version });
+  };
+}
+
+const defaultFactory: RepositoryFactory = (p) => repositoryFactory({ env: process.env })(p);
 
 interface ProviderLocation {
   kind: LockedSource['kind'];
@@ -91,10 +109,10 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
   // A folder URL gets the components file the catalog names for this provider (docker ships
   // infrastructure-components-development.yaml), else the file clusterctl's convention names for the type.
   const catalogFile = builtinProviders.find((b) => b.name === p.name && b.type === p.type)?.url.split('/').pop();
-  const componentsFiles = catalogFile && catalogFile !== componentsFileByType[p.type] ? [catalogFile, componentsFileByType[p.type]] : [componentsFileByType[p.type]];
+  const conventional = componentsFileName(p.type)!;
+  const componentsFiles = catalogFile && catalogFile !== conventional ? [catalogFile, conventional] : [conventional];
   const componentsFile = componentsFiles[0]!;
   let url = p.url;
-  let fromCatalog = false;
   if (url === undefined) {
     const known = builtinProviders.find((b) => b.name === p.name && b.type === p.type);
     if (!known) {
@@ -106,11 +124,8 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
       });
     }
     url = known.url;
-    fromCatalog = true;
   }
-  const kind =
-    p.repositoryType ??
-    (fromCatalog || /^https:\/\//.test(url) ? (url.startsWith('https://github.com/') ? 'github' : /^https:\/\/gitlab\./.test(url) ? 'gitlab' : 'https') : 'local');
+  const kind = repositoryKindOf(url, p.repositoryType);
   const full = kind === 'local' ? localRepositoryUrl(url, p.label, componentsFiles, configDir) : url;
   return { kind, url: full, componentsFile: kind === 'local' ? full.split(/[\\/]/).pop()! : componentsFile, source: sourceFor(kind, url, configDir) };
 }
@@ -118,7 +133,17 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
 export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef> {
   const loc = providerLocation(p, configDir);
   try {
-    return { repo: await factory({ name: p.name, type: p.type, url: loc.url, label: p.label, componentsFile: loc.componentsFile, kind: loc.kind }), source: loc.source };
+    const request: RepositoryRequest = {
+      name: p.name,
+      type: p.type,
+      url: loc.url,
+      label: p.label,
+      componentsFile: loc.componentsFile,
+      kind: loc.kind,
+      explicitKind: p.repositoryType !== undefined,
+      version: semver.valid(p.constraint) ? p.constraint : undefined,
+    };
+    return { repo: await factory(request), source: loc.source };
   } catch (err) {
     if (err instanceof CapiformError) throw Object.assign(err, { where: err.where ?? p.configPath });
     throw err;
@@ -129,9 +154,19 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
   const cm = config.certManager;
   if (!cm) return undefined;
   const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${cm.version}/cert-manager.yaml`;
-  const kind = cm.repositoryType ?? (/^https:\/\//.test(url) ? (url.startsWith('https://github.com/') ? 'github' : 'https') : 'local');
+  const kind = repositoryKindOf(url, cm.repositoryType);
   const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
-  return { repo: await factory({ name: 'cert-manager', type: '', url: full, label: 'cert-manager', componentsFile: 'cert-manager.yaml', kind }), source: sourceFor(kind, url, config.dir) };
+  const request: RepositoryRequest = {
+    name: 'cert-manager',
+    type: '',
+    url: full,
+    label: 'cert-manager',
+    componentsFile: 'cert-manager.yaml',
+    kind,
+    explicitKind: cm.repositoryType !== undefined,
+    version: cm.version,
+  };
+  return { repo: await factory(request), source: sourceFor(kind, url, config.dir) };
 }
 
 export interface ProviderResolution {

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 export interface FakeAsset {
   body: string | Uint8Array;
@@ -108,15 +108,12 @@ export class FakeRemotes {
         res.end(String(err));
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
+    this.port = await listenOnLoopback(this.server);
     return this;
   }
 
   async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private asset(repo: string, tag: string, name: string): FakeAsset | undefined {

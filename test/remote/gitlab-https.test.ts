@@ -84,6 +84,15 @@ describe('GitLab generic packages', () => {
     expect((err as ResolutionError).exitCode).toBe(3);
   });
 
+  it('plain http only for a loopback host of a provider declared `type: gitlab`', () => {
+    const u = 'http://127.0.0.1:9/api/v4/projects/42/packages/generic/p/v1/c.yaml';
+    expect(() => createRemoteRepository('gitlab', u, { http: httpFor(fake, cacheDir), env: {} })).toThrow(gitlabUrlFormMessage);
+    const repo = createRemoteRepository('gitlab', u, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true });
+    expect(repo.fileLocation('v1', 'metadata.yaml')).toBe('http://127.0.0.1:9/api/v4/projects/42/packages/generic/p/v1/metadata.yaml');
+    const lan = 'http://10.0.0.7/api/v4/projects/42/packages/generic/p/v1/c.yaml';
+    expect(() => createRemoteRepository('gitlab', lan, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true })).toThrow(gitlabUrlFormMessage);
+  });
+
   it('works on any host (explicit type) and with a numeric project id', () => {
     const repo = createRemoteRepository('gitlab', 'https://code.corp/api/v4/projects/42/packages/generic/p/v1/c.yaml', {
       http: httpFor(fake, cacheDir),

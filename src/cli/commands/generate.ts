@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { ProviderType } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
+import { downloadProgress } from './pipeline-shared.js';
 
 /** Writes `content` to `path` atomically (temp file in the same directory, then rename). */
 async function writeAtomic(path: string, content: string): Promise<void> {
@@ -25,6 +26,14 @@ async function writeAtomic(path: string, content: string): Promise<void> {
 async function emit(io: CliIO, out: string, writeTo: string | undefined): Promise<void> {
   if (writeTo) await writeAtomic(isAbsolute(writeTo) ? writeTo : resolve(io.cwd, writeTo), out);
   else io.stdout(out);
+}
+
+const offlineHelp = 'read remote repositories and template URLs from the cache only (no network)';
+
+/** What the generate commands pass for remote sources: `--offline` and download progress (stderr). */
+function remoteOptions(io: CliIO, cmd: Command): { offline: boolean; onProgress: ReturnType<typeof downloadProgress> } {
+  const o = cmd.optsWithGlobals<{ offline?: boolean; json?: boolean; quiet?: boolean }>();
+  return { offline: o.offline ?? false, onProgress: downloadProgress(io, o) };
 }
 
 const styleHelp = 'capiform (default: upstream text kept, changes spliced in) or clusterctl (its exact bytes)';
@@ -70,10 +79,11 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--list-variables', 'list the variables the YAML uses instead of rendering it')
     .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
-    .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }) => {
+    .option('--offline', offlineHelp)
+    .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }, cmd: Command) => {
       const { generateYaml } = await import('../../render/generate.js');
       const out = await generateYaml(
-        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config },
+        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config, ...remoteOptions(io, cmd) },
         { from: opts.from, listVariables: Boolean(opts.listVariables), outputStyle: outputStyle(opts.outputStyle) },
       );
       io.stdout(out);
@@ -90,7 +100,8 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--write-to <file>', 'write the output to a file instead of stdout')
     .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
-    .action(async (opts: Record<string, string | boolean | undefined>) => {
+    .option('--offline', offlineHelp)
+    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       const given = providerFlagList.filter((f) => typeof opts[f.key] === 'string');
       const all = providerFlagList.map((f) => `--${f.flag}`).join(', ');
       if (given.length === 0) throw new UsageError(`at least one of ${all} should be set`);
@@ -98,7 +109,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
       const chosen = given[0] as (typeof providerFlagList)[number];
       const { generateProvider } = await import('../../render/generate.js');
       const out = await generateProvider(
-        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined },
+        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },
         {
           type: chosen.type,
           provider: opts[chosen.key] as string,
@@ -126,11 +137,12 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--write-to <file>', 'write the output to a file instead of stdout')
     .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
+    .option('--offline', offlineHelp)
     .action(async (name: string | undefined, opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
       const { generateCluster } = await import('../../render/generate.js');
       const out = await generateCluster(
-        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined },
+        { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },
         {
           clusterName: name,
           infrastructure: opts.infrastructure as string | undefined,

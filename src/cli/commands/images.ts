@@ -5,6 +5,7 @@ import { InputError, UsageError } from '../../errors.js';
 import { formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
 import type { CliIO, GlobalOptions } from '../context.js';
+import { downloadProgress } from './pipeline-shared.js';
 
 interface ImagesOptions {
   config?: string;
@@ -17,7 +18,7 @@ interface ImagesOptions {
  * The images of the stack: the rendered tree next to the config (or `--tree`); without one, the tree the pipeline
  * would render from the config and the lock (written nowhere).
  */
-export async function stackImages(io: CliIO, opts: { config?: string; tree?: string }): Promise<ImageRecord[]> {
+export async function stackImages(io: CliIO, opts: { config?: string; tree?: string; json?: boolean; quiet?: boolean }): Promise<ImageRecord[]> {
   if (opts.tree) {
     const dir = resolvePath(io.cwd, opts.tree);
     const tree = readTree(dir);
@@ -31,7 +32,7 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
   const tree = readTree(config.dir);
   if (tree.some((f) => f.path.startsWith('providers/'))) return imagesOfTree(tree);
   const { runPipeline } = await import('../../render/pipeline.js');
-  const res = await runPipeline({ config, mode: 'check', env: io.env });
+  const res = await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) });
   return imagesOfTree(res.files);
 }
 

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { contractPattern } from '../../config/schema.js';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
-import { loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
+import { downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
 
 export function registerLock(program: Command, io: CliIO): void {
   program
@@ -35,6 +35,8 @@ export function registerLock(program: Command, io: CliIO): void {
           ...(upgrade ? { upgrade } : {}),
           ...(contract !== undefined ? { contract } : {}),
           env: io.env,
+          offline: opts.offline ?? false,
+          onProgress: downloadProgress(out, opts),
           log: (l) => {
             if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
           },

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { CapiformError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { CliIO } from '../context.js';
+import type { ProgressListener } from '../../resolve/http/client.js';
+import { progressMode, progressReporter } from '../../resolve/http/progress.js';
 
 export interface PipelineCliOptions {
   config?: string;
@@ -41,4 +43,14 @@ export function shortList(paths: readonly string[], max = 20): string {
   const shown = paths.slice(0, max).map((p) => `  ${p}\n`);
   if (paths.length > max) shown.push(`  … and ${paths.length - max} more\n`);
   return shown.join('');
+}
+
+/**
+ * Download progress for commands that fetch provider releases: an updating line on stderr when stderr is a terminal,
+ * nothing with `--quiet`, in CI (`CI` set) or when stderr is not a terminal, and with `--json` one JSON object per
+ * finished download on stderr (stdout carries the command's own JSON document, which must stay one valid document).
+ */
+export function downloadProgress(io: CliIO, opts: { json?: boolean; quiet?: boolean }): ProgressListener | undefined {
+  const mode = progressMode({ json: opts.json ?? false, quiet: opts.quiet ?? false, isTTY: io.isTTY, env: io.env });
+  return progressReporter(mode, (t) => io.stderr(t));
 }

@@ -4,7 +4,7 @@ import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../main.js';
 import { withBundle } from './bundle-option.js';
-import { loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
+import { downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
 
 export function registerRender(program: Command, io: CliIO): void {
   program
@@ -24,7 +24,7 @@ export function registerRender(program: Command, io: CliIO): void {
         if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
       };
       try {
-        const res = await withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b, config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, log: say }));
+        const res = await withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b, config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
         const ch = res.changes!;
         const differing = [...ch.added, ...ch.changed, ...ch.removed].sort();
         if (local.check && res.lockChanged) differing.unshift('capi.lock.yaml');

@@ -20,6 +20,8 @@ export interface GitLabRepositoryOptions {
   variables?: ((name: string) => string | undefined) | null;
   /** Per request; clusterctl uses 30 s. */
   timeoutMs?: number;
+  /** Accept `http://` on a loopback host (a provider declared `type: gitlab` pointing at a local mirror). */
+  loopbackHttp?: boolean;
 }
 
 export class GitLabRepository implements ProviderRepository {
@@ -38,7 +40,7 @@ export class GitLabRepository implements ProviderRepository {
   constructor(url: string, opts: GitLabRepositoryOptions) {
     if (opts.variables === null) throw new ResolutionError("invalid arguments: configVariablesClient can't be nil");
     this.url = url;
-    this.location = parseGitLabUrl(url);
+    this.location = parseGitLabUrl(url, { loopbackHttp: opts.loopbackHttp ?? false });
     this.componentsFile = this.location.componentsPath;
     this.defaultVersion = this.location.defaultVersion;
     this.http = opts.http;
@@ -55,7 +57,7 @@ export class GitLabRepository implements ProviderRepository {
 
   fileLocation(version: string, file: string): string {
     const l = this.location;
-    return `https://${l.host}/api/v4/projects/${l.projectSlug}/packages/generic/${l.packageName}/${version}/${file}`;
+    return `${l.scheme}://${l.host}/api/v4/projects/${l.projectSlug}/packages/generic/${l.packageName}/${version}/${file}`;
   }
 
   /** Why `getFile(version, file)` returned `null`, in clusterctl's words. */

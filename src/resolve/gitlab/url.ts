@@ -1,11 +1,14 @@
 /** clusterctl's GitLab generic-package URL (`repository_gitlab.go` `NewGitLabRepository`), with its exact errors. */
 import { ResolutionError } from '../../errors.js';
 import { escapedPath, parseGoUrl } from '../go-url.js';
+import { isLoopbackHost } from '../repository-kind.js';
 
 export const gitlabUrlFormMessage =
   'invalid url: a GitLab repository url should be in the form https://{host}/api/v4/projects/{projectSlug}/packages/generic/{packageName}/{defaultVersion}/{componentsPath}';
 
 export interface GitLabLocation {
+  /** `https`; `http` only for a loopback host when allowed (a local mirror). */
+  scheme: 'https' | 'http';
   host: string;
   /** Project id (`42`) or URL-escaped path (`group%2Fproject`), kept escaped. */
   projectSlug: string;
@@ -16,7 +19,7 @@ export interface GitLabLocation {
 }
 
 /** `https://{host}/api/v4/projects/{projectSlug}/packages/generic/{packageName}/{defaultVersion}/{componentsPath}`. */
-export function parseGitLabUrl(url: string): GitLabLocation {
+export function parseGitLabUrl(url: string, opts: { loopbackHttp?: boolean } = {}): GitLabLocation {
   let u;
   try {
     u = parseGoUrl(url);
@@ -24,8 +27,9 @@ export function parseGitLabUrl(url: string): GitLabLocation {
     throw new ResolutionError(`invalid url: ${(err as Error).message}`, { where: url });
   }
   const parts = escapedPath(u).replace(/^\//, '').split('/');
+  const scheme = u.scheme === 'http' && opts.loopbackHttp && isLoopbackHost(u.host) ? 'http' : u.scheme === 'https' ? 'https' : null;
   if (
-    u.scheme !== 'https' ||
+    scheme === null ||
     parts.length !== 9 ||
     parts[0] !== 'api' ||
     parts[1] !== 'v4' ||
@@ -36,6 +40,7 @@ export function parseGitLabUrl(url: string): GitLabLocation {
     throw new ResolutionError(gitlabUrlFormMessage, { where: url });
   }
   return {
+    scheme,
     host: u.host,
     projectSlug: parts[3]!,
     packageName: parts[6]!,

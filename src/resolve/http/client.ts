@@ -50,6 +50,8 @@ export interface HttpClientOptions {
   origins?: Record<string, string>;
   /** The fetch implementation (default: Node's global fetch). */
   fetch?: typeof fetch;
+  /** The proxies in use (credentials removed), named in the hint of a failed request. */
+  proxyDescription?: string;
   userAgent?: string;
 }
 
@@ -170,8 +172,11 @@ export class HttpClient {
       }
       return res;
     }
+    const proxy = this.opts.proxyDescription;
     throw new NetworkError(`${method} ${shownUrl} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${lastFailure}`, {
-      hint: 'check the network connection; with a warm cache, --offline works without it',
+      hint: proxy
+        ? `requests go through ${proxy}: check the proxy, or list the host in NO_PROXY; with a warm cache, --offline works without the network`
+        : 'check the network connection; with a warm cache, --offline works without it',
     });
   }
 

@@ -24,7 +24,8 @@ export class OfflineError extends NetworkError {
   readonly url: string;
   constructor(what: string, url: string, details: ErrorDetails = {}) {
     super(`offline: ${what} is not in the cache (${url})`, {
-      hint: 'run `capiform lock` (or the same command) once without --offline to fetch it into the cache',
+      hint:
+        'run the same command once without --offline on a machine with network access (`capiform lock` fetches everything the lock needs into the cache); lock and render also read releases from an air-gapped bundle with --bundle FILE',
       ...details,
     }, 'E_OFFLINE');
     this.url = url;

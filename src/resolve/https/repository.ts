@@ -8,6 +8,7 @@ import { NetworkError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { parseGoUrl } from '../go-url.js';
 import { isSemanticVersion } from '../github/semantic.js';
+import { isLoopbackHost } from '../repository-kind.js';
 import type { ProviderRepository } from '../repository.js';
 
 export interface HttpsRepositoryOptions {
@@ -36,9 +37,11 @@ export class HttpsRepository implements ProviderRepository {
     } catch (err) {
       throw new ResolutionError(`failed to parse repository url ${JSON.stringify(url)}: ${(err as Error).message}`);
     }
-    if (u.scheme !== 'https' || u.host === '' || u.path === '' || u.path.endsWith('/')) {
+    const loopbackHttp = u.scheme === 'http' && isLoopbackHost(u.host);
+    if ((u.scheme !== 'https' && !loopbackHttp) || u.host === '' || u.path === '' || u.path.endsWith('/')) {
       throw new ResolutionError(`invalid url: an https repository url should be in the form https://{host}/{path}/{components file}`, {
         where: url,
+        hint: 'plain http:// is accepted only for loopback hosts (127.0.0.1, localhost)',
       });
     }
     this.url = url;
