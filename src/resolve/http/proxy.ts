@@ -1,9 +1,10 @@
 /**
  * HTTP(S) proxies from the environment, which Node 20's built-in fetch ignores. When one of `HTTPS_PROXY`,
  * `HTTP_PROXY` (or their lower-case forms, which win, as in curl) is set, requests go through undici's
- * EnvHttpProxyAgent: https URLs through `HTTPS_PROXY` (else `HTTP_PROXY`) with a CONNECT tunnel, http URLs through
- * `HTTP_PROXY` as absolute-URI requests, and hosts matched by `NO_PROXY` (`host`, `.suffix`, `host:port`, `*`)
- * directly. undici is loaded only then, so runs without a proxy keep using the built-in fetch.
+ * EnvHttpProxyAgent: https URLs through `HTTPS_PROXY` (else `HTTP_PROXY`), http URLs through `HTTP_PROXY`, both as
+ * CONNECT tunnels (undici 6 has no absolute-URI mode; undici 7 has, but needs Node ≥ 20.18.1 and we support Node 20),
+ * and hosts matched by `NO_PROXY` (`host`, `.suffix`, `host:port`, `*`) directly. undici is loaded only then, so runs
+ * without a proxy keep using the built-in fetch.
  */
 
 export interface ProxySettings {
@@ -55,8 +56,6 @@ export function proxyFetch(env: NodeJS.ProcessEnv): typeof fetch | undefined {
       httpProxy: settings.httpProxy ?? '',
       httpsProxy: settings.httpsProxy ?? settings.httpProxy ?? '',
       noProxy: settings.noProxy,
-      // http targets: a plain absolute-URI request, as every forward proxy accepts (CONNECT is for https).
-      proxyTunnel: false,
     });
     // undici's fetch and Response are the ones Node's global fetch is built from; the global types describe them.
     return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
