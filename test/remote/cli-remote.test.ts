@@ -3,6 +3,7 @@
  * offline runs never reach the server, progress goes where each output mode wants it, and explicit `type:` entries
  * reach GitLab and HTTPS mirrors on any host.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -56,6 +57,32 @@ describe('--offline', { timeout: 240_000 }, () => {
     expect(r.stderr).toContain('without --offline');
     expect(r.stderr).toContain('capiform lock');
     expect(r.stderr).toContain('--bundle');
+    expect(fake.count()).toBe(0);
+  });
+});
+
+describe('diff --render --offline', { timeout: 240_000 }, () => {
+  it('renders both sides from the cache with no request; a cold cache fails naming what is missing (exit 3)', async () => {
+    const dir = project(fake);
+    const cache = tempDir();
+    expect((await runCli(['render'], { cwd: dir, env: env(cache) })).code).toBe(0);
+    const git = (...args: string[]): void => {
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
+    };
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'rendered');
+    fake.reset();
+    const warm = await runCli(['diff', '--render', '--offline'], { cwd: dir, env: env(cache) });
+    expect(warm.stderr).toBe('');
+    expect(warm.code).toBe(0);
+    expect(warm.stdout).toContain('no changes');
+    expect(fake.count()).toBe(0);
+
+    const cold = await runCli(['diff', '--render', '--offline'], { cwd: dir, env: env(tempDir()) });
+    expect(cold.code).toBe(3);
+    expect(cold.stderr).toContain('HEAD (rendered): offline: ');
+    expect(cold.stderr).toContain('is not in the cache');
     expect(fake.count()).toBe(0);
   });
 });

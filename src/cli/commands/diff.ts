@@ -22,6 +22,7 @@ import {
 } from '../../plan/diff/index.js';
 import { bundleRepository } from '../../bundle/source.js';
 import { withBundle } from './bundle-option.js';
+import { downloadProgress } from './pipeline-shared.js';
 
 interface DiffFlags {
   base?: string;
@@ -35,6 +36,7 @@ interface DiffFlags {
   jsonOut?: string;
   config?: string;
   bundle?: string;
+  offline?: boolean;
 }
 
 function writeAtomic(path: string, text: string): void {
@@ -71,6 +73,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--json-out <file>', 'also write the full JSON report to this file (for CI artifacts)')
     .option('--config <file>', 'capi.config.* for --render (default: discovered in the tree root)')
     .option('--bundle <file>', 'with --render (implied): read every provider release from this air-gapped bundle (no network, no cache)')
+    .option('--offline', 'with --render: use only the cache and local repositories')
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean }>();
       const format = globals.json ? 'json' : flags.format;
@@ -112,7 +115,13 @@ export function registerDiff(program: Command, io: CliIO): void {
         head = readTreeFromDir(resolve(io.cwd, dirs[1] ?? ''), dirs[1]);
         allowEmptyBase = false;
       } else if (flags.render) {
-        const ctx: RenderAtContext = { root, env: io.env, ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}) };
+        const ctx: RenderAtContext = {
+          root,
+          env: io.env,
+          offline: flags.offline ?? false,
+          onProgress: downloadProgress(io, cmd.optsWithGlobals()),
+          ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}),
+        };
         [base, head] = await withBundle(io, flags.bundle, root, async (opts, bundle) => {
           const sides: RenderAtContext = bundle
             ? { ...ctx, bundleLock: bundle.lock, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }

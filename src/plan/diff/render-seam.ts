@@ -17,6 +17,7 @@ import { parseLock } from '../../lock/format.js';
 import { lockFileName, type Lock } from '../../lock/model.js';
 import type { RepositoryFactory } from '../../resolve/resolve-config.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
+import type { ProgressListener } from '../../resolve/http/client.js';
 import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
 
 export interface RenderAtContext {
@@ -32,6 +33,10 @@ export interface RenderAtContext {
   bundleLock?: Lock;
   /** Artifact cache (`--bundle`: an empty one); default: the content cache of `env`. */
   cache?: ArtifactCache;
+  /** `--offline`: remote repositories answer from the cache only; a missing item fails, named. */
+  offline?: boolean;
+  /** Download progress (the CLI's reporter). */
+  onProgress?: ProgressListener | undefined;
   /** Progress and notes of the pipeline. */
   log?: (line: string) => void;
 }
@@ -126,6 +131,8 @@ async function renderDir(
       mode: 'memory',
       frozen: true,
       env,
+      offline: ctx.offline ?? false,
+      onProgress: ctx.onProgress,
       ...(ctx.repositories ? { repositories: ctx.repositories(config.dir) } : {}),
       ...(ctx.cache ? { cache: ctx.cache } : {}),
       ...(ctx.log ? { log: ctx.log } : {}),
