@@ -11,7 +11,7 @@ import { MissingVariablesError, TemplateSyntaxError } from '../../errors.js';
 import { evalNodes, evalNodesToString } from './eval.js';
 import { rewriteLegacyVariables, rewriteLegacyVariablesString } from './legacy.js';
 import { EnvsubstParseError, parseTemplate, parseTemplateString, type FuncNode, type Node } from './parse.js';
-import { compareUtf8 } from './utf8.js';
+import { compareUtf8, concatBytes } from './utf8.js';
 
 export { EnvsubstPanic } from './funcs.js';
 export { mergeTemplates, type MergeableTemplate, type MergedTemplate } from './merge-templates.js';
@@ -85,21 +85,8 @@ function inventory(nodes: readonly (Node | string)[]): Map<string, Uint8Array> {
 
 function defaultString(n: FuncNode): Uint8Array {
   if (n.args.length === 0) return EMPTY;
-  const parts: Uint8Array[] = [];
-  let len = 0;
-  for (const a of n.args) {
-    const b = a instanceof Uint8Array ? a : toBytes(`\${${a.param}}`);
-    parts.push(b);
-    len += b.length;
-  }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(len);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  const parts = n.args.map((a) => (a instanceof Uint8Array ? a : toBytes(`\${${a.param}}`)));
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }
 
 function sortedNames(names: Iterable<string>): string[] {
