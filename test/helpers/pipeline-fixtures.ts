@@ -198,11 +198,9 @@ export interface FixtureConfigOptions {
   extra?: string;
 }
 
-/** A capi.config.ts using the fixture repository. */
-export function fixtureConfig(o: FixtureConfigOptions = {}): string {
-  return `import { defineConfig } from 'capiform';
-
-export default defineConfig({
+/** The config object literal of {@link fixtureConfig}, as source text. */
+function configObject(o: FixtureConfigOptions): string {
+  return `{
   providers: {
     core: { name: 'cluster-api', version: '${o.core ?? '~1.13.0'}', url: './repo' },
     bootstrap: [{ name: 'kubeadm', version: 'latest', url: './repo' }],
@@ -218,13 +216,38 @@ export default defineConfig({
   `
   }],
   ${o.extra ?? ''}
-});
+}`;
+}
+
+/** A capi.config.ts using the fixture repository. */
+export function fixtureConfig(o: FixtureConfigOptions = {}): string {
+  return `import { defineConfig } from 'capiform';
+
+export default defineConfig(${configObject(o)});
 `;
 }
 
+/**
+ * The same config as a plain ES module (`capi.config.mjs`, no `capiform` import), which Node loads natively. A .ts
+ * config goes through jiti, and its `capiform` import makes jiti transpile all of capiform's sources on every load
+ * (seconds under vitest): tests that render many times and are not about config loading use this one.
+ */
+export function fixtureConfigModule(o: FixtureConfigOptions = {}): string {
+  return `export default ${configObject(o)};
+`;
+}
+
+export type FixtureConfigFile = 'capi.config.ts' | 'capi.config.mjs';
+
+/** Writes the fixture config for `o` as `file` (see {@link fixtureConfigModule} for when to choose .mjs). */
+export function writeFixtureConfig(root: string, o: FixtureConfigOptions = {}, file: FixtureConfigFile = 'capi.config.ts'): void {
+  writeFileSync(join(root, file), file === 'capi.config.ts' ? fixtureConfig(o) : fixtureConfigModule(o));
+}
+
 /** A fixture project (repository + config) in a fresh temporary directory. */
-export function fixtureProject(o: FixtureConfigOptions = {}): string {
-  const root = testdir({ 'capi.config.ts': fixtureConfig(o) });
+export function fixtureProject(o: FixtureConfigOptions = {}, file: FixtureConfigFile = 'capi.config.ts'): string {
+  const root = testdir({});
+  writeFixtureConfig(root, o, file);
   fixtureRepository(root);
   return root;
 }
