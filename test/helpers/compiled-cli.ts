@@ -1,9 +1,9 @@
 /**
- * The CLI from the current sources, compiled once, for tests that spawn real `capiform` processes. Through jiti
- * (capiform-src.mjs) every process spends about two seconds loading the sources; compiled, it starts like the built
- * CLI. TypeScript's `transpileModule` (no type check, the build's options) writes the output under
- * node_modules/.cache, so the project's packages resolve, in a folder named after a digest of src/ and package.json:
- * test workers and later runs share it, and a change to the sources gets a fresh one.
+ * The CLI from the current sources, compiled once, for tests that spawn real `capiform` processes: through jiti every
+ * process spent about two seconds loading the sources; compiled, it starts like the built CLI. TypeScript's
+ * `transpileModule` (no type check, the build's options) writes the output under node_modules/.cache, so the
+ * project's packages resolve, in a folder named after a digest of src/ and package.json: test workers and later runs
+ * share it, and a change to the sources gets a fresh one.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
