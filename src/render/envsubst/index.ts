@@ -94,23 +94,36 @@ function sortedNames(names: Iterable<string>): string[] {
 }
 
 /**
- * clusterctl `SimpleProcessor.Process` on bytes. `lookup(name)` returns the value, or undefined when unset.
- * Throws TemplateSyntaxError, MissingVariablesError, or EnvsubstPanic (an InputError).
+ * clusterctl's check before substituting: every variable used without a default must be set (else
+ * MissingVariablesError naming them all). Returns the values of the set ones, through `convert`.
  */
-export function processBytes(raw: Uint8Array, lookup: (name: string) => string | undefined): Uint8Array {
-  const buf = rewriteLegacyVariables(raw);
-  const nodes = parseBytes(buf);
-  const values = new Map<string, Uint8Array>();
+function requireVariables<V>(
+  nodes: readonly (Node | string)[],
+  lookup: (name: string) => string | undefined,
+  convert: (value: string) => V,
+): Map<string, V> {
+  const values = new Map<string, V>();
   const missing: string[] = [];
   for (const [name, def] of inventory(nodes)) {
     const v = lookup(name);
     if (v === undefined) {
       if (def.length === 0) missing.push(name);
     } else {
-      values.set(name, toBytes(v));
+      values.set(name, convert(v));
     }
   }
   if (missing.length > 0) throw new MissingVariablesError(sortedNames(missing));
+  return values;
+}
+
+/**
+ * clusterctl `SimpleProcessor.Process` on bytes. `lookup(name)` returns the value, or undefined when unset.
+ * Throws TemplateSyntaxError, MissingVariablesError, or EnvsubstPanic (an InputError).
+ */
+export function processBytes(raw: Uint8Array, lookup: (name: string) => string | undefined): Uint8Array {
+  const buf = rewriteLegacyVariables(raw);
+  const nodes = parseBytes(buf);
+  const values = requireVariables(nodes, lookup, toBytes);
   return evalNodes(nodes, (name) => {
     let b = values.get(name);
     if (b === undefined) {
@@ -128,17 +141,7 @@ export function process(text: string, lookup: (name: string) => string | undefin
   if (text.indexOf('$') < 0 && text.indexOf('\0') < 0) return text;
   // Fast path: top-level text stays a string; only the substitutions are handled as bytes.
   const nodes = parseString(rewriteLegacyVariablesString(text));
-  const strings = new Map<string, string>();
-  const missing: string[] = [];
-  for (const [name, def] of inventory(nodes)) {
-    const v = lookup(name);
-    if (v === undefined) {
-      if (def.length === 0) missing.push(name);
-    } else {
-      strings.set(name, v);
-    }
-  }
-  if (missing.length > 0) throw new MissingVariablesError(sortedNames(missing));
+  const strings = requireVariables(nodes, lookup, (v) => v);
   const stringValue = (name: string): string => {
     let v = strings.get(name);
     if (v === undefined) {
