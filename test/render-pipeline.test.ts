@@ -3,7 +3,12 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureConfig, fixtureProject } from './helpers/pipeline-fixtures.js';
+import { fixtureProject as projectWith, writeFixtureConfig, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';
+
+// capi.config.mjs: a .ts config costs seconds per render under vitest (see fixtureConfigModule); loading one is
+// tested in config.test.ts and by the embedded example below.
+const fixtureProject = (o: FixtureConfigOptions = {}): string => projectWith(o, 'capi.config.mjs');
+const rewriteConfig = (dir: string, o: FixtureConfigOptions): void => writeFixtureConfig(dir, o, 'capi.config.mjs');
 
 function listFiles(root: string, dir = root): string[] {
   const out: string[] = [];
@@ -89,7 +94,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     writeFileSync(join(dir, 'providers/README.md'), 'ours\n');
     writeFileSync(join(dir, 'clusters/team-b/plain/notes.txt'), 'ours\n');
     writeFileSync(join(dir, 'clusters/team-a/dev-1/extra.yaml'), 'ours\n');
-    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig({ clusters: `{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }` }));
+    rewriteConfig(dir, { clusters: `{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }` });
     const r = await runCli(['render'], { cwd: dir });
     expect(r.stdout).toContain('0 added, 1 changed, 2 removed');
     expect(existsSync(join(dir, 'clusters/team-b/plain/cluster.yaml'))).toBe(false);
@@ -224,10 +229,10 @@ describe('capiform render: credentials', { timeout: 240_000 }, () => {
     const r = await runCli(['render'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('DOCKER_REGION:\n    - DockerCluster ns/a in clusters/ns/a/cluster.yaml (clusters[0] (ns/a))');
-    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig({
+    rewriteConfig(dir, {
       clusters: `{ name: 'a', namespace: 'ns', infrastructure: 'docker', kubernetesVersion: 'v1.33.1' }`,
       extra: `variables: { DOCKER_REGION: 'eu', DOCKER_B64ENCODED_CREDENTIALS: 'Zm9v' }, secrets: { allowPlaintext: ['DOCKER_B64ENCODED_CREDENTIALS'] },`,
-    }));
+    });
     const ok = await runCli(['render'], { cwd: dir });
     expect(ok.stderr).toBe('');
     expect(read(dir, 'providers/infrastructure-docker/components.yaml')).toContain('credentials: Zm9v');
