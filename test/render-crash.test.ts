@@ -3,8 +3,8 @@
  * (CAPIFORM_CRASH_AT); every top-level directory must then be the old or the new one (or, between the two renames of
  * its swap, parked in .capiform/old with a journal), and the next run must repair the tree to exactly the new one.
  *
- * Speed: the project's config is a plain capi.config.mjs (a .ts config costs seconds per load under vitest, see
- * fixtureConfigModule), the processes run the sources compiled once (compiled-cli.ts) instead of through jiti, and
+ * Speed: the project's config is a plain object (no `capiform` import, which costs seconds per load: see
+ * fixtureConfigPlain), the processes run the sources compiled once (compiled-cli.ts) instead of through jiti, and
  * they run side by side, each in its own copy of the project.
  */
 import { spawn } from 'node:child_process';
@@ -69,13 +69,13 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, 
 
 describe('crash-safe tree writes', { timeout: 300_000 }, () => {
   it('after a SIGKILL at any step the tree is old or new, and the next run repairs it', async () => {
-    const old = fixtureProject({}, 'capi.config.mjs');
+    const old = fixtureProject({}, 'plain');
     expect((await runCli(['render'], { cwd: old })).code).toBe(0);
     const oldTree = Object.fromEntries(tops.map((t) => [t, snapshot(join(old, t))]));
 
     const fresh = testdir({});
     cpSync(old, fresh, { recursive: true });
-    writeFixtureConfig(fresh, configB, 'capi.config.mjs');
+    writeFixtureConfig(fresh, configB, 'plain');
     expect((await runCli(['render'], { cwd: fresh })).code).toBe(0);
     const newTree = Object.fromEntries(tops.map((t) => [t, snapshot(join(fresh, t))]));
     for (const t of ['providers', 'clusters']) expect(newTree[t]).not.toEqual(oldTree[t]);
@@ -85,7 +85,7 @@ describe('crash-safe tree writes', { timeout: 300_000 }, () => {
     const dirs = steps.map(() => {
       const dir = testdir({});
       cpSync(old, dir, { recursive: true });
-      writeFixtureConfig(dir, configB, 'capi.config.mjs');
+      writeFixtureConfig(dir, configB, 'plain');
       return dir;
     });
     const exits = await mapLimit(steps, availableParallelism(), (step, i) => renderCrashingAt(cli, dirs[i]!, step));

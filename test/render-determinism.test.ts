@@ -1,7 +1,7 @@
 /**
- * Same config + lock → byte-identical tree, whatever the cwd, TZ, locale or umask. The config is a plain
- * capi.config.mjs and the second process runs the compiled sources: loading a .ts config under vitest or through jiti
- * costs seconds a run (see fixtureConfigModule, compiled-cli.ts), and config loading is not what is tested here.
+ * Same config + lock → byte-identical tree, whatever the cwd, TZ, locale or umask. The config is a plain object and
+ * the second process runs the compiled sources: a `capiform` import in the config, or jiti running the sources, costs
+ * seconds a run (see fixtureConfigPlain, compiled-cli.ts), and neither is what is tested here.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -25,16 +25,16 @@ function snapshot(root: string, dir = root): Record<string, string> {
 describe('determinism', { timeout: 120_000 }, () => {
   it('renders byte-identical trees twice, from another cwd, with another TZ, locale and umask', async () => {
     const extra = `argocd: { repoURL: 'https://example.com/fleet.git' },`;
-    const a = fixtureProject({ extra }, 'capi.config.mjs');
+    const a = fixtureProject({ extra }, 'plain');
     expect((await runCli(['render'], { cwd: a })).code).toBe(0);
     const first = snapshot(a);
     expect((await runCli(['render'], { cwd: a })).stdout).toContain('tree is up to date');
     expect(snapshot(a)).toEqual(first);
 
-    const b = fixtureProject({ extra }, 'capi.config.mjs');
+    const b = fixtureProject({ extra }, 'plain');
     const cli = await compiledCli();
     mkdirSync(join(b, 'sub/dir'), { recursive: true });
-    const run = spawnSync('/bin/sh', ['-c', `umask 077 && exec "${process.execPath}" "${cli}" render --config ../../capi.config.mjs`], {
+    const run = spawnSync('/bin/sh', ['-c', `umask 077 && exec "${process.execPath}" "${cli}" render --config ../../capi.config.ts`], {
       cwd: join(b, 'sub/dir'),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'Pacific/Kiritimati', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8' },
       encoding: 'utf8',

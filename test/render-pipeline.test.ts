@@ -3,12 +3,12 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureProject as projectWith, writeFixtureConfig, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';
+import * as fixtures from './helpers/pipeline-fixtures.js';
 
-// capi.config.mjs: a .ts config costs seconds per render under vitest (see fixtureConfigModule); loading one is
-// tested in config.test.ts and by the embedded example below.
-const fixtureProject = (o: FixtureConfigOptions = {}): string => projectWith(o, 'capi.config.mjs');
-const rewriteConfig = (dir: string, o: FixtureConfigOptions): void => writeFixtureConfig(dir, o, 'capi.config.mjs');
+// Plain configs (no `capiform` import): with one, every render spends seconds loading the config (see
+// fixtureConfigPlain). Loading a config as users write it is tested in config.test.ts and by the embedded example.
+const fixtureConfig = fixtures.fixtureConfigPlain;
+const fixtureProject = (o: fixtures.FixtureConfigOptions = {}): string => fixtures.fixtureProject(o, 'plain');
 
 function listFiles(root: string, dir = root): string[] {
   const out: string[] = [];
@@ -94,7 +94,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     writeFileSync(join(dir, 'providers/README.md'), 'ours\n');
     writeFileSync(join(dir, 'clusters/team-b/plain/notes.txt'), 'ours\n');
     writeFileSync(join(dir, 'clusters/team-a/dev-1/extra.yaml'), 'ours\n');
-    rewriteConfig(dir, { clusters: `{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }` });
+    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig({ clusters: `{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }` }));
     const r = await runCli(['render'], { cwd: dir });
     expect(r.stdout).toContain('0 added, 1 changed, 2 removed');
     expect(existsSync(join(dir, 'clusters/team-b/plain/cluster.yaml'))).toBe(false);
@@ -229,10 +229,10 @@ describe('capiform render: credentials', { timeout: 240_000 }, () => {
     const r = await runCli(['render'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('DOCKER_REGION:\n    - DockerCluster ns/a in clusters/ns/a/cluster.yaml (clusters[0] (ns/a))');
-    rewriteConfig(dir, {
+    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig({
       clusters: `{ name: 'a', namespace: 'ns', infrastructure: 'docker', kubernetesVersion: 'v1.33.1' }`,
       extra: `variables: { DOCKER_REGION: 'eu', DOCKER_B64ENCODED_CREDENTIALS: 'Zm9v' }, secrets: { allowPlaintext: ['DOCKER_B64ENCODED_CREDENTIALS'] },`,
-    });
+    }));
     const ok = await runCli(['render'], { cwd: dir });
     expect(ok.stderr).toBe('');
     expect(read(dir, 'providers/infrastructure-docker/components.yaml')).toContain('credentials: Zm9v');

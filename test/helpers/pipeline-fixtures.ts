@@ -228,26 +228,27 @@ export default defineConfig(${configObject(o)});
 }
 
 /**
- * The same config as a plain ES module (`capi.config.mjs`, no `capiform` import), which Node loads natively. A .ts
- * config goes through jiti, and its `capiform` import makes jiti transpile all of capiform's sources on every load
- * (seconds under vitest): tests that render many times and are not about config loading use this one.
+ * The same config as a plain object (`export default { … }`, no `capiform` import). A `capiform` import makes jiti
+ * transpile all of capiform's sources each time the config is loaded (5-8 s under vitest, 2 s in a spawned process);
+ * without it a load takes milliseconds. For tests that render many times and are not about config loading.
  */
-export function fixtureConfigModule(o: FixtureConfigOptions = {}): string {
+export function fixtureConfigPlain(o: FixtureConfigOptions = {}): string {
   return `export default ${configObject(o)};
 `;
 }
 
-export type FixtureConfigFile = 'capi.config.ts' | 'capi.config.mjs';
+/** How a fixture's capi.config.ts is written: as users write it (`defineConfig` from 'capiform'), or plain (fast). */
+export type FixtureConfigStyle = 'capiform' | 'plain';
 
-/** Writes the fixture config for `o` as `file` (see {@link fixtureConfigModule} for when to choose .mjs). */
-export function writeFixtureConfig(root: string, o: FixtureConfigOptions = {}, file: FixtureConfigFile = 'capi.config.ts'): void {
-  writeFileSync(join(root, file), file === 'capi.config.ts' ? fixtureConfig(o) : fixtureConfigModule(o));
+/** Writes the fixture config for `o` as `<root>/capi.config.ts`. */
+export function writeFixtureConfig(root: string, o: FixtureConfigOptions = {}, style: FixtureConfigStyle = 'capiform'): void {
+  writeFileSync(join(root, 'capi.config.ts'), style === 'capiform' ? fixtureConfig(o) : fixtureConfigPlain(o));
 }
 
 /** A fixture project (repository + config) in a fresh temporary directory. */
-export function fixtureProject(o: FixtureConfigOptions = {}, file: FixtureConfigFile = 'capi.config.ts'): string {
+export function fixtureProject(o: FixtureConfigOptions = {}, style: FixtureConfigStyle = 'capiform'): string {
   const root = testdir({});
-  writeFixtureConfig(root, o, file);
+  writeFixtureConfig(root, o, style);
   fixtureRepository(root);
   return root;
 }
