@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, parseManifests } from '../src/yaml/index.js';
 import { runCli } from './helpers/cli.js';
-import { capiStack, corpusDir, tempDir, writeFile, writeRepository, writeTreeInventory } from './helpers/plan-fixtures.js';
+import { capiStack, coreOnlyProject, corpusDir, tempDir, writeFile, writeRepository, writeTreeInventory } from './helpers/plan-fixtures.js';
 
 const corpusRepo = join(corpusDir, 'repository');
 const haveCorpus = existsSync(corpusRepo);
@@ -63,9 +63,7 @@ describe('capiform plan upgrade', () => {
   });
 
   it('says "You are already up to date!" when nothing is newer', async () => {
-    const base = tempDir();
-    writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v1.0.0', namespace: 'capi-system' }]);
-    writeRepository(join(base, 'repo'), 'cluster-api', ['v1.0.0'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);
+    const base = coreOnlyProject();
     const r = await runCli(['plan', 'upgrade', '--repository', 'repo'], { cwd: base });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('cluster-api   capi-system   CoreProvider   v1.0.0            Already up to date\n');
@@ -73,9 +71,7 @@ describe('capiform plan upgrade', () => {
   });
 
   it('plans the cert-manager upgrade from the tree’s cert-manager objects and the newest cert-manager in --repository', async () => {
-    const base = tempDir();
-    writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v1.0.0', namespace: 'capi-system' }]);
-    writeRepository(join(base, 'repo'), 'cluster-api', ['v1.0.0'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);
+    const base = coreOnlyProject();
     const cm = (version: string): string =>
       [
         'apiVersion: apps/v1',
@@ -211,9 +207,7 @@ describe('capiform plan upgrade', () => {
   });
 
   it('fails with exit 2 for a --contract clusterctl cannot apply', async () => {
-    const base = tempDir();
-    writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v1.0.0', namespace: 'capi-system' }]);
-    writeRepository(join(base, 'repo'), 'cluster-api', ['v1.0.0'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);
+    const base = coreOnlyProject();
     const r = await runCli(['plan', 'upgrade', '--repository', 'repo', '--contract', 'v1beta1'], { cwd: base });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Error: current version of clusterctl could only upgrade to v1beta2 contract, requested v1beta1');
@@ -233,9 +227,7 @@ describe('capiform plan upgrade', () => {
   });
 
   it('fails with exit 3 when metadata does not cover the current version', async () => {
-    const base = tempDir();
-    writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: 'v0.9.0', namespace: 'capi-system' }]);
-    writeRepository(join(base, 'repo'), 'cluster-api', ['v1.0.0'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);
+    const base = coreOnlyProject('v0.9.0');
     const r = await runCli(['plan', 'upgrade', '--repository', 'repo'], { cwd: base });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(

@@ -17,6 +17,7 @@ import {
 } from '../src/render/components/index.js';
 import { listVariables, process as processTemplate } from '../src/render/envsubst/index.js';
 import { parseManifests } from '../src/yaml/index.js';
+import { thrown } from './helpers/thrown.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const corpusDir = resolve(here, '..', process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus');
@@ -84,16 +85,6 @@ spec:
         image: registry.k8s.io/cluster-api-aws/cluster-api-aws-controller:v2.11.1
         args: []
 `;
-
-function catchInput(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('renderComponents', () => {
   const c = renderComponents({ ...base, text: components, targetNamespace: 'infra' });
@@ -180,14 +171,14 @@ describe('renderComponents', () => {
   });
 
   it('fails when the target namespace cannot be defaulted (exit 2)', () => {
-    const err = catchInput(() => renderComponents({ ...base, text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n' }));
+    const err = thrown(() => renderComponents({ ...base, text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n' }), InputError);
     expect(err.message).toBe("target namespace can't be defaulted. Please specify a target namespace");
     expect(err.exitCode).toBe(2);
   });
 
   it('rejects components with two Namespace objects (exit 2)', () => {
     const text = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: b\n';
-    const err = catchInput(() => renderComponents({ ...base, text }));
+    const err = thrown(() => renderComponents({ ...base, text }), InputError);
     expect(err.message).toBe(
       'failed to detect default target namespace: Invalid manifest. There should be no more than one resource with Kind Namespace in the provider components yaml',
     );
@@ -196,7 +187,7 @@ describe('renderComponents', () => {
 
   it('rejects an unqualified image, with clusterctl’s error chain (exit 2)', () => {
     const text = components.replace('registry.k8s.io/cluster-api-aws/cluster-api-aws-controller:v2.11.1', 'nginx:1.27');
-    const err = catchInput(() => renderComponents({ ...base, text, source: 'infrastructure-components.yaml' }));
+    const err = thrown(() => renderComponents({ ...base, text, source: 'infrastructure-components.yaml' }), InputError);
     expect(err.where).toBe('infrastructure-components.yaml:41'); // the Deployment document starts there
     expect(err.message).toBe(
       "failed to apply image overrides: failed to fix containers in deployment capa-controller-manager: failed to fix containers: failed to fix image for container manager: couldn't parse image name: repository name must be canonical",
@@ -204,7 +195,7 @@ describe('renderComponents', () => {
     expect(err.exitCode).toBe(2);
     expect(err.hint).toContain('docker.io/library/nginx');
     const ds = text.replace('kind: Deployment', 'kind: DaemonSet');
-    expect(catchInput(() => renderComponents({ ...base, text: ds })).message).toContain('in deamonSet capa-controller-manager');
+    expect(thrown(() => renderComponents({ ...base, text: ds }), InputError).message).toContain('in deamonSet capa-controller-manager');
   });
 
   it('applies image overrides field by field (all < component < component/image)', () => {
@@ -262,7 +253,7 @@ describe('fixTargetNamespace (also used for cluster templates)', () => {
       ],
     });
     const bad = { ...hook, metadata: { name: 'v', annotations: { 'cert-manager.io/inject-ca-from': 'no-slash' } } };
-    expect(catchInput(() => fixTargetNamespace([bad], 'new')).message).toBe(
+    expect(thrown(() => fixTargetNamespace([bad], 'new'), InputError).message).toBe(
       'object ValidatingWebhookConfiguration v does not have a correct value for cert-manager.io/inject-ca-from',
     );
   });

@@ -21,18 +21,10 @@ import {
   substituteBytes,
   templateFileName,
 } from '../src/render/envsubst/index.js';
+import { thrown } from './helpers/thrown.js';
 
 const missingMessage = (names: string) =>
   `value for variables [${names}] is not set. Please set the value using os environment variables or the clusterctl config file`;
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('substitute: the surprising cases of clusterctl substitution', () => {
   it('1. only ${VAR} is substituted, never $VAR', () => {
@@ -41,7 +33,7 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
 
   it('2. ${V-x}, ${V+x} and ${V?x} are parse errors', () => {
     for (const t of ['${V-x}', '${V+x}', '${V?x}']) {
-      const err = errorOf(() => substitute(t, { V: 'v' }));
+      const err = thrown(() => substitute(t, { V: 'v' }));
       expect(err).toBeInstanceOf(TemplateSyntaxError);
       expect(err.message).toBe('missing closing brace');
       expect((err as TemplateSyntaxError).exitCode).toBe(ExitCode.input);
@@ -56,23 +48,23 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
   });
 
   it('4. an empty default makes the variable required', () => {
-    expect(errorOf(() => substitute('${U:=}', {})).message).toBe(missingMessage('U'));
+    expect(thrown(() => substitute('${U:=}', {})).message).toBe(missingMessage('U'));
     expect(substitute('${U:=}', { U: '' })).toBe('');
   });
 
   it('5. only the first occurrence of a name counts for the missing check', () => {
-    expect(errorOf(() => substitute('${U} ${U:=x}', {}))).toBeInstanceOf(MissingVariablesError);
+    expect(thrown(() => substitute('${U} ${U:=x}', {}))).toBeInstanceOf(MissingVariablesError);
     expect(substitute('${U:=x} ${U}', {})).toBe('x ');
   });
 
   it('6. variables used only inside arguments are never checked', () => {
     expect(substitute('${A:=${B}}', {})).toBe('');
-    expect(errorOf(() => substitute('${A:=${B}} ${B}', {})).message).toBe(missingMessage('B'));
+    expect(thrown(() => substitute('${A:=${B}} ${B}', {})).message).toBe(missingMessage('B'));
   });
 
   it('7. any operator with arguments counts as a default; case and length operators do not', () => {
     expect(substitute('[${U:1}][${U#x}][${U/a/b}]', {})).toBe('[][][]');
-    expect(errorOf(() => substitute('${U^} ${V,,} ${#W}', {})).message).toBe(missingMessage('U, V, W'));
+    expect(thrown(() => substitute('${U^} ${V,,} ${#W}', {})).message).toBe(missingMessage('U, V, W'));
     expect(listVariables('${G:1:2}')).toEqual([{ name: 'G', default: '12' }]);
   });
 
@@ -87,13 +79,13 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
     expect(substitute('${ A } ${A } ${\tA\n}', { A: 'x' })).toBe('x x x');
     expect(substitute('$${ A }', { A: 'x' })).toBe('${A}');
     for (const t of ['${ A:=x }', '${ Ä }', '${\vA}', '${\u00a0A}']) {
-      expect(errorOf(() => substitute(t, { A: 'x', Ä: 'x' })).message).toBe('unable to parse variable name');
+      expect(thrown(() => substitute(t, { A: 'x', Ä: 'x' })).message).toBe('unable to parse variable name');
     }
   });
 
   it('10. ${A: -2} returns the whole value, ${A:-2} is a default, a negative length throws', () => {
     expect(substitute('${A: -2}|${A:-2}', { A: 'abcdef' })).toBe('abcdef|abcdef');
-    const err = errorOf(() => substitute('${A:1:-1}', { A: 'abcdef' }));
+    const err = thrown(() => substitute('${A:1:-1}', { A: 'abcdef' }));
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toContain('slice bounds out of range [1:0]');
   });
@@ -117,7 +109,7 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
 
   it('15. only default operators may mix text and ${X} in an argument', () => {
     expect(substitute('${U:=a${W}b}', { W: 'w' })).toBe('awb');
-    expect(errorOf(() => substitute('${V#x${W}}', { V: 'v', W: 'w' })).message).toBe('bad substitution');
+    expect(thrown(() => substitute('${V#x${W}}', { V: 'v', W: 'w' })).message).toBe('bad substitution');
   });
 
   it('16. lengths, offsets and trims count bytes', () => {
@@ -127,7 +119,7 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
   });
 
   it('17. the missing list is sorted by UTF-8 bytes', () => {
-    const err = errorOf(() => substitute('${Z} ${a} ${Ａ} ${𝐀}', {})) as MissingVariablesError;
+    const err = thrown(() => substitute('${Z} ${a} ${Ａ} ${𝐀}', {})) as MissingVariablesError;
     expect(err.names).toEqual(['Z', 'a', 'Ａ', '𝐀']);
   });
 
@@ -137,7 +129,7 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
 
   it('19. ${V^,} returns the value unchanged, ${V^^^} is an error', () => {
     expect(substitute('${V^,}', { V: 'aB' })).toBe('aB');
-    expect(errorOf(() => substitute('${V^^^}', { V: 'aB' })).message).toBe('bad substitution');
+    expect(thrown(() => substitute('${V^^^}', { V: 'aB' })).message).toBe('bad substitution');
   });
 
   it('20. names may be digits or Unicode letters; lookups are exact', () => {
@@ -146,7 +138,7 @@ describe('substitute: the surprising cases of clusterctl substitution', () => {
 
   it('21. values are inserted verbatim, and prototype names are ordinary unset names', () => {
     expect(substitute('${V}', { V: '${W} $& $1' })).toBe('${W} $& $1');
-    expect(errorOf(() => substitute('${constructor} ${__proto__} ${toString}', {})).message).toBe(
+    expect(thrown(() => substitute('${constructor} ${__proto__} ${toString}', {})).message).toBe(
       missingMessage('__proto__, constructor, toString'),
     );
     const own = JSON.parse('{"__proto__": "p"}') as Record<string, string>;
@@ -167,11 +159,11 @@ describe('substitute: inputs and API', () => {
 
   it('process takes a lookup function (undefined = unset)', () => {
     expect(processTemplate('${X}', (name) => (name === 'X' ? 'x' : undefined))).toBe('x');
-    expect(errorOf(() => processTemplate('${Y}', () => undefined))).toBeInstanceOf(MissingVariablesError);
+    expect(thrown(() => processTemplate('${Y}', () => undefined))).toBeInstanceOf(MissingVariablesError);
   });
 
   it('a missing-variables error lists every name and exits 2', () => {
-    const err = errorOf(() => substitute('${B} ${A} ${B} ${C:=c}', {})) as MissingVariablesError;
+    const err = thrown(() => substitute('${B} ${A} ${B} ${C:=c}', {})) as MissingVariablesError;
     expect(err.message).toBe(missingMessage('A, B'));
     expect(err.names).toEqual(['A', 'B']);
     expect(err.exitCode).toBe(ExitCode.input);
@@ -186,7 +178,7 @@ describe('substitute: inputs and API', () => {
       ['${A/a}', 'bad substitution'],
       ['${A:}', 'unable to parse substitution within function'],
     ] as const) {
-      const err = errorOf(() => substitute(t, { A: 'a' }));
+      const err = thrown(() => substitute(t, { A: 'a' }));
       expect(err).toBeInstanceOf(TemplateSyntaxError);
       expect(err.message).toBe(message);
       expect((err as TemplateSyntaxError).exitCode).toBe(ExitCode.input);
@@ -288,7 +280,7 @@ describe('performance: one linear pass', () => {
 
 describe('error locations', () => {
   it('a parse error says on which line the failing substitution starts', () => {
-    const err = errorOf(() => substitute('a: 1\nb: ${A}\nc: ${B-x}\n', { A: 'a', B: 'b' })) as TemplateSyntaxError;
+    const err = thrown(() => substitute('a: 1\nb: ${A}\nc: ${B-x}\n', { A: 'a', B: 'b' })) as TemplateSyntaxError;
     expect(err.message).toBe('missing closing brace');
     expect(err.where).toBe('line 3');
   });

@@ -23,6 +23,7 @@ import {
 } from '../src/plan/upgrade/index.js';
 import { ExitCode } from '../src/errors.js';
 import { certManagerShouldUpgrade } from '../src/resolve/cert-manager.js';
+import { thrown } from './helpers/thrown.js';
 
 const core = (version: string, namespace = 'capi-system'): InventoryProvider => ({
   providerName: 'cluster-api',
@@ -41,15 +42,6 @@ const repo = (versions: string[], latestSeries: ReleaseSeries[]): Repositories[s
   versions,
   metadata: { [versions.reduce((a, b) => (b > a ? b : a))]: latestSeries },
 });
-
-function thrown(fn: () => unknown): Error & { exitCode?: number } {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error & { exitCode?: number };
-  }
-  throw new Error('expected an error');
-}
 
 describe('tabwriter (Go text/tabwriter, minwidth 10, tabwidth 4, padding 3)', () => {
   it('pads every column but the last to its widest cell plus 3, at least 10', () => {

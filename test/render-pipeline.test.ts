@@ -3,7 +3,12 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureConfig, fixtureProject } from './helpers/pipeline-fixtures.js';
+import * as fixtures from './helpers/pipeline-fixtures.js';
+
+// Plain configs (no `capiform` import): with one, every render spends seconds loading the config (see
+// fixtureConfigPlain). Loading a config as users write it is tested in config.test.ts and by the embedded example.
+const fixtureConfig = fixtures.fixtureConfigPlain;
+const fixtureProject = (o: fixtures.FixtureConfigOptions = {}): string => fixtures.fixtureProject(o, 'plain');
 
 function listFiles(root: string, dir = root): string[] {
   const out: string[] = [];

@@ -17,16 +17,7 @@ import {
   parseManifests,
   spliceDocument,
 } from '../src/yaml/index.js';
-
-function catchError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
+import { thrown } from './helpers/thrown.js';
 
 describe('reading manifests (clusterctl ToUnstructured)', () => {
   it('splits on lines that start with ---, drops empty and comment-only documents', () => {
@@ -40,7 +31,7 @@ describe('reading manifests (clusterctl ToUnstructured)', () => {
   });
 
   it('rejects a separator followed by anything but spaces or a comment', () => {
-    const err = catchError(() => parseManifests('kind: A\n--- !x\nkind: B\n', { source: 'c.yaml' }));
+    const err = thrown(() => parseManifests('kind: A\n--- !x\nkind: B\n', { source: 'c.yaml' }), InputError);
     expect(err.message).toBe('invalid Yaml document separator: !x');
     expect(err.where).toBe('c.yaml:2');
     expect(err.exitCode).toBe(2);
@@ -99,14 +90,14 @@ describe('reading manifests (clusterctl ToUnstructured)', () => {
 
   it('reports malformed YAML with clusterctl’s message, the file and the line', () => {
     const text = 'kind: A\n---\nkind: B\nmetadata:\n  name: [unclosed\n';
-    const err = catchError(() => parseManifests(text, { source: 'components.yaml' }));
+    const err = thrown(() => parseManifests(text, { source: 'components.yaml' }), InputError);
     expect(err.message).toMatch(/^failed to unmarshal the 2nd yaml document: "kind: B\\nmetadata:\\n {2}name: \[unclosed\\n": error converting YAML to JSON: yaml: line \d+: /);
     expect(err.where).toMatch(/^components\.yaml:[4-6]$/);
     expect(err.exitCode).toBe(2);
   });
 
   it('fails on a document that is not an object with a kind', () => {
-    expect(catchError(() => parseManifests('- a\n- b\n')).message).toBe(
+    expect(thrown(() => parseManifests('- a\n- b\n'), InputError).message).toBe(
       'failed to unmarshal the 1st yaml document: "- a\\n- b\\n": error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}',
     );
     // A mapping without kind is fine: clusterctl decodes into map[string]interface{} (spec R0.2).
@@ -123,13 +114,13 @@ describe('reading manifests (clusterctl ToUnstructured)', () => {
     const lines = ['kind: K', 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
     const started = Date.now();
-    const err = catchError(() => parseManifests(lines.join('\n') + '\n'));
+    const err = thrown(() => parseManifests(lines.join('\n') + '\n'), InputError);
     expect(err.message).toContain('document contains excessive aliasing');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('bounds the manifest size', () => {
-    const err = catchError(() => parseManifests('#'.repeat(MAX_MANIFEST_SIZE + 1), { source: 'big.yaml' }));
+    const err = thrown(() => parseManifests('#'.repeat(MAX_MANIFEST_SIZE + 1), { source: 'big.yaml' }), InputError);
     expect(err.message).toMatch(/^manifest is too large/);
     expect(err.where).toBe('big.yaml');
   });

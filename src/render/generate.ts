@@ -313,14 +313,15 @@ export interface GenerateClusterOptions {
   outputStyle?: OutputStyle;
 }
 
-/** `TemplateClient.Get`: `cluster-template[-<flavor>].yaml` of `version`, through the overrides layer. */
-export async function getTemplate(
-  ctx: RepoContext,
-  opts: { version: string; flavor?: string; targetNamespace: string; variables: VariableLookup; listVariablesOnly?: boolean },
-): Promise<Template> {
-  if (opts.targetNamespace === '') throw new UsageError('invalid arguments: please provide a targetNamespace');
-  const file = clusterTemplateName(opts.flavor);
-  const artifact = await requireArtifact(ctx, opts.version, file, () => flavorHint(ctx, opts.version));
+interface TemplateRequest {
+  targetNamespace: string;
+  variables: VariableLookup;
+  /** Only the variables are wanted: the file is not processed (`--list-variables`). */
+  listVariablesOnly?: boolean;
+}
+
+/** The `Template` of a file read from a provider's repository, as TemplateClient and ClusterClassClient make it. */
+function templateOf(artifact: { raw: string; source: string }, opts: TemplateRequest): Template {
   return newTemplate({
     raw: artifact.raw,
     source: artifact.source,
@@ -330,20 +331,25 @@ export async function getTemplate(
   });
 }
 
+/** `TemplateClient.Get`: `cluster-template[-<flavor>].yaml` of `version`, through the overrides layer. */
+export async function getTemplate(
+  ctx: RepoContext,
+  opts: TemplateRequest & { version: string; flavor?: string },
+): Promise<Template> {
+  if (opts.targetNamespace === '') throw new UsageError('invalid arguments: please provide a targetNamespace');
+  const file = clusterTemplateName(opts.flavor);
+  const artifact = await requireArtifact(ctx, opts.version, file, () => flavorHint(ctx, opts.version));
+  return templateOf(artifact, opts);
+}
+
 /** `ClusterClassClient.Get`: `clusterclass-<name>.yaml` of `version`, rendered into `targetNamespace`. */
 export async function getClusterClass(
   ctx: RepoContext,
-  opts: { version: string; name: string; targetNamespace: string; variables: VariableLookup; listVariablesOnly?: boolean },
+  opts: TemplateRequest & { version: string; name: string },
 ): Promise<Template> {
   if (opts.targetNamespace === '') throw new UsageError('invalid arguments: please provide a targetNamespace');
   const artifact = await requireArtifact(ctx, opts.version, clusterClassTemplateName(opts.name));
-  return newTemplate({
-    raw: artifact.raw,
-    source: artifact.source,
-    targetNamespace: opts.targetNamespace,
-    variables: opts.variables,
-    skipTemplateProcess: opts.listVariablesOnly,
-  });
+  return templateOf(artifact, opts);
 }
 
 /**

@@ -347,12 +347,23 @@ class Emitter {
     this.popIndent();
   }
 
+  /** Whether `value` can be written as it is: no folding allowed, or it fits the line, or it has no space to fold at. */
+  private fitsUnfolded(value: string, allowBreaks: boolean): boolean {
+    return !allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' ');
+  }
+
+  /** Go's common tail of the scalar writers: the closing quote, if any, then no pending whitespace or indention. */
+  private endScalar(quote?: string): void {
+    if (quote !== undefined) this.indicator(quote, false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
   private writePlain(value: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
-    if (ASCII.test(value) && (!allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' '))) {
+    if (ASCII.test(value) && this.fitsUnfolded(value, allowBreaks)) {
       this.put(value);
-      this.whitespace = false;
-      this.indention = false;
+      this.endScalar();
       return;
     }
     const cps = codePoints(value);
@@ -369,8 +380,7 @@ class Emitter {
         spaces = false;
       }
     }
-    this.whitespace = false;
-    this.indention = false;
+    this.endScalar();
   }
 
   private writeSingle(value: string, allowBreaks: boolean): void {
@@ -378,12 +388,10 @@ class Emitter {
     if (
       ASCII.test(value) &&
       !/[\n\r]/.test(value) &&
-      (!allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' '))
+      this.fitsUnfolded(value, allowBreaks)
     ) {
       this.put(value.replace(/'/g, "''"));
-      this.indicator("'", false, false, false);
-      this.whitespace = false;
-      this.indention = false;
+      this.endScalar("'");
       return;
     }
     const cps = codePoints(value);
@@ -410,9 +418,7 @@ class Emitter {
         breaks = false;
       }
     }
-    this.indicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
+    this.endScalar("'");
   }
 
   private writeDouble(value: string, allowBreaks: boolean): void {
@@ -420,12 +426,10 @@ class Emitter {
     if (
       /^[\x20-\x7e]*$/.test(value) &&
       !/["\\]/.test(value) &&
-      (!allowBreaks || this.column + value.length <= this.bestWidth || !value.includes(' '))
+      this.fitsUnfolded(value, allowBreaks)
     ) {
       this.put(value);
-      this.indicator('"', false, false, false);
-      this.whitespace = false;
-      this.indention = false;
+      this.endScalar('"');
       return;
     }
     const cps = codePoints(value);
@@ -452,9 +456,7 @@ class Emitter {
         spaces = false;
       }
     }
-    this.indicator('"', false, false, false);
-    this.whitespace = false;
-    this.indention = false;
+    this.endScalar('"');
   }
 
   private writeLiteral(value: string): void {

@@ -199,11 +199,9 @@ export interface FixtureConfigOptions {
   extra?: string;
 }
 
-/** A capi.config.ts using the fixture repository. */
-export function fixtureConfig(o: FixtureConfigOptions = {}): string {
-  return `import { defineConfig } from 'capiform';
-
-export default defineConfig({
+/** The config object literal of {@link fixtureConfig}, as source text. */
+function configObject(o: FixtureConfigOptions): string {
+  return `{
   providers: {
     core: { name: 'cluster-api', version: '${o.core ?? '~1.13.0'}', url: './repo' },
     bootstrap: [{ name: 'kubeadm', version: 'latest', url: './repo' }],
@@ -219,13 +217,39 @@ export default defineConfig({
   `
   }],
   ${o.extra ?? ''}
-});
+}`;
+}
+
+/** A capi.config.ts using the fixture repository. */
+export function fixtureConfig(o: FixtureConfigOptions = {}): string {
+  return `import { defineConfig } from 'capiform';
+
+export default defineConfig(${configObject(o)});
 `;
 }
 
+/**
+ * The same config as a plain object (`export default { … }`, no `capiform` import). A `capiform` import makes jiti
+ * transpile all of capiform's sources each time the config is loaded (5-8 s under vitest, 2 s in a spawned process);
+ * without it a load takes milliseconds. For tests that render many times and are not about config loading.
+ */
+export function fixtureConfigPlain(o: FixtureConfigOptions = {}): string {
+  return `export default ${configObject(o)};
+`;
+}
+
+/** How a fixture's capi.config.ts is written: as users write it (`defineConfig` from 'capiform'), or plain (fast). */
+export type FixtureConfigStyle = 'capiform' | 'plain';
+
+/** Writes the fixture config for `o` as `<root>/capi.config.ts`. */
+export function writeFixtureConfig(root: string, o: FixtureConfigOptions = {}, style: FixtureConfigStyle = 'capiform'): void {
+  writeFileSync(join(root, 'capi.config.ts'), style === 'capiform' ? fixtureConfig(o) : fixtureConfigPlain(o));
+}
+
 /** A fixture project (repository + config) in a fresh temporary directory. */
-export function fixtureProject(o: FixtureConfigOptions = {}): string {
-  const root = testdir({ 'capi.config.ts': fixtureConfig(o) });
+export function fixtureProject(o: FixtureConfigOptions = {}, style: FixtureConfigStyle = 'capiform'): string {
+  const root = testdir({});
+  writeFixtureConfig(root, o, style);
   fixtureRepository(root);
   return root;
 }

@@ -72,3 +72,14 @@ export function capiStack(version: string, infra: { name: string; version: strin
     { name: infra.name, type: 'InfrastructureProvider', version: infra.version, namespace: infra.namespace },
   ];
 }
+
+/**
+ * A project whose rendered tree holds only core cluster-api at `installed` (in capi-system), with a local repository
+ * `repo/` that has cluster-api v1.0.0 (contract v1beta2): the smallest input of `plan upgrade --repository repo`.
+ */
+export function coreOnlyProject(installed = 'v1.0.0'): string {
+  const base = tempDir();
+  writeTreeInventory(base, [{ name: 'cluster-api', type: 'CoreProvider', version: installed, namespace: 'capi-system' }]);
+  writeRepository(join(base, 'repo'), 'cluster-api', ['v1.0.0'], [{ major: 1, minor: 0, contract: 'v1beta2' }]);
+  return base;
+}

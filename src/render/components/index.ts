@@ -178,7 +178,14 @@ export function renderComponents(input: RenderComponentsInput): Components {
   return c;
 }
 
-function renderUncached(input: RenderComponentsInput): Components {
+/**
+ * The first two steps of both components and cert-manager processing: parse the documents, then `FixImages` with the
+ * overrides of `component`, each failure wrapped the way clusterctl words it.
+ */
+function parseFixingImages(
+  input: { text: string; source?: string; fast?: boolean; images?: ImageOverrides | null },
+  component: string,
+): ManifestEntry[] {
   let entries: ManifestEntry[];
   try {
     entries = parseDocuments(input.text, { source: input.source, fast: input.fast }).map((d) => ({
@@ -189,10 +196,14 @@ function renderUncached(input: RenderComponentsInput): Components {
     wrap(e, 'failed to parse yaml');
   }
   try {
-    entries = fixImages(entries, (image) => alterImage(input.manifestLabel, image, input.images), input.source);
+    return fixImages(entries, (image) => alterImage(component, image, input.images), input.source);
   } catch (e) {
     wrap(e, 'failed to apply image overrides');
   }
+}
+
+function renderUncached(input: RenderComponentsInput): Components {
+  let entries = parseFixingImages(input, input.manifestLabel);
   const images = inspectImages(entries.map((e) => e.value));
   let defaultNamespace: string;
   try {
@@ -283,20 +294,7 @@ export function processCertManagerManifest(input: {
   source?: string;
   fast?: boolean;
 }): CertManagerManifest {
-  let entries: ManifestEntry[];
-  try {
-    entries = parseDocuments(input.text, { source: input.source, fast: input.fast }).map((d) => ({
-      value: d.value,
-      source: d,
-    }));
-  } catch (e) {
-    wrap(e, 'failed to parse yaml');
-  }
-  try {
-    entries = fixImages(entries, (image) => alterImage('cert-manager', image, input.images), input.source);
-  } catch (e) {
-    wrap(e, 'failed to apply image overrides');
-  }
+  let entries = parseFixingImages(input, 'cert-manager');
   entries = entries.map((e) => {
     let v = setMetaEntries(e.value, 'labels', { [CLUSTERCTL_LABEL]: '', [CORE_LABEL]: 'cert-manager' });
     v = setMetaEntries(v, 'annotations', { [CERT_MANAGER_VERSION_ANNOTATION]: input.version });

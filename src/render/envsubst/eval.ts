@@ -4,7 +4,8 @@
  * defaults stay linear; the walk uses an explicit stack so nesting depth is not limited by the JavaScript stack.
  */
 import { isUtf8 } from 'node:buffer';
-import { concatBytes, lookupFunc, toDefault } from './funcs.js';
+import { lookupFunc, toDefault } from './funcs.js';
+import { concatBytes } from './utf8.js';
 import type { FuncNode, Node } from './parse.js';
 
 /** A value under construction: bytes, or a list of values to concatenate. */

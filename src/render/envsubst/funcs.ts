@@ -4,6 +4,7 @@
 import { InputError } from '../../errors.js';
 import { globMatch } from './glob.js';
 import {
+  concatBytes,
   decodeRune,
   decoded,
   encodeRune,
@@ -254,16 +255,4 @@ export function lookupFunc(name: string, nargs: number): SubstituteFunc {
     default:
       return toDefault;
   }
-}
-
-export function concatBytes(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }

@@ -11,7 +11,7 @@ import { MissingVariablesError, TemplateSyntaxError } from '../../errors.js';
 import { evalNodes, evalNodesToString } from './eval.js';
 import { rewriteLegacyVariables, rewriteLegacyVariablesString } from './legacy.js';
 import { EnvsubstParseError, parseTemplate, parseTemplateString, type FuncNode, type Node } from './parse.js';
-import { compareUtf8 } from './utf8.js';
+import { compareUtf8, concatBytes } from './utf8.js';
 
 export { EnvsubstPanic } from './funcs.js';
 export { mergeTemplates, type MergeableTemplate, type MergedTemplate } from './merge-templates.js';
@@ -85,25 +85,35 @@ function inventory(nodes: readonly (Node | string)[]): Map<string, Uint8Array> {
 
 function defaultString(n: FuncNode): Uint8Array {
   if (n.args.length === 0) return EMPTY;
-  const parts: Uint8Array[] = [];
-  let len = 0;
-  for (const a of n.args) {
-    const b = a instanceof Uint8Array ? a : toBytes(`\${${a.param}}`);
-    parts.push(b);
-    len += b.length;
-  }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(len);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  const parts = n.args.map((a) => (a instanceof Uint8Array ? a : toBytes(`\${${a.param}}`)));
+  return parts.length === 1 ? parts[0]! : concatBytes(parts);
 }
 
 function sortedNames(names: Iterable<string>): string[] {
   return [...names].sort(compareUtf8);
+}
+
+/**
+ * clusterctl's check before substituting: every variable used without a default must be set (else
+ * MissingVariablesError naming them all). Returns the values of the set ones, through `convert`.
+ */
+function requireVariables<V>(
+  nodes: readonly (Node | string)[],
+  lookup: (name: string) => string | undefined,
+  convert: (value: string) => V,
+): Map<string, V> {
+  const values = new Map<string, V>();
+  const missing: string[] = [];
+  for (const [name, def] of inventory(nodes)) {
+    const v = lookup(name);
+    if (v === undefined) {
+      if (def.length === 0) missing.push(name);
+    } else {
+      values.set(name, convert(v));
+    }
+  }
+  if (missing.length > 0) throw new MissingVariablesError(sortedNames(missing));
+  return values;
 }
 
 /**
@@ -113,17 +123,7 @@ function sortedNames(names: Iterable<string>): string[] {
 export function processBytes(raw: Uint8Array, lookup: (name: string) => string | undefined): Uint8Array {
   const buf = rewriteLegacyVariables(raw);
   const nodes = parseBytes(buf);
-  const values = new Map<string, Uint8Array>();
-  const missing: string[] = [];
-  for (const [name, def] of inventory(nodes)) {
-    const v = lookup(name);
-    if (v === undefined) {
-      if (def.length === 0) missing.push(name);
-    } else {
-      values.set(name, toBytes(v));
-    }
-  }
-  if (missing.length > 0) throw new MissingVariablesError(sortedNames(missing));
+  const values = requireVariables(nodes, lookup, toBytes);
   return evalNodes(nodes, (name) => {
     let b = values.get(name);
     if (b === undefined) {
@@ -141,17 +141,7 @@ export function process(text: string, lookup: (name: string) => string | undefin
   if (text.indexOf('$') < 0 && text.indexOf('\0') < 0) return text;
   // Fast path: top-level text stays a string; only the substitutions are handled as bytes.
   const nodes = parseString(rewriteLegacyVariablesString(text));
-  const strings = new Map<string, string>();
-  const missing: string[] = [];
-  for (const [name, def] of inventory(nodes)) {
-    const v = lookup(name);
-    if (v === undefined) {
-      if (def.length === 0) missing.push(name);
-    } else {
-      strings.set(name, v);
-    }
-  }
-  if (missing.length > 0) throw new MissingVariablesError(sortedNames(missing));
+  const strings = requireVariables(nodes, lookup, (v) => v);
   const stringValue = (name: string): string => {
     let v = strings.get(name);
     if (v === undefined) {

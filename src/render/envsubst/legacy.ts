@@ -5,6 +5,7 @@
  * contain `$`. Written as a scanner: whitespace, name and `{` are disjoint, so every attempt is one forward pass
  * that stops at the next `{`, and the whole rewrite is linear.
  */
+import { concatBytes } from './utf8.js';
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
@@ -46,15 +47,7 @@ export function rewriteLegacyVariables(buf: Uint8Array): Uint8Array {
   }
   if (!parts) return buf;
   parts.push(buf.subarray(copied));
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** {@link rewriteLegacyVariables} on a string (the pattern is ASCII, so UTF-16 indexes work the same). */

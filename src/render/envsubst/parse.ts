@@ -6,7 +6,7 @@
  * from the token. The parser is the same grammar written as an explicit stack machine so that deeply nested
  * `${A:=${B:=…}}` cannot overflow the JavaScript stack. Top-level text, the hot path, is scanned with `indexOf`.
  */
-import { decodeRune, decoded, isIdentRune } from './utf8.js';
+import { concatBytes, decodeRune, decoded, isIdentRune } from './utf8.js';
 
 export const ERR_BAD_SUBSTITUTION = 'bad substitution';
 export const ERR_MISSING_CLOSING_BRACE = 'missing closing brace';
@@ -301,7 +301,7 @@ export function parseTemplate(buf: Uint8Array, end = buf.length): Node[] {
     }
     if (parts) {
       parts.push(buf.subarray(segStart, i));
-      nodes.push(concat(parts));
+      nodes.push(concatBytes(parts));
     } else if (i > pos) {
       nodes.push(buf.subarray(pos, i));
     }
@@ -424,18 +424,6 @@ function utf16Length(buf: Uint8Array, n: number): number {
     units++;
   }
   return units;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 /** parseParam: returns a text node, `null` when a nested `${` was opened, or fails. */

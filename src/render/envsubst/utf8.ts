@@ -258,3 +258,16 @@ export function compareUtf8(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/** The bytes of `parts`, one after the other, in a new array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
