@@ -7,7 +7,7 @@
  * Upgrading is a one-line change: set the kubeadm/docker/core providers to `~1.13.0` and cert-manager to `v1.19.1`
  * (both ship in examples/repository), then `npx capiform lock --upgrade && npx capiform render`.
  */
-import { defineConfig } from './src/index.js';
+import { defineConfig } from 'capiform';
 
 const repo = './examples/repository';
 
