@@ -22,6 +22,24 @@ describe('capi.config loading', () => {
     expect(r.stderr).not.toContain('    at '); // no stack trace
   });
 
+  it('explains a typo inside `core: { … }` (an entry or a list) and a bad variable value instead of "Invalid input"', async () => {
+    const dir = testdir({
+      'capi.config.json': JSON.stringify({
+        providers: { core: { name: 'cluster-api', verison: 'latest', url: './repo' } },
+        variables: { A: ['x'], B: { envv: 'X' } },
+        clusters: [{ namespace: 'a', infrastructure: 'docker', kubernetesVersion: 'v1.33.0' }],
+      }),
+    });
+    const r = await runCli(['render'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('Invalid input');
+    expect(r.stderr).toContain('providers.core.version: is required (string)');
+    expect(r.stderr).toContain('providers.core.verison: unknown field; allowed: name, version, url, type,');
+    expect(r.stderr).toContain('variables.A: expected string, number, boolean or object, received array');
+    expect(r.stderr).toContain('variables.B.envv: unknown field; allowed: env');
+    expect(r.stderr).toContain('clusters[0].name: is required (string)');
+  });
+
   it('reports a syntax error in a TypeScript config without a stack trace', async () => {
     const dir = testdir({ 'capi.config.ts': 'export default { providers: { core: { name: "cluster-api", version: "latest" ' });
     const r = await runCli(['lock'], { cwd: dir });
