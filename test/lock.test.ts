@@ -126,6 +126,17 @@ describe('capiform lock', { timeout: 240_000 }, () => {
     expect(lockOf(dir)).toContain('constraint: ~1.13.0');
   });
 
+  it('names each stale lock entry once, even when it drifted in two ways (cert-manager version and source)', async () => {
+    const dir = fixtureProject();
+    await runCli(['lock'], { cwd: dir });
+    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig().replace("certManager: { version: 'v1.19.1', url: './repo' }", "certManager: { version: 'v1.18.2', url: './repo/cert-manager/v1.18.2/cert-manager.yaml' }"));
+    const r = await runCli(['render', '--frozen'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('version changed: cert-manager v1.19.1 → v1.18.2');
+    expect(r.stderr).toContain('source moved: cert-manager: ');
+    expect(r.stderr).toMatch(/\n {2}at: capi\.lock\.yaml certManager\n/);
+  });
+
   it('--frozen without a lock fails', async () => {
     const dir = fixtureProject();
     const r = await runCli(['render', '--frozen'], { cwd: dir });
