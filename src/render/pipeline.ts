@@ -42,6 +42,7 @@ import {
   renderProviderComponents,
   templateOptionsToVariables,
   type KubeObject,
+  type ManifestEntry,
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
@@ -423,13 +424,23 @@ async function renderProvider(
       images,
       source: `${p.label} ${r.version} ${r.repo.componentsFile}`,
     });
-    let objects = c.objects;
     let yaml: string | undefined;
-    if (needsCustomizing(p)) objects = customizeObjects(objects, p);
+    // Objects stay paired with their source documents, so manager/deployment/patches and omitted secrets are
+    // spliced into the upstream text (as `generate provider` prints it) instead of re-emitting the whole file.
+    let spliced: ManifestEntry[] | undefined;
+    let objects = c.objects;
+    if (needsCustomizing(p)) {
+      const customized = customizeObjects(objects, p);
+      spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
+      objects = customized;
+    }
     const omittedBefore = ctx.omitted.length;
-    const screened = screenSecrets(ctx, objects, needsCustomizing(p) ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
-    if (screened) objects = screened;
-    if (screened || needsCustomizing(p)) yaml = emitManifests(objects);
+    const screened = screenSecrets(ctx, objects, spliced ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
+    if (screened) {
+      const kept = new Set(screened);
+      spliced = (spliced ?? c.entries.map((e, i) => ({ ...e, value: objects[i]! }))).filter((e) => kept.has(e.value));
+    }
+    if (spliced) yaml = emitManifests(spliced);
     const entries = [
       { name: 'components.yaml', content: withHeader(yaml ?? c.yaml()) },
       { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
