@@ -375,6 +375,18 @@ describe('capiform plan move', () => {
     );
   });
 
+  it('moves the embedded example whole: its shared ClusterClass (clusterclasses/) and every cluster object', async () => {
+    const root = join(import.meta.dirname, '..');
+    const r = await runCli(['plan', 'move', '--json'], { cwd: root });
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { groups: { kind: string; namespace: string; name: string }[][]; skipped: { kind: string; namespace: string; name: string }[] };
+    const moved = doc.groups.flat().map((o) => `${o.kind} ${o.namespace}/${o.name}`);
+    expect(moved).toContain('ClusterClass team-a/quick-start');
+    expect(moved).toContain('DockerClusterTemplate team-a/quick-start-cluster');
+    expect(moved).toContain('DockerMachineTemplate team-b/prod-1-control-plane');
+    expect(doc.skipped.filter((o) => o.namespace.startsWith('team-')).map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([]);
+  });
+
   it('limits the plan to one namespace and emits JSON', async () => {
     const base = tempDir();
     writeFile(join(base, 'crds.yaml'), crds());
@@ -408,7 +420,7 @@ describe('capiform plan move', () => {
 
     const empty = await runCli(['plan', 'move'], { cwd: base });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain(`Error: nothing to plan: no providers/ or clusters/ directory in ${base}`);
+    expect(empty.stderr).toContain(`Error: nothing to plan: no providers/, clusterclasses/ or clusters/ directory in ${base}`);
 
     writeFile(join(base, 'bad.yaml'), 'kind: [unclosed\n');
     const bad = await runCli(['plan', 'move', 'bad.yaml'], { cwd: base });
