@@ -139,6 +139,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     expect(r.stderr).toContain('Error: 2 problems:');
     expect(r.stderr).toContain('clusters[1] (ns/b): value for variables [DOCKER_REGION] is not set');
     expect(r.stderr).toContain('clusters[3] (ns/d): value for variables [DOCKER_REGION] is not set');
+    expect(r.stderr).toContain("  fix: set DOCKER_REGION: '…' in clusters[1].variables or in the global variables of the config");
     expect(existsSync(join(dir, 'clusters'))).toBe(false);
   });
 

@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CapiformError, InputError, ResolutionError, UsageError } from '../errors.js';
+import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
 import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
@@ -449,7 +449,7 @@ async function renderProvider(
     ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore), true);
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
-    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });
+    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: withVariablesHint(err, `${p.configPath}.variables`) });
   }
 }
 
@@ -598,7 +598,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       if (ctx.lockMode) continue;
-      ctx.problems.push({ where, error: err });
+      ctx.problems.push({ where, error: withVariablesHint(err, `${c.configPath}.variables`) });
     }
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
@@ -650,6 +650,15 @@ function secretsError(leaks: { variable: string; object: string; file: string; w
       'set secrets.policy to "omit" to leave these objects out (and provision them with external-secrets or SOPS), ' +
       'or list a variable under secrets.allowPlaintext if it is not a credential',
   }, 'E_SECRET_IN_TREE');
+}
+
+/** render reads no environment, so a missing variable is set in the config: say where. */
+function withVariablesHint(err: CapiformError, entryVariables: string): CapiformError {
+  if (!(err instanceof MissingVariablesError) || err.hint) return err;
+  const names = err.names.map((n) => `${n}: '…'`).join(', ');
+  return Object.assign(err, {
+    hint: `set ${names} in ${entryVariables} or in the global variables of the config ({ env: 'NAME' } reads one from the environment)`,
+  });
 }
 
 /** Every problem of a run in one error (the first one's class and exit code), redacted. */

@@ -154,6 +154,7 @@ describe('generate: bad input', () => {
     expect(r.stderr).toContain(
       'Error: failed to perform variable substitution: value for variables [REQUIRED_A, REQUIRED_B] is not set. Please set the value using os environment variables or the clusterctl config file',
     );
+    expect(r.stderr).toContain('  fix: export REQUIRED_A=<value> REQUIRED_B=<value>, or set them in the clusterctl config file (--config)');
   });
 
   it('missing variables in a cluster template: clusterctl message, unwrapped (exit 2)', async () => {
@@ -162,6 +163,7 @@ describe('generate: bad input', () => {
     expect(r.stderr).toContain(
       'Error: value for variables [TEMPLATE_VAR] is not set. Please set the value using os environment variables or the clusterctl config file',
     );
+    expect(r.stderr).toContain('  fix: export TEMPLATE_VAR=<value>, or set it in the clusterctl config file (--config); --list-variables');
   });
 
   it('an invalid cluster name (exit 2)', async () => {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { MissingVariablesError, UsageError } from '../../errors.js';
 import type { ProviderType } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 
@@ -25,6 +25,21 @@ async function writeAtomic(path: string, content: string): Promise<void> {
 async function emit(io: CliIO, out: string, writeTo: string | undefined): Promise<void> {
   if (writeTo) await writeAtomic(isAbsolute(writeTo) ? writeTo : resolve(io.cwd, writeTo), out);
   else io.stdout(out);
+}
+
+/** clusterctl's "value for variables [...] is not set" says where values come from; the hint says how, per name. */
+async function withVariablesHint<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (err) {
+    if (err instanceof MissingVariablesError && !err.hint) {
+      const them = err.names.length === 1 ? 'it' : 'them';
+      throw Object.assign(err, {
+        hint: `export ${err.names.map((n) => `${n}=<value>`).join(' ')}, or set ${them} in the clusterctl config file (--config); --list-variables (--describe for a provider) lists every variable`,
+      });
+    }
+    throw err;
+  }
 }
 
 const styleHelp = 'capiform (default: upstream text kept, changes spliced in) or clusterctl (its exact bytes)';
@@ -72,10 +87,10 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
     .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }) => {
       const { generateYaml } = await import('../../render/generate.js');
-      const out = await generateYaml(
+      const out = await withVariablesHint(generateYaml(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config },
         { from: opts.from, listVariables: Boolean(opts.listVariables), outputStyle: outputStyle(opts.outputStyle) },
-      );
+      ));
       io.stdout(out);
     });
 
@@ -97,7 +112,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
       if (given.length > 1) throw new UsageError(`only one of ${all} should be set`);
       const chosen = given[0] as (typeof providerFlagList)[number];
       const { generateProvider } = await import('../../render/generate.js');
-      const out = await generateProvider(
+      const out = await withVariablesHint(generateProvider(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined },
         {
           type: chosen.type,
@@ -107,7 +122,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
           describe: Boolean(opts.describe),
           outputStyle: outputStyle(opts.outputStyle),
         },
-      );
+      ));
       await emit(io, out, opts.writeTo as string | undefined);
     });
 
@@ -129,7 +144,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .action(async (name: string | undefined, opts: Record<string, string | boolean | undefined>, cmd: Command) => {
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
       const { generateCluster } = await import('../../render/generate.js');
-      const out = await generateCluster(
+      const out = await withVariablesHint(generateCluster(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined },
         {
           clusterName: name,
@@ -146,7 +161,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
           listVariables: Boolean(opts.listVariables),
           outputStyle: outputStyle(opts.outputStyle),
         },
-      );
+      ));
       await emit(io, out, opts.listVariables ? undefined : (opts.writeTo as string | undefined));
     });
 }
