@@ -229,7 +229,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     const cm = resolution.certManager;
     const bytes = await store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
     if (bytes === null) {
-      throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, { where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml') });
+      // A local repository lists its versions for free; a remote one would cost a request just for the hint.
+      const available = cm.repo.kind === 'local' ? await cm.repo.listVersions().catch(() => []) : [];
+      throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, {
+        where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml'),
+        hint: available.length > 0
+          ? `set certManager.version to one the repository has: ${available.join(', ')}`
+          : 'check certManager.version and certManager.url',
+      });
     }
     certManagerRaw = Buffer.from(bytes).toString('utf8');
   }
