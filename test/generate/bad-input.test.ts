@@ -166,6 +166,18 @@ describe('generate: bad input', () => {
     expect(r.stderr).toContain('  fix: export TEMPLATE_VAR=<value>, or set it in the clusterctl config file (--config); --list-variables');
   });
 
+  it("clusterctl's cluster-reading flags say what to use instead (exit 2), and stay out of --help", async () => {
+    const cm = await runCli(['generate', 'cluster', 'c1', '-n', 'ns', '--from-config-map', 'templates']);
+    expect(cm.code).toBe(2);
+    expect(cm.stderr).toContain('Error: --from-config-map is not supported: capiform never reads a management cluster');
+    expect(cm.stderr).toContain('fix: export the template to a file (kubectl get configmap NAME -n NAMESPACE');
+    const kc = await runCli(['generate', 'cluster', 'c1', '--kubeconfig', '/tmp/kubeconfig']);
+    expect(kc.code).toBe(2);
+    expect(kc.stderr).toContain('fix: pass the namespace with --target-namespace and the provider with --infrastructure name:version');
+    const help = await runCli(['generate', 'cluster', '--help']);
+    expect(help.stdout).not.toContain('kubeconfig');
+  });
+
   it('an invalid cluster name (exit 2)', async () => {
     const r = await cli(['generate', 'cluster', 'My_Cluster', '-n', 'ns', '--infrastructure', 'good:v1.0.0', '--config', config]);
     expect(r.code).toBe(2);

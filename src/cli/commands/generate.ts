@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { MissingVariablesError, UsageError } from '../../errors.js';
 import type { ProviderType } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
@@ -73,6 +73,17 @@ const providerFlagList: { key: string; flag: string; type: ProviderType; what: s
   { key: 'addon', flag: 'addon', type: 'AddonProvider', what: 'add-on provider' },
 ];
 
+const fromConfigMapHint =
+  "export the template to a file (kubectl get configmap NAME -n NAMESPACE -o jsonpath='{.data.template}' > template.yaml) and pass --from template.yaml";
+const kubeconfigHint = 'pass the namespace with --target-namespace and the provider with --infrastructure name:version';
+const clusterOnlyFlags: { name: string; key: string; hint: string }[] = [
+  { name: 'from-config-map', key: 'fromConfigMap', hint: fromConfigMapHint },
+  { name: 'from-config-map-namespace', key: 'fromConfigMapNamespace', hint: fromConfigMapHint },
+  { name: 'from-config-map-key', key: 'fromConfigMapKey', hint: fromConfigMapHint },
+  { name: 'kubeconfig', key: 'kubeconfig', hint: kubeconfigHint },
+  { name: 'kubeconfig-context', key: 'kubeconfigContext', hint: kubeconfigHint },
+];
+
 export function registerGenerate(program: Command, io: CliIO): void {
   const generate = program
     .command('generate')
@@ -126,7 +137,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
       await emit(io, out, opts.writeTo as string | undefined);
     });
 
-  generate
+  const cluster = generate
     .command('cluster')
     .description('render a workload cluster from a template (clusterctl generate cluster)')
     .argument('[name]', 'cluster name')
@@ -140,8 +151,14 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--list-variables', 'list the variables the template needs instead of rendering it')
     .option('--write-to <file>', 'write the output to a file instead of stdout')
     .option('--output-style <style>', styleHelp)
-    .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
+    .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)');
+  // clusterctl's cluster-reading flags: accepted only to say what to use instead (a bare "unknown option" does not).
+  for (const flag of clusterOnlyFlags) cluster.addOption(new Option(`--${flag.name} <value>`).hideHelp());
+  cluster
     .action(async (name: string | undefined, opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      for (const flag of clusterOnlyFlags) {
+        if (opts[flag.key] !== undefined) throw new UsageError(`--${flag.name} is not supported: capiform never reads a management cluster`, { hint: flag.hint });
+      }
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
       const { generateCluster } = await import('../../render/generate.js');
       const out = await withVariablesHint(generateCluster(
