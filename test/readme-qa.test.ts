@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as capiform from '../src/index.js';
 
 const repoRoot = join(import.meta.dirname, '..');
 
@@ -17,5 +18,14 @@ describe('README: Configuration reference', () => {
     expect(readme).toContain("import { defineConfig } from 'capiform';");
     expect(example).toContain("import { defineConfig } from 'capiform';");
     expect(example).not.toMatch(/from '\.\/src\//);
+  });
+});
+
+describe('README: Argo CD', () => {
+  it('kustomizationFor and argocdManifests are importable from the package root, as documented', () => {
+    expect(capiform.kustomizationFor(['cluster.yaml'])).toBe(
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- cluster.yaml\n',
+    );
+    expect(typeof capiform.argocdManifests).toBe('function');
   });
 });
