@@ -157,6 +157,13 @@ describe('generate: bad input', () => {
     expect(r.stderr).toContain('  fix: export REQUIRED_A=<value> REQUIRED_B=<value>, or set them in the clusterctl config file (--config)');
   });
 
+  it('the hint for a missing lower-case variable names the environment variable capiform reads (upper-cased)', async () => {
+    const r = await runCli(['generate', 'yaml'], { stdin: 'region: ${aws_region}\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error: value for variables [aws_region] is not set.');
+    expect(r.stderr).toContain('  fix: export AWS_REGION=<value>, or set it in the clusterctl config file');
+  });
+
   it('missing variables in a cluster template: clusterctl message, unwrapped (exit 2)', async () => {
     const r = await cli(['generate', 'cluster', 'c1', '-n', 'ns', '--infrastructure', 'good:v1.0.0', '--config', config]);
     expect(r.code).toBe(2);

@@ -27,7 +27,10 @@ async function emit(io: CliIO, out: string, writeTo: string | undefined): Promis
   else io.stdout(out);
 }
 
-/** clusterctl's "value for variables [...] is not set" says where values come from; the hint says how, per name. */
+/**
+ * clusterctl's "value for variables [...] is not set" says where values come from; the hint says how, per name
+ * (the environment is read under the upper-cased name, as viper does).
+ */
 async function withVariablesHint<T>(run: Promise<T>): Promise<T> {
   try {
     return await run;
@@ -35,7 +38,7 @@ async function withVariablesHint<T>(run: Promise<T>): Promise<T> {
     if (err instanceof MissingVariablesError && !err.hint) {
       const them = err.names.length === 1 ? 'it' : 'them';
       throw Object.assign(err, {
-        hint: `export ${err.names.map((n) => `${n}=<value>`).join(' ')}, or set ${them} in the clusterctl config file (--config); --list-variables (--describe for a provider) lists every variable`,
+        hint: `export ${err.names.map((n) => `${n.toUpperCase().replace(/-/g, '_')}=<value>`).join(' ')}, or set ${them} in the clusterctl config file (--config); --list-variables (--describe for a provider) lists every variable`,
       });
     }
     throw err;
