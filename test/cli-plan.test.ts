@@ -145,7 +145,19 @@ describe('capiform plan upgrade', () => {
     expect(r.stderr).toContain(
       'Error: offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: infrastructure-aws (github source https://github.com/kubernetes-sigs/cluster-api-provider-aws/releases/latest/infrastructure-components.yaml: not in the cache)',
     );
-    expect(r.stderr).toContain('fix: run `capiform lock` once online to fill the cache, or pass --repository DIR');
+    expect(r.stderr).toContain('run `capiform lock` once online to fill the cache (GitHub/GitLab sources), or pass --repository DIR');
+  });
+
+  it('names the missing folder of a local source', async () => {
+    const base = tempDir();
+    writeFile(
+      join(base, 'capi.lock.yaml'),
+      'lockfileVersion: 1\nproviders:\n  - name: cluster-api\n    type: CoreProvider\n    version: v1.12.4\n    source: { kind: local, url: gone/repository }\n',
+    );
+    const r = await runCli(['plan', 'upgrade'], { cwd: base });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`missing for: cluster-api (local source gone/repository: no folder ${join(base, 'gone/repository/cluster-api')})`);
+    expect(r.stderr).toContain('fix: restore the local repository folders (local sources)');
   });
 
   it('fails with exit 2 when there is no inventory at all', async () => {

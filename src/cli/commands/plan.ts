@@ -120,8 +120,12 @@ async function loadRepositories(
     const label = manifestLabel(p.providerName, p.type);
     let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
     const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
-    if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base, label), p);
     let why = '';
+    if (!listing && lockEntry?.source.kind === 'local') {
+      const basepath = localBasepath(lockEntry.source.url, base, label);
+      listing = await readLocalListing(basepath, p);
+      if (!listing) why = `: no folder ${join(basepath, label)}`;
+    }
     if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
       try {
         listing = await readCachedRemoteListing(p, lockEntry.source.url, env);
