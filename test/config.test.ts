@@ -48,6 +48,29 @@ describe('capi.config loading', () => {
     expect(r.stderr).toContain(`at: ${dir}/capi.config.ts`);
   });
 
+  it('loads a TypeScript config exporting `config` (no default), and says so when it exports neither', async () => {
+    const dir = testdir({
+      'capi.config.ts': "export const config = { providers: { core: { name: 'cluster-api', version: 'one' } } };\n",
+    });
+    const r = await runCli(['lock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    // The config was read: validation talks about its fields, not about an unknown `config` field.
+    expect(r.stderr).toContain('providers.core.version: "one" is not a version or range');
+    expect(r.stderr).not.toContain('config: unknown field');
+    testdir({ 'capi.config.ts': 'export const cfg = {};\n' }, dir);
+    const none = await runCli(['lock'], { cwd: dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Error: the config file exports no config');
+  });
+
+  it('points at the line and column of a TypeScript syntax error', async () => {
+    const dir = testdir({ 'capi.config.ts': 'export default {\n  providers: {},\n};\nconst a: number = ;\n' });
+    const r = await runCli(['lock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: failed to load the config: .*Unexpected token\n/);
+    expect(r.stderr).toContain(`at: ${dir}/capi.config.ts:4:18`);
+  });
+
   it('checks rules across fields: core required, unknown infrastructure, the same cluster twice', async () => {
     const dir = testdir({
       'capi.config.json': JSON.stringify({

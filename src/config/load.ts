@@ -76,10 +76,17 @@ export async function readConfigFile(file: string): Promise<unknown> {
     }
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new ConfigError(`failed to load the config: ${message}`, { where: file, hint: 'fix the syntax or the import in the config file' });
+    const lines = err instanceof Error ? err.message.split('\n') : [String(err)];
+    // jiti puts the position of a syntax error on the message's second line: ` /path/capi.config.ts:3:18`.
+    const at = lines.slice(1).map((l) => /:(\d+):(\d+)\s*$/.exec(l.trim())).find((m) => m !== null);
+    throw new ConfigError(`failed to load the config: ${(lines[0] ?? '').trim()}`, {
+      where: at ? `${file}:${at[1]}:${at[2]}` : file,
+      hint: 'fix the syntax or the import in the config file',
+    });
   }
-  const value = mod.default ?? mod.config;
+  // jiti gives a module without a default export a non-enumerable `default` (the namespace itself): only an
+  // enumerable `default` is the config.
+  const value = Object.keys(mod).includes('default') ? mod.default : mod.config;
   if (value === undefined) {
     throw new ConfigError('the config file exports no config', {
       where: file,
