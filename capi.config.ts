@@ -2,7 +2,7 @@
  * The embedded example: a complete CAPI management stack and three workload clusters, rendered offline from the
  * small provider repository committed under examples/repository (clusterctl's local-repository layout).
  *
- *   npm ci && npx capiform render        # reproduces capi.lock.yaml, providers/, clusters/ and argocd/ byte for byte
+ *   npm ci && npx capiform render        # reproduces capi.lock.yaml, providers/, clusterclasses/, clusters/ and argocd/ byte for byte
  *
  * Upgrading is a one-line change: set the kubeadm/docker/core providers to `~1.13.0` and cert-manager to `v1.19.1`
  * (both ship in examples/repository), then `npx capiform lock --upgrade && npx capiform render`.
@@ -60,7 +60,7 @@ export default defineConfig({
   clusters: [
     {
       // Topology-managed: the `development` flavor references ClusterClass `quick-start`, which is included from
-      // the docker provider's release into clusters/team-a/.
+      // the docker provider's release into clusterclasses/team-a/quick-start/.
       name: 'dev-1',
       namespace: 'team-a',
       infrastructure: 'docker',

@@ -87,3 +87,9 @@ export {
 } from './render/cluster-template.js';
 export { defineConfig } from './config/define-config.js';
 export type * from './config/types.js';
+export {
+  argocdManifests,
+  kustomizationFor,
+  type ArgoCdInput,
+  type KustomizationOptions,
+} from './render/argocd/index.js';

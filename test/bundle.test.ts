@@ -182,6 +182,18 @@ describe('capiform bundle verify', () => {
     expect(r.stderr).toContain('  symlink "b/repository/link" points outside the target directory (→ ../../../etc/passwd)');
   });
 
+  it('a damaged or truncated download is an integrity error (exit 3) with what to do, for verify and --bundle', async () => {
+    const dir = bundleProject();
+    const good = await makeBundle(dir);
+    const r = await verifyCli(dir, good.subarray(0, Math.floor(good.length / 2)));
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('Error: the bundle is not a valid gzip file: ');
+    expect(r.stderr).toContain('fix: the file is damaged or incomplete: copy it again');
+    const render = await runCli(['render', '--bundle', 'check.tar.gz', '--check'], { cwd: dir });
+    expect(render.code).toBe(3);
+    expect(render.stderr).toContain('Error: the bundle is not a valid gzip file: ');
+  });
+
   it('a missing file to verify is an input error', async () => {
     const r = await runCli(['bundle', 'verify', 'nope.tar.gz'], { cwd: bundleProject() });
     expect(r.code).toBe(2);

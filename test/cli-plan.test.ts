@@ -141,7 +141,19 @@ describe('capiform plan upgrade', () => {
     expect(r.stderr).toContain(
       'Error: offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: infrastructure-aws (github source https://github.com/kubernetes-sigs/cluster-api-provider-aws/releases/latest/infrastructure-components.yaml: not in the cache)',
     );
-    expect(r.stderr).toContain('fix: run `capiform lock` once online to fill the cache, or pass --repository DIR');
+    expect(r.stderr).toContain('run `capiform lock` once online to fill the cache (GitHub/GitLab sources), or pass --repository DIR');
+  });
+
+  it('names the missing folder of a local source', async () => {
+    const base = tempDir();
+    writeFile(
+      join(base, 'capi.lock.yaml'),
+      'lockfileVersion: 1\nproviders:\n  - name: cluster-api\n    type: CoreProvider\n    version: v1.12.4\n    source: { kind: local, url: gone/repository }\n',
+    );
+    const r = await runCli(['plan', 'upgrade'], { cwd: base });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`missing for: cluster-api (local source gone/repository: no folder ${join(base, 'gone/repository/cluster-api')})`);
+    expect(r.stderr).toContain('fix: restore the local repository folders (local sources)');
   });
 
   it('fails with exit 2 when there is no inventory at all', async () => {
@@ -367,6 +379,18 @@ describe('capiform plan move', () => {
     );
   });
 
+  it('moves the embedded example whole: its shared ClusterClass (clusterclasses/) and every cluster object', async () => {
+    const root = join(import.meta.dirname, '..');
+    const r = await runCli(['plan', 'move', '--json'], { cwd: root });
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { groups: { kind: string; namespace: string; name: string }[][]; skipped: { kind: string; namespace: string; name: string }[] };
+    const moved = doc.groups.flat().map((o) => `${o.kind} ${o.namespace}/${o.name}`);
+    expect(moved).toContain('ClusterClass team-a/quick-start');
+    expect(moved).toContain('DockerClusterTemplate team-a/quick-start-cluster');
+    expect(moved).toContain('DockerMachineTemplate team-b/prod-1-control-plane');
+    expect(doc.skipped.filter((o) => o.namespace.startsWith('team-')).map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([]);
+  });
+
   it('limits the plan to one namespace and emits JSON', async () => {
     const base = tempDir();
     writeFile(join(base, 'crds.yaml'), crds());
@@ -400,7 +424,7 @@ describe('capiform plan move', () => {
 
     const empty = await runCli(['plan', 'move'], { cwd: base });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain(`Error: nothing to plan: no providers/ or clusters/ directory in ${base}`);
+    expect(empty.stderr).toContain(`Error: nothing to plan: no providers/, clusterclasses/ or clusters/ directory in ${base}`);
 
     writeFile(join(base, 'bad.yaml'), 'kind: [unclosed\n');
     const bad = await runCli(['plan', 'move', 'bad.yaml'], { cwd: base });

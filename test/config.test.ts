@@ -22,12 +22,53 @@ describe('capi.config loading', () => {
     expect(r.stderr).not.toContain('    at '); // no stack trace
   });
 
+  it('explains a typo inside `core: { … }` (an entry or a list) and a bad variable value instead of "Invalid input"', async () => {
+    const dir = testdir({
+      'capi.config.json': JSON.stringify({
+        providers: { core: { name: 'cluster-api', verison: 'latest', url: './repo' } },
+        variables: { A: ['x'], B: { envv: 'X' } },
+        clusters: [{ namespace: 'a', infrastructure: 'docker', kubernetesVersion: 'v1.33.0' }],
+      }),
+    });
+    const r = await runCli(['render'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('Invalid input');
+    expect(r.stderr).toContain('providers.core.version: is required (string)');
+    expect(r.stderr).toContain('providers.core.verison: unknown field; allowed: name, version, url, type,');
+    expect(r.stderr).toContain('variables.A: expected string, number, boolean or object, received array');
+    expect(r.stderr).toContain('variables.B.envv: unknown field; allowed: env');
+    expect(r.stderr).toContain('clusters[0].name: is required (string)');
+  });
+
   it('reports a syntax error in a TypeScript config without a stack trace', async () => {
     const dir = testdir({ 'capi.config.ts': 'export default { providers: { core: { name: "cluster-api", version: "latest" ' });
     const r = await runCli(['lock'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: failed to load the config: /);
     expect(r.stderr).toContain(`at: ${dir}/capi.config.ts`);
+  });
+
+  it('loads a TypeScript config exporting `config` (no default), and says so when it exports neither', async () => {
+    const dir = testdir({
+      'capi.config.ts': "export const config = { providers: { core: { name: 'cluster-api', version: 'one' } } };\n",
+    });
+    const r = await runCli(['lock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    // The config was read: validation talks about its fields, not about an unknown `config` field.
+    expect(r.stderr).toContain('providers.core.version: "one" is not a version or range');
+    expect(r.stderr).not.toContain('config: unknown field');
+    testdir({ 'capi.config.ts': 'export const cfg = {};\n' }, dir);
+    const none = await runCli(['lock'], { cwd: dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Error: the config file exports no config');
+  });
+
+  it('points at the line and column of a TypeScript syntax error', async () => {
+    const dir = testdir({ 'capi.config.ts': 'export default {\n  providers: {},\n};\nconst a: number = ;\n' });
+    const r = await runCli(['lock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: failed to load the config: .*Unexpected token\n/);
+    expect(r.stderr).toContain(`at: ${dir}/capi.config.ts:4:18`);
   });
 
   it('checks rules across fields: core required, unknown infrastructure, the same cluster twice', async () => {

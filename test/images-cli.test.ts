@@ -85,6 +85,26 @@ describe('capiform images', () => {
     expect(existsSync(join(dir, 'providers'))).toBe(false);
   });
 
+  it("renames one image with a per-image `name` override, as the README's collision advice says", async () => {
+    const dir = bundleProject({
+      'capi.config.ts': `export default {
+  providers: {
+    core: { name: 'cluster-api', version: '~1.12.0', url: './repository' },
+    infrastructure: [{ name: 'docker', version: '~1.12.0', url: './repository' }],
+  },
+  images: { all: { repository: 'registry.internal/mirror' }, 'infrastructure-docker/capd-manager': { name: 'docker-manager' } },
+};
+`,
+    });
+    rmSync(join(dir, 'providers'), { recursive: true });
+    rmSync(join(dir, 'clusters'), { recursive: true });
+    const r = await runCli(['images'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('registry.internal/mirror/docker-manager:v1.12.4\n');
+    expect(r.stdout).toContain('registry.internal/mirror/cluster-api-controller:v1.12.4\n');
+  });
+
   it('a bad config, or none, is an input error', async () => {
     const none = await runCli(['images'], { cwd: testdir() });
     expect(none.code).toBe(2);

@@ -2,7 +2,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureConfig, fixtureProject, testdir } from './helpers/pipeline-fixtures.js';
+import { fixtureConfig, fixtureProject, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
 import { loadConfig } from '../src/config/index.js';
 import { runPipeline } from '../src/render/pipeline.js';
 import { memoryCache } from '../src/lock/artifacts.js';
@@ -124,6 +124,31 @@ describe('capiform lock', { timeout: 240_000 }, () => {
     expect(r.stderr).toContain('at: capi.lock.yaml providers.cluster-api, providers.infrastructure-docker, providers.infrastructure-other');
     expect(r.stderr).toContain('fix: run `capiform lock`');
     expect(lockOf(dir)).toContain('constraint: ~1.13.0');
+  });
+
+  it('names each stale lock entry once, even when it drifted in two ways (cert-manager version and source)', async () => {
+    const dir = fixtureProject();
+    await runCli(['lock'], { cwd: dir });
+    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig().replace("certManager: { version: 'v1.19.1', url: './repo' }", "certManager: { version: 'v1.18.2', url: './repo/cert-manager/v1.18.2/cert-manager.yaml' }"));
+    const r = await runCli(['render', '--frozen'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('version changed: cert-manager v1.19.1 → v1.18.2');
+    expect(r.stderr).toContain('source moved: cert-manager: ');
+    expect(r.stderr).toMatch(/\n {2}at: capi\.lock\.yaml certManager\n/);
+  });
+
+  it('a cert-manager version the local repository does not have lists the versions it has (exit 3)', async () => {
+    const dir = testdir({
+      'capi.config.json': JSON.stringify({
+        providers: { core: { name: 'cluster-api', version: 'latest', url: './repo' } },
+        certManager: { version: 'v1.17.0', url: './repo' },
+      }),
+    });
+    fixtureRepository(dir);
+    const r = await runCli(['lock'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('Error: failed to read "cert-manager.yaml" for cert-manager v1.17.0');
+    expect(r.stderr).toContain('  fix: set certManager.version to one the repository has: v1.18.2, v1.19.1');
   });
 
   it('--frozen without a lock fails', async () => {

@@ -229,6 +229,25 @@ describe('inferred runtime ownerReferences (capiform, on by default in planMove)
   });
 });
 
+describe('inferred runtime ownerReferences: the control plane', () => {
+  it('owns a KubeadmControlPlane machine template by the Cluster whose controlPlaneRef names the control plane', () => {
+    // As `generate cluster` renders it: no cluster-name label, no clusterName on the KubeadmControlPlane.
+    const objs = [
+      cluster('ns1', 'c1', { controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: 'c1-cp' } }),
+      obj('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlane', 'ns1', 'c1-cp', {
+        spec: { machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DockerMachineTemplate', name: 'c1-cp' } } } },
+      }),
+      obj('infrastructure.cluster.x-k8s.io/v1beta2', 'DockerMachineTemplate', 'ns1', 'c1-cp'),
+    ];
+    const withCp = [...crds, crd('controlplane.cluster.x-k8s.io', 'KubeadmControlPlane'), crd('infrastructure.cluster.x-k8s.io', 'DockerMachineTemplate')];
+    const p = planMove(objs, { crds: withCp });
+    expect(p.skipped).toEqual([]);
+    expect(p.groups.flat().find((o) => o.kind === 'DockerMachineTemplate')?.inferredOwners).toEqual([
+      { owner: 'Cluster ns1/c1', because: 'the control plane controller sets the Cluster as owner of its machine template' },
+    ]);
+  });
+});
+
 describe('reading manifests for plan move', () => {
   it('flattens kind: List documents and drops empty ones', async () => {
     const { parseManifestText } = await import('../src/plan/read-inputs.js');

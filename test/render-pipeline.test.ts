@@ -144,6 +144,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     expect(r.stderr).toContain('Error: 2 problems:');
     expect(r.stderr).toContain('clusters[1] (ns/b): value for variables [DOCKER_REGION] is not set');
     expect(r.stderr).toContain('clusters[3] (ns/d): value for variables [DOCKER_REGION] is not set');
+    expect(r.stderr).toContain("  fix: set DOCKER_REGION: '…' in clusters[1].variables or in the global variables of the config");
     expect(existsSync(join(dir, 'clusters'))).toBe(false);
   });
 
@@ -165,6 +166,27 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     expect(c).toContain('role: infra');
     expect(c).toContain('team: platform');
     expect(c).toContain('cpu: "1"');
+  });
+
+  it('splices manager settings into the upstream text: the rest of components.yaml stays as `generate provider` prints it', async () => {
+    const dir = fixtureProject();
+    // Upstream text a re-emission would change: a comment and a single-quoted string.
+    for (const v of readdirSync(join(dir, 'repo/infrastructure-docker'))) {
+      const file = join(dir, 'repo/infrastructure-docker', v, 'infrastructure-components.yaml');
+      writeFileSync(file, read(dir, relative(dir, file)).replace('    plural: things\n', "    plural: things # upstream comment\n    singular: 'thing'\n"));
+    }
+    expect((await runCli(['render'], { cwd: dir })).code).toBe(0);
+    const plain = read(dir, 'providers/infrastructure-docker/components.yaml').split('\n');
+    writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig({ infra: `{ name: 'docker', version: '^1.12', url: './repo', manager: { verbosity: 4 } }` }));
+    expect((await runCli(['render'], { cwd: dir })).code).toBe(0);
+    // The changed `args` list is re-written as a whole (its items may be quoted); everything else keeps its bytes.
+    const unquote = (line: string): string => line.replace(/^( +- )'(--[^']*)'$/, '$1$2');
+    const managed = read(dir, 'providers/infrastructure-docker/components.yaml').split('\n').map(unquote);
+    const flag = managed.findIndex((line) => /^ +- --v=4$/.test(line));
+    expect(flag).toBeGreaterThan(0);
+    managed.splice(flag, 1);
+    expect(managed.join('\n')).toBe(plain.join('\n'));
+    expect(plain).toContain("    singular: 'thing'");
   });
 
   it('names the config path of a patch that fails or matches nothing', async () => {

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { InputError } from '../errors.js';
+import { InputError, IntegrityError } from '../errors.js';
 
 export interface ArchiveFile {
   /** `/`-separated relative path, no `.` or `..` segments. */
@@ -252,7 +252,10 @@ export function tarOf(bytes: Uint8Array): Buffer {
     try {
       return gunzipSync(b);
     } catch (err) {
-      throw new InputError(`the bundle is not a valid gzip file: ${(err as Error).message}`);
+      // It starts like gzip, so it is (most likely) a bundle damaged or cut short in transfer: an integrity problem.
+      throw new IntegrityError(`the bundle is not a valid gzip file: ${(err as Error).message}`, {
+        hint: 'the file is damaged or incomplete: copy it again and compare its sha256 with the one `capiform bundle` printed',
+      });
     }
   }
   return b;
@@ -274,8 +277,8 @@ function linkTarget(entryPath: string, link: string, type: 'symlink' | 'hardlink
 }
 
 /**
- * Parses a tar or tar.gz. Never throws for an unsafe entry: it lands in `problems`. Throws InputError only when the
- * bytes are not a tar archive at all.
+ * Parses a tar or tar.gz. Never throws for an unsafe entry: it lands in `problems`. Throws InputError when the bytes
+ * are not a tar archive at all, IntegrityError when they are gzip that does not decompress.
  */
 export function readArchive(bytes: Uint8Array): ReadResult {
   const tar = tarOf(bytes);

@@ -76,10 +76,17 @@ export async function readConfigFile(file: string): Promise<unknown> {
     }
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new ConfigError(`failed to load the config: ${message}`, { where: file, hint: 'fix the syntax or the import in the config file' });
+    const lines = err instanceof Error ? err.message.split('\n') : [String(err)];
+    // jiti puts the position of a syntax error on the message's second line: ` /path/capi.config.ts:3:18`.
+    const at = lines.slice(1).map((l) => /:(\d+):(\d+)\s*$/.exec(l.trim())).find((m) => m !== null);
+    throw new ConfigError(`failed to load the config: ${(lines[0] ?? '').trim()}`, {
+      where: at ? `${file}:${at[1]}:${at[2]}` : file,
+      hint: 'fix the syntax or the import in the config file',
+    });
   }
-  const value = mod.default ?? mod.config;
+  // jiti gives a module without a default export a non-enumerable `default` (the namespace itself): only an
+  // enumerable `default` is the config.
+  const value = Object.keys(mod).includes('default') ? mod.default : mod.config;
   if (value === undefined) {
     throw new ConfigError('the config file exports no config', {
       where: file,
@@ -92,33 +99,51 @@ export async function readConfigFile(file: string): Promise<unknown> {
 type AnySchema = z.core.$ZodType;
 
 /** The object schema at `path` inside the config schema, to list the allowed keys of an object. */
-function shapeAt(path: readonly PropertyKey[]): string[] | null {
-  let s: AnySchema = configSchema;
-  const unwrap = (x: AnySchema): AnySchema => {
-    let cur = x;
-    for (;;) {
-      const def = cur._zod.def as { type: string; innerType?: AnySchema; element?: AnySchema; valueType?: AnySchema };
-      if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) cur = def.innerType;
-      else return cur;
-    }
-  };
-  for (const seg of path) {
-    s = unwrap(s);
-    const def = s._zod.def as { type: string; shape?: Record<string, AnySchema>; element?: AnySchema; valueType?: AnySchema };
-    if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) s = def.shape[seg];
-    else if (def.type === 'array' && def.element) s = def.element;
-    else if (def.type === 'record' && def.valueType) s = def.valueType;
-    else return null;
+function shapeAt(path: readonly PropertyKey[], schema: AnySchema = configSchema): string[] | null {
+  let s = schema;
+  for (;;) {
+    const def = s._zod.def as { type: string; innerType?: AnySchema };
+    if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) s = def.innerType;
+    else break;
   }
-  s = unwrap(s);
-  const def = s._zod.def as { type: string; shape?: Record<string, AnySchema> };
-  return def.type === 'object' && def.shape ? Object.keys(def.shape).filter((k) => k !== '$schema') : null;
+  const def = s._zod.def as {
+    type: string;
+    shape?: Record<string, AnySchema>;
+    element?: AnySchema;
+    valueType?: AnySchema;
+    options?: AnySchema[];
+  };
+  // `core: entry | [entry]`: the path decides which side it is in.
+  if (def.type === 'union' && def.options) {
+    for (const option of def.options) {
+      const keys = shapeAt(path, option);
+      if (keys) return keys;
+    }
+    return null;
+  }
+  const [seg, ...rest] = path;
+  if (seg === undefined) return def.type === 'object' && def.shape ? Object.keys(def.shape).filter((k) => k !== '$schema') : null;
+  if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) return shapeAt(rest, def.shape[seg]);
+  if (def.type === 'array' && def.element && typeof seg === 'number') return shapeAt(rest, def.element);
+  if (def.type === 'record' && def.valueType) return shapeAt(rest, def.valueType);
+  return null;
+}
+
+type SchemaIssue = z.core.$ZodIssue;
+
+/** A union branch the value clearly was not meant for: it failed on its type at the union itself. */
+function wrongShape(branch: readonly SchemaIssue[]): boolean {
+  return branch.every((i) => i.code === 'invalid_type' && i.path.length === 0);
 }
 
 /** zod issues → config issues with a path and what is allowed. */
 export function schemaIssues(error: z.ZodError): ConfigIssue[] {
+  return issuesOf(error.issues);
+}
+
+function issuesOf(issues: readonly SchemaIssue[]): ConfigIssue[] {
   const out: ConfigIssue[] = [];
-  for (const issue of error.issues) {
+  for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       const allowed = shapeAt(issue.path);
       for (const key of issue.keys) {
@@ -131,6 +156,26 @@ export function schemaIssues(error: z.ZodError): ConfigIssue[] {
     }
     if (issue.code === 'invalid_union' && issue.path.length > 0 && issue.path[issue.path.length - 2] === 'patch') {
       out.push({ path: formatConfigPath(issue.path), message: 'is not an RFC 6902 operation (op: add|remove|replace|move|copy|test, path, value|from)' });
+      continue;
+    }
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      // zod reports "Invalid input" for the whole union; say what is wrong in the branch the value was meant for
+      // (a typo in `core: { … }` is about the entry, not about `core` not being a list).
+      const meant = issue.errors.filter((branch) => !wrongShape(branch));
+      if (meant.length === 1 && meant[0]) {
+        out.push(...issuesOf(meant[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as SchemaIssue)));
+        continue;
+      }
+      if (meant.length === 0) {
+        const expected = [...new Set(issue.errors.flatMap((b) => b.map((i) => (i.code === 'invalid_type' ? String(i.expected) : ''))))].filter(Boolean);
+        const received = / (received \S+)$/.exec(issue.errors[0]?.[0]?.message ?? '')?.[1];
+        const list = expected.length > 1 ? `${expected.slice(0, -1).join(', ')} or ${expected[expected.length - 1]}` : expected.join('');
+        out.push({ path: formatConfigPath(issue.path), message: `expected ${list}${received ? `, ${received}` : ''}` });
+        continue;
+      }
+    }
+    if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+      out.push({ path: formatConfigPath(issue.path), message: `is required (${String(issue.expected)})` });
       continue;
     }
     out.push({ path: formatConfigPath(issue.path), message: issue.message.replace(/^Invalid input: /, '') });

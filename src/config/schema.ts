@@ -48,9 +48,10 @@ export const variablesSchema = z
 const imageOverrideSchema = z
   .strictObject({
     repository: z.string().min(1).optional().describe('Image repository (registry/path), e.g. "registry.example.com/capi".'),
+    name: z.string().min(1).optional().describe('Image name (the last path element), e.g. "capd-manager".'),
     tag: z.string().min(1).optional().describe('Image tag.'),
   })
-  .describe('clusterctl image override: replaces the repository and/or tag of matching images.');
+  .describe('clusterctl image override: replaces the repository, name and/or tag of matching images.');
 
 /** clusterctl `images:`: key = `all`, a provider label (`infrastructure-aws`) or `cert-manager`. */
 export const globalImagesSchema = z

@@ -36,6 +36,7 @@ export type { ProviderKind };
 
 export interface ImageOverride {
   readonly repository?: string;
+  readonly name?: string;
   readonly tag?: string;
 }
 

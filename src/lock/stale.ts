@@ -69,5 +69,5 @@ export function lockDrift(config: ResolvedConfig, lock: Lock, sources: ReadonlyM
 
 export function staleLockError(drift: readonly LockDrift[]): LockStaleError {
   const lines = drift.map((d) => `  ${d.reason}: ${d.detail}`);
-  return new LockStaleError(`the config no longer matches it:\n${lines.join('\n')}`, drift.map((d) => d.entry).join(', '));
+  return new LockStaleError(`the config no longer matches it:\n${lines.join('\n')}`, [...new Set(drift.map((d) => d.entry))].join(', '));
 }

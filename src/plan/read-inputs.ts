@@ -204,7 +204,7 @@ export function missingListings(missing: readonly string[]): ResolutionError {
   return new ResolutionError(
     `offline upgrade plan needs the release listing (versions and metadata.yaml) of every provider; missing for: ${missing.join(', ')}`,
     {
-      hint: 'run `capiform lock` once online to fill the cache, or pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
+      hint: 'restore the local repository folders (local sources), run `capiform lock` once online to fill the cache (GitHub/GitLab sources), or pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
     },
   );
 }

@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CapiformError, InputError, ResolutionError, UsageError } from '../errors.js';
+import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
 import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
@@ -44,6 +44,7 @@ import {
   renderProviderComponents,
   templateOptionsToVariables,
   type KubeObject,
+  type ManifestEntry,
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
@@ -244,7 +245,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     const cm = resolution.certManager;
     const bytes = await store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
     if (bytes === null) {
-      throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, { where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml') });
+      // A local repository lists its versions for free; a remote one would cost a request just for the hint.
+      const available = cm.repo.kind === 'local' ? await cm.repo.listVersions().catch(() => []) : [];
+      throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, {
+        where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml'),
+        hint: available.length > 0
+          ? `set certManager.version to one the repository has: ${available.join(', ')}`
+          : 'check certManager.version and certManager.url',
+      });
     }
     certManagerRaw = Buffer.from(bytes).toString('utf8');
   }
@@ -439,13 +447,23 @@ async function renderProvider(
       images,
       source: `${p.label} ${r.version} ${r.repo.componentsFile}`,
     });
-    let objects = c.objects;
     let yaml: string | undefined;
-    if (needsCustomizing(p)) objects = customizeObjects(objects, p);
+    // Objects stay paired with their source documents, so manager/deployment/patches and omitted secrets are
+    // spliced into the upstream text (as `generate provider` prints it) instead of re-emitting the whole file.
+    let spliced: ManifestEntry[] | undefined;
+    let objects = c.objects;
+    if (needsCustomizing(p)) {
+      const customized = customizeObjects(objects, p);
+      spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
+      objects = customized;
+    }
     const omittedBefore = ctx.omitted.length;
-    const screened = screenSecrets(ctx, objects, needsCustomizing(p) ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
-    if (screened) objects = screened;
-    if (screened || needsCustomizing(p)) yaml = emitManifests(objects);
+    const screened = screenSecrets(ctx, objects, spliced ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
+    if (screened) {
+      const kept = new Set(screened);
+      spliced = (spliced ?? c.entries.map((e, i) => ({ ...e, value: objects[i]! }))).filter((e) => kept.has(e.value));
+    }
+    if (spliced) yaml = emitManifests(spliced);
     const entries = [
       { name: 'components.yaml', content: withHeader(yaml ?? c.yaml()) },
       { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
@@ -454,7 +472,7 @@ async function renderProvider(
     ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore), true);
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
-    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: err });
+    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: withVariablesHint(err, `${p.configPath}.variables`) });
   }
 }
 
@@ -603,7 +621,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       if (ctx.lockMode) continue;
-      ctx.problems.push({ where, error: err });
+      ctx.problems.push({ where, error: withVariablesHint(err, `${c.configPath}.variables`) });
     }
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
@@ -655,6 +673,15 @@ function secretsError(leaks: { variable: string; object: string; file: string; w
       'set secrets.policy to "omit" to leave these objects out (and provision them with external-secrets or SOPS), ' +
       'or list a variable under secrets.allowPlaintext if it is not a credential',
   }, 'E_SECRET_IN_TREE');
+}
+
+/** render reads no environment, so a missing variable is set in the config: say where. */
+function withVariablesHint(err: CapiformError, entryVariables: string): CapiformError {
+  if (!(err instanceof MissingVariablesError) || err.hint) return err;
+  const names = err.names.map((n) => `${n}: '…'`).join(', ');
+  return Object.assign(err, {
+    hint: `set ${names} in ${entryVariables} or in the global variables of the config ({ env: 'NAME' } reads one from the environment)`,
+  });
 }
 
 /** Every problem of a run in one error (the first one's class and exit code), redacted. */

@@ -154,6 +154,14 @@ describe('generate: bad input', () => {
     expect(r.stderr).toContain(
       'Error: failed to perform variable substitution: value for variables [REQUIRED_A, REQUIRED_B] is not set. Please set the value using os environment variables or the clusterctl config file',
     );
+    expect(r.stderr).toContain('  fix: export REQUIRED_A=<value> REQUIRED_B=<value>, or set them in the clusterctl config file (--config)');
+  });
+
+  it('the hint for a missing lower-case variable names the environment variable capiform reads (upper-cased)', async () => {
+    const r = await runCli(['generate', 'yaml'], { stdin: 'region: ${aws_region}\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error: value for variables [aws_region] is not set.');
+    expect(r.stderr).toContain('  fix: export AWS_REGION=<value>, or set it in the clusterctl config file');
   });
 
   it('missing variables in a cluster template: clusterctl message, unwrapped (exit 2)', async () => {
@@ -162,6 +170,19 @@ describe('generate: bad input', () => {
     expect(r.stderr).toContain(
       'Error: value for variables [TEMPLATE_VAR] is not set. Please set the value using os environment variables or the clusterctl config file',
     );
+    expect(r.stderr).toContain('  fix: export TEMPLATE_VAR=<value>, or set it in the clusterctl config file (--config); --list-variables');
+  });
+
+  it("clusterctl's cluster-reading flags say what to use instead (exit 2), and stay out of --help", async () => {
+    const cm = await runCli(['generate', 'cluster', 'c1', '-n', 'ns', '--from-config-map', 'templates']);
+    expect(cm.code).toBe(2);
+    expect(cm.stderr).toContain('Error: --from-config-map is not supported: capiform never reads a management cluster');
+    expect(cm.stderr).toContain('fix: export the template to a file (kubectl get configmap NAME -n NAMESPACE');
+    const kc = await runCli(['generate', 'cluster', 'c1', '--kubeconfig', '/tmp/kubeconfig']);
+    expect(kc.code).toBe(2);
+    expect(kc.stderr).toContain('fix: pass the namespace with --target-namespace and the provider with --infrastructure name:version');
+    const help = await runCli(['generate', 'cluster', '--help']);
+    expect(help.stdout).not.toContain('kubeconfig');
   });
 
   it('an invalid cluster name (exit 2)', async () => {

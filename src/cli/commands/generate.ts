@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { Option, type Command } from 'commander';
+import { MissingVariablesError, UsageError } from '../../errors.js';
 import type { ProviderType } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
@@ -34,6 +34,24 @@ const offlineHelp = 'read remote repositories and template URLs from the cache o
 function remoteOptions(io: CliIO, cmd: Command): { offline: boolean; onProgress: ReturnType<typeof downloadProgress> } {
   const o = cmd.optsWithGlobals<{ offline?: boolean; json?: boolean; quiet?: boolean }>();
   return { offline: o.offline ?? false, onProgress: downloadProgress(io, o) };
+}
+
+/**
+ * clusterctl's "value for variables [...] is not set" says where values come from; the hint says how, per name
+ * (the environment is read under the upper-cased name, as viper does).
+ */
+async function withVariablesHint<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (err) {
+    if (err instanceof MissingVariablesError && !err.hint) {
+      const them = err.names.length === 1 ? 'it' : 'them';
+      throw Object.assign(err, {
+        hint: `export ${err.names.map((n) => `${n.toUpperCase().replace(/-/g, '_')}=<value>`).join(' ')}, or set ${them} in the clusterctl config file (--config); --list-variables (--describe for a provider) lists every variable`,
+      });
+    }
+    throw err;
+  }
 }
 
 const styleHelp = 'capiform (default: upstream text kept, changes spliced in) or clusterctl (its exact bytes)';
@@ -67,6 +85,17 @@ const providerFlagList: { key: string; flag: string; type: ProviderType; what: s
   { key: 'addon', flag: 'addon', type: 'AddonProvider', what: 'add-on provider' },
 ];
 
+const fromConfigMapHint =
+  "export the template to a file (kubectl get configmap NAME -n NAMESPACE -o jsonpath='{.data.template}' > template.yaml) and pass --from template.yaml";
+const kubeconfigHint = 'pass the namespace with --target-namespace and the provider with --infrastructure name:version';
+const clusterOnlyFlags: { name: string; key: string; hint: string }[] = [
+  { name: 'from-config-map', key: 'fromConfigMap', hint: fromConfigMapHint },
+  { name: 'from-config-map-namespace', key: 'fromConfigMapNamespace', hint: fromConfigMapHint },
+  { name: 'from-config-map-key', key: 'fromConfigMapKey', hint: fromConfigMapHint },
+  { name: 'kubeconfig', key: 'kubeconfig', hint: kubeconfigHint },
+  { name: 'kubeconfig-context', key: 'kubeconfigContext', hint: kubeconfigHint },
+];
+
 export function registerGenerate(program: Command, io: CliIO): void {
   const generate = program
     .command('generate')
@@ -82,10 +111,10 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--offline', offlineHelp)
     .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }, cmd: Command) => {
       const { generateYaml } = await import('../../render/generate.js');
-      const out = await generateYaml(
+      const out = await withVariablesHint(generateYaml(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config, ...remoteOptions(io, cmd) },
         { from: opts.from, listVariables: Boolean(opts.listVariables), outputStyle: outputStyle(opts.outputStyle) },
-      );
+      ));
       io.stdout(out);
     });
 
@@ -108,7 +137,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
       if (given.length > 1) throw new UsageError(`only one of ${all} should be set`);
       const chosen = given[0] as (typeof providerFlagList)[number];
       const { generateProvider } = await import('../../render/generate.js');
-      const out = await generateProvider(
+      const out = await withVariablesHint(generateProvider(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },
         {
           type: chosen.type,
@@ -118,11 +147,11 @@ export function registerGenerate(program: Command, io: CliIO): void {
           describe: Boolean(opts.describe),
           outputStyle: outputStyle(opts.outputStyle),
         },
-      );
+      ));
       await emit(io, out, opts.writeTo as string | undefined);
     });
 
-  generate
+  const cluster = generate
     .command('cluster')
     .description('render a workload cluster from a template (clusterctl generate cluster)')
     .argument('[name]', 'cluster name')
@@ -137,11 +166,17 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--write-to <file>', 'write the output to a file instead of stdout')
     .option('--output-style <style>', styleHelp)
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
-    .option('--offline', offlineHelp)
+    .option('--offline', offlineHelp);
+  // clusterctl's cluster-reading flags: accepted only to say what to use instead (a bare "unknown option" does not).
+  for (const flag of clusterOnlyFlags) cluster.addOption(new Option(`--${flag.name} <value>`).hideHelp());
+  cluster
     .action(async (name: string | undefined, opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+      for (const flag of clusterOnlyFlags) {
+        if (opts[flag.key] !== undefined) throw new UsageError(`--${flag.name} is not supported: capiform never reads a management cluster`, { hint: flag.hint });
+      }
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
       const { generateCluster } = await import('../../render/generate.js');
-      const out = await generateCluster(
+      const out = await withVariablesHint(generateCluster(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },
         {
           clusterName: name,
@@ -158,7 +193,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
           listVariables: Boolean(opts.listVariables),
           outputStyle: outputStyle(opts.outputStyle),
         },
-      );
+      ));
       await emit(io, out, opts.listVariables ? undefined : (opts.writeTo as string | undefined));
     });
 }

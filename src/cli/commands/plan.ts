@@ -120,8 +120,12 @@ async function loadRepositories(
     const label = manifestLabel(p.providerName, p.type);
     let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
     const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
-    if (!listing && lockEntry?.source.kind === 'local') listing = await readLocalListing(localBasepath(lockEntry.source.url, base, label), p);
     let why = '';
+    if (!listing && lockEntry?.source.kind === 'local') {
+      const basepath = localBasepath(lockEntry.source.url, base, label);
+      listing = await readLocalListing(basepath, p);
+      if (!listing) why = `: no folder ${join(basepath, label)}`;
+    }
     if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
       try {
         listing = await readCachedRemoteListing(p, lockEntry.source.url, env);
@@ -245,9 +249,10 @@ function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, global
   let inputs = [...paths];
   if (inputs.length === 0) {
     const base = baseDir(io, globals.config);
-    inputs = ['providers', 'clusters'].map((d) => join(base, d)).filter((d) => existsSync(d));
+    // ClusterClasses shared by a namespace's clusters live in clusterclasses/, and move with those clusters.
+    inputs = ['providers', 'clusterclasses', 'clusters'].map((d) => join(base, d)).filter((d) => existsSync(d));
     if (inputs.length === 0) {
-      throw new InputError(`nothing to plan: no providers/ or clusters/ directory in ${base}`, {
+      throw new InputError(`nothing to plan: no providers/, clusterclasses/ or clusters/ directory in ${base}`, {
         where: base,
         hint: 'run `capiform render` first, or pass the directories or files holding the manifests',
       });
@@ -287,7 +292,7 @@ export function registerPlan(program: Command, io: CliIO): void {
   plan
     .command('move')
     .description('clusterctl move, offline: object graph, move order (groups), and what would be skipped')
-    .argument('[paths...]', 'manifest directories or files (default: providers/ and clusters/ of the rendered tree)')
+    .argument('[paths...]', 'manifest directories or files (default: providers/, clusterclasses/ and clusters/ of the rendered tree)')
     .option('-n, --namespace <namespace>', 'move only this namespace (clusterctl --namespace)')
     .option('-A, --all-namespaces', 'move every namespace (the default)')
     .option('--no-infer-owners', 'use only the ownerReferences in the manifests (by default capiform adds the ones CAPI controllers set at runtime)')

@@ -72,9 +72,15 @@ export function inferOwners(objects: readonly Obj[]): Map<number, InferredOwner[
     out.set(i, list);
   };
   const clusters = new Map<string, Obj>();
+  // A rendered KubeadmControlPlane has neither `spec.clusterName` nor the cluster-name label (the Cluster controller
+  // adds it at runtime): its Cluster is the one whose controlPlaneRef names it.
+  const byControlPlane = new Map<string, Obj>();
   for (const o of objects) {
     if (o.kind === 'Cluster' && groupOf(str(o.apiVersion)) === 'cluster.x-k8s.io') {
-      clusters.set(`${str(rec(o.metadata)?.namespace)}/${str(rec(o.metadata)?.name)}`, o);
+      const ns = str(rec(o.metadata)?.namespace);
+      clusters.set(`${ns}/${str(rec(o.metadata)?.name)}`, o);
+      const cp = refOf(at(o, 'spec', 'controlPlaneRef'), ns);
+      if (cp) byControlPlane.set(key(cp.group, cp.kind, cp.namespace, cp.name), o);
     }
   }
   for (const o of objects) {
@@ -87,7 +93,9 @@ export function inferOwners(objects: readonly Obj[]): Map<number, InferredOwner[
     }
     const clusterName =
       str(rec(rec(o.metadata)?.labels)?.['cluster.x-k8s.io/cluster-name']) || str(at(o, 'spec', 'clusterName'));
-    const cluster = clusterName ? clusters.get(`${ns}/${clusterName}`) : undefined;
+    const cluster = clusterName
+      ? clusters.get(`${ns}/${clusterName}`)
+      : byControlPlane.get(key(group, kind, ns, str(rec(o.metadata)?.name)));
     if (group === 'cluster.x-k8s.io' && cluster && ['MachineDeployment', 'MachinePool', 'MachineHealthCheck', 'MachineSet', 'Machine'].includes(kind)) {
       const self: Ref = { group, kind, name: str(rec(o.metadata)?.name), namespace: ns };
       add(self, cluster, `the ${kind} controller sets the Cluster as owner`);
