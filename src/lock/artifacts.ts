@@ -73,6 +73,41 @@ export class ArtifactStore {
     return pinned;
   }
 
+  /**
+   * Reads every file the lock pins for local repositories at the locked version and checks its sha256: every
+   * mismatch (and every file that is gone) in one error. Local reads cost a few milliseconds; remote files are
+   * verified when they are read (from the cache or the network).
+   */
+  async verifyLocal(sources: readonly { label: string; repo: ProviderRepository; version: string }[]): Promise<void> {
+    const problems: string[] = [];
+    const labels = new Set<string>();
+    let where: string | undefined;
+    for (const s of sources) {
+      const locked = this.opts.locked.get(s.label);
+      if (s.repo.kind !== 'local' || !locked || locked.version !== s.version) continue;
+      for (const f of locked.files) {
+        const bytes = await s.repo.getFile(s.version, f.name);
+        const path = this.location(s, s.version, f.name).path ?? f.name;
+        if (bytes === null) {
+          throw new LockStaleError(`${s.label} ${s.version}: ${f.name} is in capi.lock.yaml but the repository no longer has it`, `providers.${s.label}.files.${f.name}`);
+        }
+        const actual = sha256Hex(bytes);
+        if (actual !== f.sha256) {
+          problems.push(`${f.name} of ${s.label} ${s.version} does not match capi.lock.yaml: expected sha256 ${f.sha256}, got ${actual} (read from ${path})`);
+          labels.add(s.label);
+          where ??= s.repo.fileLocation(s.version, f.name);
+        }
+      }
+    }
+    if (problems.length > 0) {
+      const message = problems.length === 1 ? problems[0]! : `${problems.length} local repository files do not match capi.lock.yaml:\n  ${problems.join('\n  ')}`;
+      throw new IntegrityError(message, {
+        ...(where ? { where } : {}),
+        hint: `restore the repository (e.g. \`git checkout -- <file>\`), or if the change is intended re-pin it: capiform lock --upgrade ${[...labels].join(' ')}`,
+      });
+    }
+  }
+
   /** Files read for `label` at `version`, sorted by name. */
   filesFor(label: string, version: string): LockedFile[] {
     const files = this.recorded.get(`${label}\0${version}`);

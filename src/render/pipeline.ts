@@ -198,9 +198,13 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   } else pinned = pinnedVersions(config, existing, repositories, opts.upgrade);
 
   // 3. Resolution through the artifact store.
+  // `--upgrade` re-pins the bytes of the providers it names too (a release re-published on purpose, an edited local
+  // repository): their old digests must not stand in the way.
+  const upgrading = (label: string): boolean =>
+    opts.upgrade === 'all' || (opts.upgrade !== undefined && config.providers.some((p) => p.label === label && (opts.upgrade!.includes(p.name) || opts.upgrade!.includes(p.label))));
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
-  for (const p of existing?.providers ?? []) locked.set(p.label, { version: p.version, files: p.files });
-  if (existing?.certManager) locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
+  for (const p of existing?.providers ?? []) if (!upgrading(p.label)) locked.set(p.label, { version: p.version, files: p.files });
+  if (existing?.certManager && opts.upgrade !== 'all') locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
   const store = new ArtifactStore({ configDir: config.dir, locked, frozen: opts.frozen ?? false, cache: opts.cache ?? ContentCache.fromEnv(opts.env ?? {}) });
   const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
   const resolution = await resolveVersions(config, {
@@ -211,6 +215,12 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     certManager: cmRef,
     ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
   });
+  // Local repositories are read again on every run, so an edited file can never hide behind the content cache or
+  // the render cache: the bytes on disk must still be the bytes the lock pins.
+  await store.verifyLocal([
+    ...resolution.providers.map((r) => ({ label: r.provider.label, repo: r.repo, version: r.version })),
+    ...(resolution.certManager ? [{ label: 'cert-manager', repo: resolution.certManager.repo, version: resolution.certManager.version }] : []),
+  ]);
   for (const r of resolution.providers) {
     const before = existing?.providers.find((x) => x.label === r.provider.label);
     if (before && before.version !== r.version) log(`${r.provider.label}: ${before.version} → ${r.version}`);
