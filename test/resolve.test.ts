@@ -377,7 +377,7 @@ describe('provider catalog and names', () => {
 
   it('says which type a known name has when the type is wrong', async () => {
     const err = await rejection(() => getProvider('cluster-api', 'InfrastructureProvider'));
-    expect(err.hint).toContain('"cluster-api" is a CoreProvider');
+    expect(err.hint).toContain('"cluster-api" is a CoreProvider (--core, or providers.core in capi.config)');
   });
 
   it('merges clusterctl.yaml providers: same name+type replaces, others are added, all sorted', () => {

@@ -141,6 +141,20 @@ export function parseMetadata(bytes: Uint8Array | string, label: string, where?:
 export type FileReader = (version: string, file: string) => Promise<Uint8Array | null>;
 
 /**
+ * Most often the version itself is wrong (a typo, a missing `v`): a local repository lists its versions for free, so
+ * say which it has; otherwise the release lacks its metadata.yaml.
+ */
+async function missingReleaseHint(repo: ProviderRepository, version: string, location: string): Promise<string> {
+  const missingFile = `every provider release needs a metadata.yaml next to its components; add one at ${location}`;
+  if (repo.kind !== 'local') return missingFile;
+  const versions = await repo.listVersions().catch(() => [] as string[]);
+  if (versions.length === 0 || versions.includes(version)) return missingFile;
+  const withV = `v${version}`;
+  const shown = versions.length > 8 ? [...versions.slice(0, 8), `… (${versions.length} in all)`] : versions;
+  return `the repository has no release ${version}${versions.includes(withV) ? ` (did you mean ${withV}?)` : ''}; it has: ${shown.join(', ')}`;
+}
+
+/**
  * `metadataClient.Get`: reads `metadata.yaml` of `version` from the repository (through `read`, e.g. the
  * overrides layer), decodes and validates it. A missing file or a failing read → ResolutionError
  * `failed to read "metadata.yaml" from the repository for provider "<label>": …`.
@@ -171,7 +185,7 @@ export async function readMetadata(
         : `${prefix}: failed to get file "${metadataFile}" from "${version}" release`,
       {
         where: location,
-        hint: `every provider release needs a metadata.yaml next to its components; add one at ${location}`,
+        hint: await missingReleaseHint(repo, version, location),
       },
       'E_METADATA_NOT_FOUND',
     );

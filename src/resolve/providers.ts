@@ -77,6 +77,24 @@ export function closestProviderNames(name: string, type: string, list: readonly 
   return scored.slice(0, limit).map((x) => x.n);
 }
 
+/** Kebab-case flag (`--control-plane`) and config key (`controlPlane`) of each provider type. */
+const typePlaces: Record<string, { flag: string; key: string }> = {
+  CoreProvider: { flag: 'core', key: 'core' },
+  BootstrapProvider: { flag: 'bootstrap', key: 'bootstrap' },
+  ControlPlaneProvider: { flag: 'control-plane', key: 'controlPlane' },
+  InfrastructureProvider: { flag: 'infrastructure', key: 'infrastructure' },
+  IPAMProvider: { flag: 'ipam', key: 'ipam' },
+  RuntimeExtensionProvider: { flag: 'runtime-extension', key: 'runtimeExtension' },
+  AddonProvider: { flag: 'addon', key: 'addon' },
+};
+
+/** `an InfrastructureProvider (--infrastructure, or providers.infrastructure in capi.config)`. */
+function whereTypeGoes(type: string): string {
+  const article = /^(Infrastructure|IPAM|Addon)/.test(type) ? 'an' : 'a';
+  const place = typePlaces[type];
+  return `${article} ${type}${place ? ` (--${place.flag}, or providers.${place.key} in capi.config)` : ''}`;
+}
+
 /**
  * `providers.Get(name, type)`. Unknown → ResolutionError with clusterctl's message and a hint naming the closest
  * known providers of that type (and the types the name exists for).
@@ -87,7 +105,7 @@ export function getProvider(name: string, type: string, userProviders: readonly 
   if (found) return found;
   const hints: string[] = [];
   const otherTypes = list.filter((p) => p.name === name).map((p) => p.type);
-  if (otherTypes.length > 0) hints.push(`"${name}" is a ${otherTypes.join(', ')}`);
+  if (otherTypes.length > 0) hints.push(`"${name}" is ${otherTypes.map(whereTypeGoes).join('; also ')}`);
   const close = closestProviderNames(name, type, list);
   if (close.length > 0) hints.push(`closest known ${type} names: ${close.join(', ')}`);
   hints.push('or add a providers: entry (name, url, type) to clusterctl.yaml');

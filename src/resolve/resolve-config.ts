@@ -3,10 +3,10 @@
  * the highest version that satisfies its constraint and maps, through its metadata.yaml, to the management contract —
  * the core provider's, or the pinned one. Versions pinned by a fresh lock entry are kept as they are.
  */
-import { isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import semver from 'semver';
-import { CapiformError, ResolutionError } from '../errors.js';
+import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { orderCandidates, satisfiesConstraint } from '../config/constraints.js';
 import type { ArtifactStore } from '../lock/artifacts.js';
@@ -145,9 +145,26 @@ export async function providerRepository(p: ResolvedProvider, configDir: string,
     };
     return { repo: await factory(request), source: loc.source };
   } catch (err) {
+    const missing = loc.kind === 'local' && p.url !== undefined ? missingLocalRepository(p, configDir, loc.componentsFile) : undefined;
+    if (missing) throw missing;
     if (err instanceof CapiformError) throw Object.assign(err, { where: err.where ?? p.configPath });
     throw err;
   }
+}
+
+/**
+ * A local `url` that points nowhere fails clusterctl's path checks with a message about the layout; the real problem
+ * is that the folder is not there (a typo, a repository not checked out), so say that.
+ */
+function missingLocalRepository(p: ResolvedProvider, configDir: string, componentsFile: string): ConfigError | undefined {
+  const abs = resolvePath(configDir, p.url!.replace(/^file:\/\//, ''));
+  // clusterctl's full form names <root>/<label>/<version>/<file>: the root must exist.
+  const root = /\.ya?ml$/.test(abs) ? dirname(dirname(dirname(abs))) : abs;
+  if (existsSync(root)) return undefined;
+  return new ConfigError(`the local repository of ${p.label} does not exist: no folder ${root}`, {
+    where: `${p.configPath}.url`,
+    hint: `a relative url is resolved against the config's folder (${configDir}); a local repository holds <label>/<version>/<components file>, e.g. ${p.label}/v1.2.3/${componentsFile}`,
+  });
 }
 
 export async function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef | undefined> {

@@ -136,7 +136,7 @@ describe('generate: bad input', () => {
   it('a provider used with the wrong type says which flag it needs (exit 3)', async () => {
     const r = await cli(['generate', 'provider', '--bootstrap', 'good:v1.0.0', '--config', config]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('"good" is a InfrastructureProvider');
+    expect(r.stderr).toContain('"good" is an InfrastructureProvider (--infrastructure, or providers.infrastructure in capi.config)');
   });
 
   it('an unknown flavor lists the available ones (exit 3)', async () => {
