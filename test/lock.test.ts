@@ -43,10 +43,10 @@ describe('capiform lock', { timeout: 240_000 }, () => {
     expect(lockOf(other)).toBe(lock);
   });
 
-  it('fails on an unknown provider (exit 3), naming it and what is known', async () => {
+  it('fails on an unknown provider (a config error, exit 2), naming it and what is known', async () => {
     const dir = fixtureProject({ infra: `{ name: 'docker', version: '^1.12', url: './repo' }, { name: 'nonesuch', version: 'latest' }` });
     const r = await runCli(['lock'], { cwd: dir });
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('Error: unknown provider "nonesuch" of type InfrastructureProvider');
     expect(r.stderr).toContain('at: providers.infrastructure[1]');
     expect(r.stderr).toContain('fix: clusterctl knows aws, azure, byoh,');

@@ -118,7 +118,8 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
     if (!known) {
       const close = closestProviderNames(p.name, p.type, builtinProviders);
       const names = builtinProviders.filter((b) => b.type === p.type).map((b) => b.name).sort();
-      throw new ResolutionError(`unknown provider "${p.name}" of type ${p.type}`, {
+      // A name the catalog does not know is a mistake in the config (exit 2), not a failure to resolve a release.
+      throw new ConfigError(`unknown provider "${p.name}" of type ${p.type}`, {
         where: `${p.configPath}.name`,
         hint: `${close.length ? `did you mean ${close.map((n) => `"${n}"`).join(', ')}? ` : ''}clusterctl knows ${names.join(', ')}; for any other provider give its repository with \`url\``,
       });
