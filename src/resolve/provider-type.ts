@@ -30,6 +30,16 @@ export function manifestLabel(name: string, type: string): string {
   return (isProviderType(type) ? prefixes[type] : '') + name;
 }
 
+/**
+ * Where a provider type goes: the `generate provider` flag (`control-plane`, as clusterctl names it) and the
+ * capi.config `providers` key (`controlPlane`). Both follow the manifest label prefix.
+ */
+export function providerTypePlace(type: string): { flag: string; key: string } | undefined {
+  if (!isProviderType(type)) return undefined;
+  const flag = prefixes[type].replace(/-$/, '') || 'core';
+  return { flag, key: flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()) };
+}
+
 const componentsFiles: Record<ProviderType, string> = {
   CoreProvider: 'core-components.yaml',
   BootstrapProvider: 'bootstrap-components.yaml',

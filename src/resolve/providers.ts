@@ -6,7 +6,7 @@
 import { ConfigError, ResolutionError } from '../errors.js';
 import { builtinProviders, type ProviderConfig } from './catalog.js';
 import { providerProblem } from './provider-name.js';
-import { providerTypeOrder } from './provider-type.js';
+import { providerTypeOrder, providerTypePlace } from './provider-type.js';
 
 /** User entries as `loadClusterctlConfig(...).providers` gives them. */
 export interface UserProvider {
@@ -77,21 +77,10 @@ export function closestProviderNames(name: string, type: string, list: readonly 
   return scored.slice(0, limit).map((x) => x.n);
 }
 
-/** Kebab-case flag (`--control-plane`) and config key (`controlPlane`) of each provider type. */
-const typePlaces: Record<string, { flag: string; key: string }> = {
-  CoreProvider: { flag: 'core', key: 'core' },
-  BootstrapProvider: { flag: 'bootstrap', key: 'bootstrap' },
-  ControlPlaneProvider: { flag: 'control-plane', key: 'controlPlane' },
-  InfrastructureProvider: { flag: 'infrastructure', key: 'infrastructure' },
-  IPAMProvider: { flag: 'ipam', key: 'ipam' },
-  RuntimeExtensionProvider: { flag: 'runtime-extension', key: 'runtimeExtension' },
-  AddonProvider: { flag: 'addon', key: 'addon' },
-};
-
 /** `an InfrastructureProvider (--infrastructure, or providers.infrastructure in capi.config)`. */
 function whereTypeGoes(type: string): string {
   const article = /^(Infrastructure|IPAM|Addon)/.test(type) ? 'an' : 'a';
-  const place = typePlaces[type];
+  const place = providerTypePlace(type);
   return `${article} ${type}${place ? ` (--${place.flag}, or providers.${place.key} in capi.config)` : ''}`;
 }
 
