@@ -23,6 +23,7 @@ import {
   certManagerRepository,
   pinnedVersions,
   providerLocation,
+  isUpgrading,
   providerRepository,
   resolveVersions,
   type ProviderResolution,
@@ -200,8 +201,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   // 3. Resolution through the artifact store.
   // `--upgrade` re-pins the bytes of the providers it names too (a release re-published on purpose, an edited local
   // repository): their old digests must not stand in the way.
-  const upgrading = (label: string): boolean =>
-    opts.upgrade === 'all' || (opts.upgrade !== undefined && config.providers.some((p) => p.label === label && (opts.upgrade!.includes(p.name) || opts.upgrade!.includes(p.label))));
+  const upgrading = (label: string): boolean => config.providers.some((p) => p.label === label && isUpgrading(p, opts.upgrade));
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
   for (const p of existing?.providers ?? []) if (!upgrading(p.label)) locked.set(p.label, { version: p.version, files: p.files });
   if (existing?.certManager && opts.upgrade !== 'all') locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });

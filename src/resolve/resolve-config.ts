@@ -26,12 +26,17 @@ export interface RepositoryRef {
   source: LockedSource;
 }
 
+/** A local `url` (a path, `file://` or not) as an absolute path; relative paths are relative to the config. */
+function localPath(url: string, configDir: string): string {
+  return resolvePath(configDir, url.replace(/^file:\/\//, ''));
+}
+
 /**
  * A local `url` may be the repository root (holding `<label>/<version>/`), the provider folder `<root>/<label>`, or
  * clusterctl's full form `<root>/<label>/<version>/<components file>`; relative paths are relative to the config.
  */
 export function localRepositoryUrl(url: string, label: string, componentsFiles: string | readonly string[], configDir: string): string {
-  const abs = resolvePath(configDir, url.replace(/^file:\/\//, ''));
+  const abs = localPath(url, configDir);
   if (/\.ya?ml$/.test(abs)) return abs;
   const files = typeof componentsFiles === 'string' ? [componentsFiles] : componentsFiles;
   const providerDir = existsSync(resolvePath(abs, label)) && statSync(resolvePath(abs, label)).isDirectory() ? resolvePath(abs, label) : abs;
@@ -48,7 +53,7 @@ export function localRepositoryUrl(url: string, label: string, componentsFiles: 
 
 function sourceFor(kind: LockedSource['kind'], url: string, configDir: string): LockedSource {
   if (kind !== 'local') return { kind, url };
-  const abs = resolvePath(configDir, url.replace(/^file:\/\//, ''));
+  const abs = localPath(url, configDir);
   const rel = relative(configDir, abs).split(sep).join('/');
   return { kind, url: isAbsolute(rel) ? abs : rel || '.' };
 }
@@ -158,7 +163,7 @@ export async function providerRepository(p: ResolvedProvider, configDir: string,
  * is that the folder is not there (a typo, a repository not checked out), so say that.
  */
 function missingLocalRepository(p: ResolvedProvider, configDir: string, componentsFile: string): ConfigError | undefined {
-  const abs = resolvePath(configDir, p.url!.replace(/^file:\/\//, ''));
+  const abs = localPath(p.url!, configDir);
   // clusterctl's full form names <root>/<label>/<version>/<file>: the root must exist.
   const root = /\.ya?ml$/.test(abs) ? dirname(dirname(dirname(abs))) : abs;
   if (existsSync(root)) return undefined;
@@ -295,6 +300,11 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
   return { contract, providers: out, certManager };
 }
 
+/** Whether `lock --upgrade [names…]` re-resolves this provider: all, or named by name or label. */
+export function isUpgrading(p: { name: string; label: string }, upgrade: 'all' | readonly string[] | undefined): boolean {
+  return upgrade === 'all' || (upgrade !== undefined && (upgrade.includes(p.name) || upgrade.includes(p.label)));
+}
+
 /** Lock entries that can be kept: present, same constraint and source, version inside the constraint, not being upgraded. */
 export function pinnedVersions(
   config: ResolvedConfig,
@@ -306,7 +316,7 @@ export function pinnedVersions(
   if (!lock || upgrade === 'all') return pinned;
   if (config.contract && config.contract !== lock.contract) return pinned;
   for (const p of config.providers) {
-    if (upgrade?.includes(p.name) || upgrade?.includes(p.label)) continue;
+    if (isUpgrading(p, upgrade)) continue;
     const l = lock.providers.find((x) => x.label === p.label);
     const s = repositories.get(p.label)?.source;
     if (!l || l.constraint !== p.constraint || !satisfiesConstraint(l.version, p.constraint)) continue;
