@@ -3,6 +3,7 @@ import { CapiformError, ExitCode } from '../errors.js';
 import { processIO, type CliIO } from './context.js';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
+import { commandPathFor, usageErrorFrom } from './usage-error.js';
 import { readFileSync } from 'node:fs';
 
 function packageVersion(): string {
@@ -22,6 +23,8 @@ export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
     .configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),
+      // Parse errors are printed by main() in capiform's error format (usage-error.ts).
+      outputError: () => {},
     });
   for (const register of commands) register(program, io);
   return program;
@@ -37,6 +40,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (err instanceof CommanderError) {
       // --help and --version end through here with exit code 0.
       if (err.exitCode === 0) return ExitCode.ok;
+      // `capiform` alone prints the help and ends with commander.help: not an error to explain.
+      if (err.code === 'commander.help' || err.code === 'commander.helpDisplayed') return ExitCode.input;
+      io.stderr(formatError(usageErrorFrom(err, commandPathFor(program, argv)), io));
       return ExitCode.input;
     }
     if (err instanceof CapiformError) {
