@@ -4,6 +4,7 @@ import { processIO, type CliIO } from './context.js';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
 import { commandPathFor, usageErrorFrom } from './usage-error.js';
+import { onWarning } from '../yaml/warnings.js';
 import { readFileSync } from 'node:fs';
 
 function packageVersion(): string {
@@ -33,6 +34,13 @@ export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
 /** Runs the CLI and returns the exit code. Never throws. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const program = buildProgram(io, await commandsFor(argv));
+  // The same upstream file may be parsed once per cluster: each warning is printed once per run.
+  const warned = new Set<string>();
+  const stopWarnings = onWarning((message) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    io.stderr(`Warning: ${message}\n`);
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return currentExit(program);
@@ -55,6 +63,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       }\n`,
     );
     return ExitCode.internal;
+  } finally {
+    stopWarnings();
   }
 }
 

@@ -2,12 +2,12 @@
  * Finding and reading `capi.config.*`. Stage 1 (parse against the schema) happens here; TypeScript configs are
  * loaded with jiti, imported only when needed so commands that never read a config do not pay for it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 import { checkConfig, normaliseConfig } from './normalise.js';
 import { configSchema } from './schema.js';
@@ -44,19 +44,15 @@ export function findConfigFile(cwd: string, explicit?: string): string {
 export async function readConfigFile(file: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json' || ext === '.yaml' || ext === '.yml') {
-    const text = readFileSync(file, 'utf8');
-    if (ext === '.json') {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new ConfigError(`config is not valid JSON: ${(err as Error).message}`, { where: file });
-      }
-    }
+    const text = readTextFile(file, MAX_CONFIG_SIZE, 'config file');
+    const format = ext === '.json' ? 'JSON' : 'YAML';
     try {
-      return parseYaml(text, { prettyErrors: true }) as unknown;
+      return format === 'JSON' ? parseJsonValue(text) : parseYamlValue(text);
     } catch (err) {
-      const where = err instanceof YAMLParseError && err.linePos ? `${file}:${err.linePos[0].line}:${err.linePos[0].col}` : file;
-      throw new ConfigError(`config is not valid YAML: ${(err as Error).message.split('\n')[0]}`, { where });
+      if (!(err instanceof ValueSyntaxError)) throw err;
+      const where = err.line === undefined ? file : `${file}:${err.line}${err.col === undefined ? '' : `:${err.col}`}`;
+      const hint = err.code === 'E_DUPLICATE_KEY' ? 'keep one of the two keys: which value was meant is ambiguous' : undefined;
+      throw new ConfigError(`config is not valid ${format}: ${err.message}`, { where, ...(hint ? { hint } : {}) }, err.code);
     }
   }
   if (ext !== '.ts' && ext !== '.mts' && ext !== '.js' && ext !== '.mjs') {

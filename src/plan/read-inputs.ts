@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { parseManifests } from '../yaml/index.js';
+import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../yaml/index.js';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
@@ -46,7 +46,8 @@ export function manifestFiles(path: string): string[] {
  */
 export function parseManifestText(text: string, source: string): Obj[] {
   const out: Obj[] = [];
-  for (const obj of parseManifests(text, { source })) {
+  // The rendered tree is capiform's own output: a repeated key means a hand edit whose intent is ambiguous.
+  for (const obj of parseManifests(text, { source, duplicateKeys: 'error' })) {
     if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
       for (const item of obj.items) if (rec(item)) out.push(item as Obj);
     } else out.push(obj);
@@ -59,7 +60,8 @@ export function readManifests(paths: readonly string[], cwd: string): Obj[] {
   const objects: Obj[] = [];
   for (const p of paths) {
     for (const file of manifestFiles(resolve(cwd, p))) {
-      objects.push(...parseManifestText(readFileSync(file, 'utf8'), relative(cwd, file) || file));
+      const source = relative(cwd, file) || file;
+      objects.push(...parseManifestText(readTextFile(file, MAX_MANIFEST_SIZE, 'manifest', source), source));
     }
   }
   return objects;

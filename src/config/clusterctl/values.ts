@@ -5,6 +5,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import { ConfigError } from '../../errors.js';
+import { checkNodeDepth, isStackOverflow, MAX_NESTING_DEPTH, ValueSyntaxError } from '../../yaml/index.js';
 
 /** A scalar with its yaml.v3 type and its `cast.ToString` text (`""` for null). */
 export interface ConfigScalar {
@@ -144,6 +145,13 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
   return { kind: 'null', text: '' };
 }
 
+function tooDeepConfig(source: string, line: number | undefined): ConfigError {
+  return new ConfigError(`While parsing config: nesting is deeper than ${MAX_NESTING_DEPTH} levels of mappings and sequences`, {
+    where: line === undefined ? source : `${source}:${line}`,
+    hint: 'flatten the clusterctl configuration file; its values nest a few levels at most',
+  }, 'E_INPUT_TOO_DEEP');
+}
+
 /**
  * Parses clusterctl.yaml (or .json) text as viper reads it. Errors are ConfigErrors `While parsing config: …`
  * with `where` = `source:line`.
@@ -154,6 +162,7 @@ export function parseConfigText(text: string, source: string): ConfigMap {
   const first = list[0];
   if (!first) return new Map();
   const err = first.errors[0];
+  if (err && isStackOverflow(err)) throw tooDeepConfig(source, err.linePos?.[0]?.line);
   if (err) {
     const line = err.linePos?.[0]?.line;
     const summary = (err.message.split('\n')[0] ?? err.message).replace(/ at line \d+, column \d+:?$/, '');
@@ -164,6 +173,12 @@ export function parseConfigText(text: string, source: string): ConfigMap {
   }
   const contents = first.contents;
   if (contents === null || contents === undefined) return new Map();
+  try {
+    checkNodeDepth(contents, text);
+  } catch (e) {
+    if (e instanceof ValueSyntaxError) throw tooDeepConfig(source, e.line);
+    throw e;
+  }
   const value = toConfigValue(first, contents, { n: maxNodes });
   if (isConfigScalar(value) && value.kind === 'null') return new Map();
   if (!isConfigMap(value)) {
