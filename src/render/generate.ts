@@ -265,6 +265,7 @@ export async function readTemplateSource(
   try {
     return { raw: text(await readFile(abs), abs), source: abs };
   } catch (err) {
+    if (err instanceof CapiformError) throw err;
     throw new InputError(`failed to read file "${path}": ${(err as Error).message}`, { where: abs });
   }
 }

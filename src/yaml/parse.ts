@@ -26,6 +26,8 @@ export interface ParsedDocument {
   line: number;
   /** The source tree with offsets into `text`, when the fast parser understood the document. */
   node: Node | null;
+  /** The text repeats a mapping key (the value holds the last one): emitters must not reuse the text as is. */
+  duplicateKeys?: boolean;
   value: KubeObject;
 }
 
@@ -96,12 +98,14 @@ export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDoc
             : 'Each document must be a YAML mapping with a kind.',
       });
     };
+    let duplicated = false;
     if (!fastOk) {
       const onDuplicateKey =
         duplicateKeys === 'last-wins'
           ? undefined
           : (key: string, line: number): void => {
               const at = where(chunk.line + line - 1);
+              duplicated = true;
               if (duplicateKeys === 'warn') {
                 warn(`${at}: mapping key "${key}" appears more than once; the last value is used, as clusterctl does`);
                 return;
@@ -131,7 +135,7 @@ export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDoc
     // clusterctl decodes into map[string]interface{} (spec R0.2), so a mapping without `kind` is accepted
     // (`generate yaml` of `v1: ${VAR1:=default1}` works; vector envsubst-018).
     const obj = value as KubeObject;
-    out.push({ text: docText, line: chunk.line, node: fastOk ? node : null, value: obj });
+    out.push({ text: docText, line: chunk.line, node: fastOk ? node : null, value: obj, ...(duplicated ? { duplicateKeys: true } : {}) });
   }
   return out;
 }

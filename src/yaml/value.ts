@@ -51,7 +51,8 @@ export function parseYamlValue(text: string): unknown {
     const at = err.linePos?.[0] ?? lineCol(text, err.pos[0]);
     if (isStackOverflow(err)) throw tooDeep(at?.line, at?.col);
     if (err.code === 'DUPLICATE_KEY') {
-      const key = text.slice(err.pos[0], err.pos[1]).trim();
+      const raw = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\n]*?)\s*:(?:\s|$)/.exec(text.slice(err.pos[0]))?.[1] ?? text.slice(err.pos[0], err.pos[1]);
+      const key = /^["']/.test(raw) ? raw.slice(1, -1) : raw;
       throw new ValueSyntaxError(`mapping key ${JSON.stringify(key)} appears more than once`, 'E_DUPLICATE_KEY', at?.line, at?.col);
     }
     const first = (err.message.split('\n')[0] ?? err.message).replace(/ at line \d+, column \d+:?$/, '');
