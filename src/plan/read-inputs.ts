@@ -4,8 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../yaml/index.js';
+import { MAX_CONFIG_SIZE, MAX_MANIFEST_SIZE, parseManifests, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
@@ -97,11 +96,13 @@ export interface LockedInventoryProvider extends InventoryProvider {
 /** Reads the providers of capi.lock.yaml (namespace left empty; the tree knows it). */
 export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
   let doc: unknown;
+  const text = readTextFile(lockPath, MAX_CONFIG_SIZE, 'capi.lock.yaml');
   try {
-    doc = parseYaml(readFileSync(lockPath, 'utf8'));
+    doc = parseYamlValue(text);
   } catch (err) {
-    throw new InputError(`failed to parse ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, {
-      where: lockPath,
+    if (!(err instanceof ValueSyntaxError)) throw err;
+    throw new InputError(`failed to parse ${lockPath}: ${err.message}`, {
+      where: err.line === undefined ? lockPath : `${lockPath}:${err.line}`,
       hint: 'run `capiform lock` to rewrite it',
     });
   }

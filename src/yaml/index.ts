@@ -26,6 +26,7 @@ export {
   decodeUtf8,
   readTextFile,
 } from './input.js';
+export { yamlPackage } from './slow-parse.js';
 export { checkNodeDepth, isStackOverflow, parseJsonValue, parseYamlValue, ValueSyntaxError } from './value.js';
 export { onWarning, warn } from './warnings.js';
 

@@ -197,6 +197,12 @@ describe('manifests and templates', () => {
     }
   });
 
+  it("an alias bomb in a template is refused (go-yaml's aliasing ratio)", async () => {
+    const dir = testdir({ 'cluster.yaml': `kind: ConfigMap\n${aliasBomb}\n` });
+    const r = await refused(dir, ['generate', 'yaml', '--from', 'cluster.yaml']);
+    expect(r.stderr).toContain('document contains excessive aliasing');
+  });
+
   it('an upstream template with a repeated key keeps the last value, as clusterctl does, and warns', async () => {
     const dir = testdir({ 'cluster.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n' });
     const r = await runCli(['generate', 'yaml', '--from', 'cluster.yaml'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } });
