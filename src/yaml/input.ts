@@ -98,6 +98,17 @@ export function readTextFile(file: string, limit: number, what: string, source =
   return decodeUtf8(readFileSync(file), source);
 }
 
+/** 1-based line and column of a character offset in `text`. */
+export function lineCol(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
+}
+
 export function tooDeep(source: string | undefined, line: number | undefined): InputError {
   const where = source === undefined ? (line === undefined ? undefined : `line ${line}`) : line === undefined ? source : `${source}:${line}`;
   return new InputError(`nesting is deeper than ${MAX_NESTING_DEPTH} levels of mappings and sequences`, {

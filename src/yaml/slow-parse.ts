@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type * as YAMLNS from 'yaml';
 import { keyToString, resolvePlain, type Scalar } from './resolve.js';
 import { setKey } from './fast-parse.js';
-import { MAX_NESTING_DEPTH } from './input.js';
+import { lineCol, MAX_NESTING_DEPTH } from './input.js';
 
 let yamlMod: typeof YAMLNS | undefined;
 export function yamlPackage(): typeof YAMLNS {
@@ -46,10 +46,7 @@ export interface SlowParseOptions {
 }
 
 function lineAt(text: string, offset: number | undefined): number | undefined {
-  if (offset === undefined) return undefined;
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+  return offset === undefined ? undefined : lineCol(text, offset).line;
 }
 
 /** go-yaml v2 decoder's alias guard (`allowedAliasRatio`). */

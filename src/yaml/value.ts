@@ -5,7 +5,7 @@
  * (clusterctl's YAML 1.1 reading).
  */
 import type * as YAMLNS from 'yaml';
-import { MAX_NESTING_DEPTH } from './input.js';
+import { lineCol, MAX_NESTING_DEPTH } from './input.js';
 import { yamlPackage } from './slow-parse.js';
 
 /** How many times the aliases of one document may be expanded (the `yaml` package's default, stated). */
@@ -30,16 +30,6 @@ export function isStackOverflow(err: { message: string }): boolean {
 
 function tooDeep(line: number | undefined, col?: number): ValueSyntaxError {
   return new ValueSyntaxError(`nesting is deeper than ${MAX_NESTING_DEPTH} levels of mappings and sequences`, 'E_INPUT_TOO_DEEP', line, col);
-}
-
-function lineCol(text: string, offset: number): { line: number; col: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, col: offset - start + 1 };
 }
 
 /** One YAML document as a plain value (undefined when empty). Throws ValueSyntaxError. */
