@@ -38,12 +38,16 @@ import {
   emitManifests,
   clusterDirectorySyncWaves,
   kustomizationFor,
+  namespaceDir,
+  namespaceFile,
+  namespaceYaml,
   processCertManager,
   providerSyncWave,
   syncWaves,
   renderClusterTemplate,
   renderProviderComponents,
   templateOptionsToVariables,
+  workloadNamespaces,
   type KubeObject,
   type ManifestEntry,
 } from './tree/deps.js';
@@ -281,6 +285,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
   await renderClusters(ctx, resolution.providers);
+  const namespaces = opts.mode === 'lock' ? [] : workloadNamespaces(config.clusters);
+  for (const ns of namespaces) addDir(files, namespaceDir(ns), [{ name: namespaceFile, content: withHeader(namespaceYaml(ns)) }]);
 
   if (leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(leaks);
   if (problems.length > 0) throw aggregate(problems, config);
@@ -299,6 +305,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       ...(a.path ? { pathPrefix: a.path } : {}),
       providers: providerDirs,
       clusterClasses: ctx.classDirs,
+      namespaces: namespaces.map((ns) => ({ namespace: ns, dir: namespaceDir(ns), wave: syncWaves.namespaces })),
       clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
       mode: a.mode,
       ...(a.generator ? { generator: a.generator } : {}),
