@@ -52,6 +52,8 @@ import {
   type ManifestEntry,
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
+import { alterImage, type ImageOverrides } from './components/images.js';
+import { relocateCrsImages } from './crs-images.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
@@ -380,6 +382,11 @@ interface RenderContext {
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
 }
 
+/** The `images:` a provider's manifests follow: the global entries and the provider's own. */
+function imageOverridesOf(config: ResolvedConfig, p: ResolvedProvider): ImageOverrides {
+  return { ...config.images, ...(p.images ? { [p.label]: p.images } : {}) };
+}
+
 /** Adds a directory's files and its kustomization; returns the directory's files. */
 function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Omit<KustomizationOptions, 'header'> = {}): TreeFile[] {
   const own = entries.map((e) => ({ path: `${dir}/${e.name}`, content: e.content }));
@@ -453,7 +460,7 @@ async function renderProvider(
   }
   const { raw } = await load();
   try {
-    const images = { ...config.images, ...(p.images ? { [p.label]: p.images } : {}) };
+    const images = imageOverridesOf(config, p);
     const c = renderProviderComponents({
       raw,
       name: p.name,
@@ -550,7 +557,8 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         });
       }
       const dir = `clusters/${c.namespace}/${c.name}`;
-      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd) });
+      const overrides = imageOverridesOf(config, r.provider);
+      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd), images: overrides });
       if (!ctx.lockMode) {
         const reused = ctx.cache.reuse(dir, inputs);
         const extra = reused?.extra as ClusterExtra | undefined;
@@ -628,7 +636,10 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
       }
       if (ctx.lockMode) continue;
-      const named = withTemplateNames(t, c.templates.hashNames);
+      let named = withTemplateNames(t, c.templates.hashNames);
+      // The CNI and add-ons a ClusterResourceSet installs follow the infrastructure provider's `images:` too.
+      const relocated = Object.keys(overrides).length > 0 ? relocateCrsImages(named.objects, (img) => alterImage(r.provider.label, img, overrides)) : null;
+      if (relocated) named = { objects: relocated, yaml: emitManifests(relocated) };
       let yaml = named.yaml;
       const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
