@@ -54,6 +54,7 @@ import {
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { alterImage, type ImageOverrides } from './components/images.js';
 import { relocateCrsImages } from './crs-images.js';
+import { mergeDuplicateObjects } from './duplicate-objects.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
@@ -237,7 +238,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const omitted: OmittedObject[] = [];
   const leaks: { variable: string; object: string; file: string; where: string }[] = [];
   const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env, { contents: opts.mode === 'memory' });
-  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache };
+  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache, sources: new Map() };
 
   const components = resolution.providers.map((r) => {
     const ref = { label: r.provider.label, repo: r.repo };
@@ -292,6 +293,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
 
   if (leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(leaks);
   if (problems.length > 0) throw aggregate(problems, config);
+  if (opts.mode !== 'lock') mergeDuplicates(ctx);
 
   if (config.argocd && opts.mode !== 'lock') {
     const a = config.argocd;
@@ -380,6 +382,21 @@ interface RenderContext {
   lockMode: boolean;
   cache: TreeCache;
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
+  /** What rendered each cluster and ClusterClass directory (release and file), for messages about its objects. */
+  sources: Map<string, string>;
+}
+
+/** Drops identical copies of an object from later files; different copies are an input error (./duplicate-objects.ts). */
+function mergeDuplicates(ctx: RenderContext): void {
+  // Files taken from the tree cache carry no content: their bytes on disk are the rendered ones.
+  const contentOf = (f: TreeFile): string => (f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8'));
+  const changed = mergeDuplicateObjects(ctx.files, contentOf, (dir) => ctx.sources.get(dir));
+  for (const [i, f] of ctx.files.entries()) {
+    const content = changed.get(f.path);
+    if (content === undefined) continue;
+    ctx.files[i] = { ...f, content };
+    ctx.cache.verified.delete(f.path);
+  }
 }
 
 /** The `images:` a provider's manifests follow: the global entries and the provider's own. */
@@ -557,6 +574,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         });
       }
       const dir = `clusters/${c.namespace}/${c.name}`;
+      ctx.sources.set(dir, `${r.provider.label} ${r.version} ${file}, cluster ${c.namespace}/${c.name}`);
       const overrides = imageOverridesOf(config, r.provider);
       const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd), images: overrides });
       if (!ctx.lockMode) {
@@ -569,6 +587,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           for (const cls of extra.classes) {
             // Record the class file reads for the lock, as a full render would.
             await readRaw(r, `clusterclass-${cls.name}.yaml`);
+            if (!ctx.sources.has(cls.dir)) ctx.sources.set(cls.dir, `${r.provider.label} ${r.version} clusterclass-${cls.name}.yaml`);
             const known = classes.get(cls.key);
             if (known) {
               useClass(c, cls);
@@ -619,6 +638,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null),
         });
         const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
+        if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
         extra.classes.push(cls);
         if (useClass(c, cls)) continue;
         const fromDisk = ctx.cache.reuse(classDir, classInputs);
