@@ -4,7 +4,7 @@
  * applies: `kubectl kustomize` of every Application's path.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ const clusters = `
     { name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' },
     { name: 'dev-2', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' },
     { name: 'plain', namespace: 'team-b', infrastructure: 'docker', kubernetesVersion: 'v1.33.1', variables: { DOCKER_REGION: 'eu' } },
+    { name: 'mgmt', namespace: 'capd-system', infrastructure: 'docker', kubernetesVersion: 'v1.33.1', variables: { DOCKER_REGION: 'eu' } },
     { name: 'sys', namespace: 'default', infrastructure: 'docker', kubernetesVersion: 'v1.33.1', variables: { DOCKER_REGION: 'eu' } },
 `;
 
@@ -48,7 +49,10 @@ describe.skipIf(!hasKubectl)('workload namespaces in the rendered tree', () => {
         }
       }
     }
-    // Providers bring their own namespaces; the workload ones come once each, `default` never (it always exists).
+    // Providers bring their own namespaces; the workload ones come once each, `default` never (it always exists), a
+    // provider's namespace only from its components.
+    expect(namespaces.get('capd-system')).toBe(1);
+    expect(existsSync(join(dir, 'clusters', 'capd-system', 'namespace.yaml'))).toBe(false);
     expect(namespaces.get('team-a')).toBe(1);
     expect(namespaces.get('team-b')).toBe(1);
     expect(namespaces.has('default')).toBe(false);

@@ -37,6 +37,7 @@ import {
   clusterClassReferences,
   emitManifests,
   clusterDirectorySyncWaves,
+  declaredNamespaces,
   kustomizationFor,
   namespaceDir,
   namespaceFile,
@@ -288,7 +289,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
   await renderClusters(ctx, resolution.providers);
-  const namespaces = opts.mode === 'lock' ? [] : workloadNamespaces(config.clusters);
+  const namespaces = opts.mode === 'lock' ? [] : workloadNamespaces(config.clusters, providerNamespaces(ctx));
   for (const ns of namespaces) addDir(files, namespaceDir(ns), [{ name: namespaceFile, content: withHeader(namespaceYaml(ns)) }]);
 
   if (leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(leaks);
@@ -386,11 +387,24 @@ interface RenderContext {
   sources: Map<string, string>;
 }
 
+/** Namespaces the providers' and cert-manager's components create. */
+function providerNamespaces(ctx: RenderContext): Set<string> {
+  const out = new Set<string>();
+  for (const f of ctx.files) {
+    if (!f.path.startsWith('providers/') || !/\/(components|cert-manager)\.yaml$/.test(f.path)) continue;
+    for (const ns of declaredNamespaces(fileContent(ctx, f))) out.add(ns);
+  }
+  return out;
+}
+
+/** A file's text: files taken from the tree cache carry no content, their bytes on disk are the rendered ones. */
+function fileContent(ctx: RenderContext, f: TreeFile): string {
+  return f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8');
+}
+
 /** Drops identical copies of an object from later files; different copies are an input error (./duplicate-objects.ts). */
 function mergeDuplicates(ctx: RenderContext): void {
-  // Files taken from the tree cache carry no content: their bytes on disk are the rendered ones.
-  const contentOf = (f: TreeFile): string => (f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8'));
-  const changed = mergeDuplicateObjects(ctx.files, contentOf, (dir) => ctx.sources.get(dir));
+  const changed = mergeDuplicateObjects(ctx.files, (f) => fileContent(ctx, f), (dir) => ctx.sources.get(dir));
   for (const [i, f] of ctx.files.entries()) {
     const content = changed.get(f.path);
     if (content === undefined) continue;

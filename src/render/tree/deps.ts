@@ -10,6 +10,7 @@ export { emitManifests, type KubeObject, type ManifestEntry } from '../../yaml/i
 export {
   argocdManifests,
   clusterDirectorySyncWaves,
+  declaredNamespaces,
   kustomizationFor,
   namespaceDir,
   namespaceFile,
