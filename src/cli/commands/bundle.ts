@@ -1,5 +1,5 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, IntegrityError } from '../../errors.js';
@@ -7,7 +7,8 @@ import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
 import { imagesOfTree } from '../../bundle/images.js';
 import { bundleFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
 import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
-import { verifyBundle } from '../../bundle/verify.js';
+import { verifyBundleFile } from '../../bundle/verify.js';
+import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 
@@ -92,11 +93,10 @@ export function registerBundle(program: Command, io: CliIO): void {
   bundle
     .command('verify <file>')
     .description('check every digest of a bundle (SHA256SUMS and the lock) and that it is safe to extract; exit 3 on any problem')
-    .action((file: string, _local: unknown, cmd: Command) => {
+    .action(async (file: string, _local: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const path = resolvePath(io.cwd, file);
-      if (!existsSync(path)) throw new InputError(`bundle ${file} does not exist`, { where: path });
-      const res = verifyBundle(readFileSync(path));
+      const res = await verifyBundleFile(path, { limits: archiveLimitsFromEnv(io.env), source: file });
       if (g.json) io.stdout(`${JSON.stringify({ file, ok: res.problems.length === 0, files: res.files, problems: res.problems }, null, 2)}\n`);
       if (res.problems.length > 0) {
         throw new IntegrityError(
