@@ -53,6 +53,7 @@ import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
 
 /**
  * `render` writes the lock and the tree; `check` writes nothing and compares with the tree on disk; `lock` resolves
@@ -486,10 +487,6 @@ async function renderProvider(
   }
 }
 
-function templateFile(flavor: string | undefined): string {
-  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
-}
-
 /** What a cluster directory's cache entry remembers besides its files. */
 interface ClusterExtra {
   classes: { key: string; dir: string; inputs: string; namespace: string; name: string }[];
@@ -530,7 +527,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
       const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
-      const file = templateFile(c.flavor);
+      const file = templateFileName(c.flavor);
       const raw = await readRaw(r, file);
       if (raw === null) {
         const all = (await r.repo.listFiles?.(r.version)) ?? [];
@@ -553,7 +550,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           let ok = true;
           for (const cls of extra.classes) {
             // Record the class file reads for the lock, as a full render would.
-            await readRaw(r, `clusterclass-${cls.name}.yaml`);
+            await readRaw(r, clusterClassFileName(cls.name));
             const known = classes.get(cls.key);
             if (known) {
               useClass(c, cls);
@@ -587,7 +584,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
       for (const ref of clusterClassReferences(t.objects)) {
         const key = `${ref.namespace}/${ref.name}`;
         if (own.has(key)) continue;
-        const classFile = `clusterclass-${ref.name}.yaml`;
+        const classFile = clusterClassFileName(ref.name);
         const classRaw = await readRaw(r, classFile);
         if (classRaw === null) {
           throw new ResolutionError(`failed to get the cluster class template for "${key}": ${r.provider.label} ${r.version} has no ${classFile}`);
