@@ -54,6 +54,7 @@ import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
+import { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
 
 /**
  * `render` writes the lock and the tree; `check` writes nothing and compares with the tree on disk; `lock` resolves
@@ -144,6 +145,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     opts.repositories ??
     repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) });
   const lockPath = join(config.dir, lockFileName);
+  checkLockPath(lockPath);
   const existing = readExistingLock(lockPath);
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
@@ -312,6 +314,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     });
     for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
   }
+
+  // A file in the way of the tree stops the run before the lock is written, so lock and tree still match.
+  if (opts.mode === 'render' || opts.mode === 'check') checkTreePaths(config.dir, files.map((f) => f.path));
 
   // 5. Lock.
   const lock: Lock = {

@@ -11,6 +11,7 @@ import { verifyBundleFile } from '../../bundle/verify.js';
 import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
+import { requireWritableFile } from '../paths.js';
 
 interface BundleOptions {
   config?: string;
@@ -31,6 +32,7 @@ export interface BundleResult {
 
 /** Builds the bundle of the project around `--config` and writes it. */
 export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
+  if (opts.out !== undefined) requireWritableFile(io.cwd, opts.out, '--out');
   const { loadConfig } = await import('../../config/load.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
   const configFile = config.file;
@@ -64,7 +66,7 @@ export async function createBundle(io: CliIO, opts: BundleOptions): Promise<Bund
     files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
     { mtime: mtimeFromEnv(io.env) },
   );
-  const out = resolvePath(io.cwd, opts.out ?? `dist/${name}.tar.gz`);
+  const out = requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out');
   writeFileAtomic(out, archive);
   return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
 }

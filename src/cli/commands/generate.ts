@@ -4,13 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { flavorProblem } from '../../config/names.js';
 import { MissingVariablesError, UsageError } from '../../errors.js';
 import type { ProviderType } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
+import { requireWritableFile } from '../paths.js';
 
 /** Writes `content` to `path` atomically (temp file in the same directory, then rename). */
 async function writeAtomic(path: string, content: string): Promise<void> {
@@ -25,7 +25,7 @@ async function writeAtomic(path: string, content: string): Promise<void> {
 }
 
 async function emit(io: CliIO, out: string, writeTo: string | undefined): Promise<void> {
-  if (writeTo) await writeAtomic(isAbsolute(writeTo) ? writeTo : resolve(io.cwd, writeTo), out);
+  if (writeTo) await writeAtomic(requireWritableFile(io.cwd, writeTo, '--write-to'), out);
   else io.stdout(out);
 }
 

@@ -1,11 +1,11 @@
 /** `capiform images [--config f] [--json] [--relocate REGISTRY] [--format lines|skopeo|crane|yaml] [--tree DIR]`. */
-import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
 import { formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
+import { requireFolder } from '../paths.js';
 
 interface ImagesOptions {
   config?: string;
@@ -20,7 +20,7 @@ interface ImagesOptions {
  */
 export async function stackImages(io: CliIO, opts: { config?: string; tree?: string; json?: boolean; quiet?: boolean }): Promise<ImageRecord[]> {
   if (opts.tree) {
-    const dir = resolvePath(io.cwd, opts.tree);
+    const dir = requireFolder(io.cwd, opts.tree, '--tree', 'pass the folder that holds providers/ and clusters/');
     const tree = readTree(dir);
     if (!tree.some((f) => f.path.startsWith('providers/'))) {
       throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'pass the directory that holds providers/ and clusters/' });
