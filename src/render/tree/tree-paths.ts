@@ -4,7 +4,7 @@
  * rendered folder, losing it), a file where a folder of a rendered path should be, a folder named capi.lock.yaml.
  * Every such path is reported at once (exit 2); nothing has been written yet.
  */
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../errors.js';
 import { stateDir } from './write-tree.js';
@@ -24,9 +24,14 @@ function kindOf(st: Stats): string {
   return 'a special file';
 }
 
-/** The lock, when it exists, must be a regular file. */
+/** The lock, when it exists, must be a regular file (or a link to one). */
 export function checkLockPath(path: string): void {
-  const st = lstatOrNull(path);
+  let st: Stats | null;
+  try {
+    st = statSync(path);
+  } catch {
+    st = lstatOrNull(path);
+  }
   if (st === null || st.isFile()) return;
   throw new InputError(`${path} is ${kindOf(st)}, where capiform keeps the lock file`, {
     where: path,
