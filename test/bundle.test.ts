@@ -214,6 +214,8 @@ describe('--bundle source', () => {
       expect(Buffer.from((await repo.getFile('v1.12.4', 'metadata.yaml'))!).equals(readFileSync(join(dir, 'repository/cluster-api/v1.12.4/metadata.yaml')))).toBe(true);
       expect(await repo.getFile('v1.12.4', 'cluster-template.yaml')).toBeNull();
       expect(await repo.getFile('v1.12.4', '../../../capi.lock.yaml')).toBeNull();
+      expect(await repo.getFile('../../..', 'capi.lock.yaml')).toBeNull();
+      expect(await repo.listFiles!('../..')).toBeNull();
       expect(repo.fileLocation('v1.12.4', 'metadata.yaml')).toBe(join(elsewhere, 'repository/cluster-api/v1.12.4/metadata.yaml'));
       const cm = src.repositories({ name: 'cert-manager', type: '', url: 'x', label: 'cert-manager', componentsFile: 'cert-manager.yaml', kind: 'local' });
       expect(await cm.listFiles!('v1.18.2')).toEqual(['cert-manager.yaml']);

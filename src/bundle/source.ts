@@ -78,14 +78,17 @@ export function bundleRepository(bundleDir: string, lock: Lock, configDir: strin
       return readdirSync(base).filter((v) => semverDir.test(v) && statSync(join(base, v)).isDirectory());
     },
     async getFile(version, file) {
+      // The version may come from a lock someone edited: only release folder names are looked up.
+      if (!semverDir.test(version) || file.includes('/') || file.includes('\\') || file.includes('..')) return null;
       const path = join(base, version, file);
-      if (file.includes('/') || file.includes('\\') || !existsSync(path) || !statSync(path).isFile()) return null;
+      if (!existsSync(path) || !statSync(path).isFile()) return null;
       return readFileSync(path);
     },
     fileLocation(version, file) {
       return original(version, file) ?? join(base, version, file);
     },
     async listFiles(version) {
+      if (!semverDir.test(version)) return null;
       const dir = join(base, version);
       return existsSync(dir) ? readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort() : null;
     },
