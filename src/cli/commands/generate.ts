@@ -176,7 +176,8 @@ export function registerGenerate(program: Command, io: CliIO): void {
         if (opts[flag.key] !== undefined) throw new UsageError(`--${flag.name} is not supported: capiform never reads a management cluster`, { hint: flag.hint });
       }
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
-      const flavorIssue = typeof opts.flavor === 'string' ? flavorProblem(opts.flavor) : null;
+      // An empty --flavor means the default template, as in clusterctl.
+      const flavorIssue = typeof opts.flavor === 'string' && opts.flavor !== '' ? flavorProblem(opts.flavor) : null;
       if (flavorIssue) throw new UsageError(`invalid --flavor: ${flavorIssue}`, { where: '--flavor', hint: 'pass the flavor part of a cluster-template-<flavor>.yaml the provider ships' });
       const { generateCluster } = await import('../../render/generate.js');
       const out = await withVariablesHint(generateCluster(
