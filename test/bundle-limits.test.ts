@@ -114,6 +114,17 @@ describe('bundle size limits', () => {
     );
   });
 
+  it('a header whose size is not a number stops the reading with a problem instead of looping', () => {
+    const h = rawHeader({ name: 'odd' }, 0);
+    h.write('zzzzzzzzzzz\0', 124);
+    h.fill(0x20, 148, 156);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+    const bytes = Buffer.concat([rawTar([{ name: 'fine', data: 'x' }], false).subarray(0, 1024), h, Buffer.alloc(1024)]);
+    expect(readArchive(bytes).problems).toEqual([{ path: 'odd', message: 'entry "odd" has no valid size; the rest of the archive was not read' }]);
+  });
+
   it('in-memory bytes are held to the total limit while inflating', () => {
     const bytes = rawTar([{ name: 'a', data: 'x'.repeat(4096) }]);
     expect(() => readArchive(bytes, { limits: { ...defaultArchiveLimits, maxTotalBytes: 2048 } })).toThrow(/it inflates to more than 2 KiB \(the limit for a whole bundle\)/);

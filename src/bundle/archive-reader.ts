@@ -266,6 +266,11 @@ class TarReader {
     this.sawHeader = true;
     const typeflag = String.fromCharCode(h[156]!);
     const size = numeric(h, 124, 12);
+    if (!Number.isSafeInteger(size) || size < 0) {
+      this.problems.push({ path: field(h, 0, 100), message: `entry "${printable(field(h, 0, 100))}" has no valid size; the rest of the archive was not read` });
+      this.state = { kind: 'end' };
+      return;
+    }
     if (typeflag === 'x' || typeflag === 'g' || typeflag === 'L' || typeflag === 'K') {
       if (size > MAX_META_BYTES) {
         this.problems.push({ path: '(metadata)', message: `an entry header record of ${size} bytes is larger than ${formatBytes(MAX_META_BYTES)}; the rest of the archive was not read` });
