@@ -5,6 +5,7 @@ import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
 import { commandPathFor, usageErrorFrom } from './usage-error.js';
 import { onWarning } from '../yaml/warnings.js';
+import { fsUserError } from './fs-error.js';
 import { readFileSync } from 'node:fs';
 
 function packageVersion(): string {
@@ -53,9 +54,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr(formatError(usageErrorFrom(err, commandPathFor(program, argv)), io));
       return ExitCode.input;
     }
-    if (err instanceof CapiformError) {
-      io.stderr(formatError(err, io));
-      return err.exitCode;
+    const userError = err instanceof CapiformError ? err : fsUserError(err);
+    if (userError) {
+      io.stderr(formatError(userError, io));
+      return userError.exitCode;
     }
     io.stderr(
       `capiform: internal error (this is a bug; please report it with the command you ran):\n${

@@ -3,36 +3,22 @@
  * nesting deeper than the limit, repeated mapping keys and alias bombs. Each is exit 2 naming the file (and line
  * when there is one), and leaves the project exactly as it was.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { snapshotDir } from '../helpers/dir-snapshot.js';
 import { fixtureRepository, writeFixtureConfig } from '../helpers/pipeline-fixtures.js';
 import { testdir, type TestFiles } from '../helpers/testdir.js';
 
-/** Every file under `dir` with the sha256 of its content: what "nothing changed" compares. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string): void => {
-    for (const name of readdirSync(join(dir, rel)).sort()) {
-      const p = rel ? `${rel}/${name}` : name;
-      if (statSync(join(dir, p)).isDirectory()) walk(p);
-      else out[p] = createHash('sha256').update(readFileSync(join(dir, p))).digest('hex');
-    }
-  };
-  walk('');
-  return out;
-}
-
 /** Runs the CLI in `dir` and checks it refused with exit 2, no stack, and no change to any file. */
 async function refused(dir: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const before = snapshot(dir);
+  const before = snapshotDir(dir);
   const r = await runCli(argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, ...env } });
   expect(r.stderr).toMatch(/^Error: /);
   expect(r.stderr).not.toMatch(/\n\s+at .*\(/);
   expect(r.code).toBe(2);
-  expect(snapshot(dir)).toEqual(before);
+  expect(snapshotDir(dir)).toEqual(before);
   return r;
 }
 
