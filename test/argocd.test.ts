@@ -4,8 +4,7 @@
  * When kubectl is on PATH, every kustomization emitted here is built with `kubectl kustomize`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -20,6 +19,7 @@ import {
   type ArgoCdInput,
   type TreeFile,
 } from '../src/render/argocd/index.js';
+import { tempDir } from './helpers/testdir.js';
 
 type Obj = Record<string, unknown>;
 
@@ -31,7 +31,7 @@ afterAll(() => {
 
 /** Write a tree of files into a fresh temp dir and return its path. */
 function writeTree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'capiform-argocd-'));
+  const root = tempDir('capiform-argocd-');
   tmpRoots.push(root);
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });

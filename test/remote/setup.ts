@@ -1,6 +1,5 @@
 /** Shared wiring for the remote tests: a fake upstream, a temp cache, and an HttpClient pointed at both. */
-import { mkdtempSync, readdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { ContentCache } from '../../src/lock/cache.js';
@@ -8,9 +7,10 @@ import { HttpClient, type HttpClientOptions } from '../../src/resolve/http/clien
 import { isSemanticVersion } from '../../src/resolve/github/semantic.js';
 import type { ProviderRepository } from '../../src/resolve/repository.js';
 import { FakeRemotes } from './fake-remotes.js';
+import { tempDir as testTempDir } from '../helpers/testdir.js';
 
 export function tempDir(prefix = 'capiform-remote-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return testTempDir(prefix);
 }
 
 export function httpFor(fake: FakeRemotes, cacheDir: string, opts: HttpClientOptions = {}): HttpClient {
