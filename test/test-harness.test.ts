@@ -1,0 +1,87 @@
+/**
+ * The test harness itself: the reference material beside the repository is found or reported, never silently
+ * missed, and a run leaves the temporary folder as it found it.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MissingSharedDirError, sharedDir } from './helpers/shared.js';
+import { removeTempDirs, tempDir, testdir } from './helpers/testdir.js';
+import { thrown } from './helpers/thrown.js';
+import { setup as tmpdirGuard } from './setup/tmpdir-guard.js';
+
+describe('sharedDir', () => {
+  it('reads CAPIFORM_CORPUS_DIR, relative to the repository root, and finds a corpus with a repository/ folder', () => {
+    const dir = testdir({ 'repository/cluster-api/': null });
+    expect(sharedDir('corpus', { CAPIFORM_CORPUS_DIR: dir })).toEqual({ path: dir, present: true, skipped: '' });
+    expect(sharedDir('corpus', { CAPIFORM_CORPUS_DIR: 'examples' }).path).toBe(join(import.meta.dirname, '..', 'examples'));
+  });
+
+  it('defaults to ../shared beside the repository', () => {
+    expect(sharedDir('vectors', {}).path).toBe(join(import.meta.dirname, '..', '..', 'shared', 'vectors'));
+  });
+
+  it('without the folder: not present, and the reason to put in the skipped test name', () => {
+    const dir = join(tempDir(), 'nowhere');
+    expect(sharedDir('corpus', { CAPIFORM_CORPUS_DIR: dir })).toEqual({
+      path: dir,
+      present: false,
+      skipped: ` (skipped: no corpus at ${dir}; set CAPIFORM_CORPUS_DIR)`,
+    });
+  });
+
+  it('a corpus folder without repository/ does not count', () => {
+    const dir = testdir({ 'README.md': 'half a copy' });
+    expect(sharedDir('corpus', { CAPIFORM_CORPUS_DIR: dir }).present).toBe(false);
+  });
+
+  it('under CAPIFORM_REQUIRE_SHARED=1 a missing folder throws, naming it and the variable', () => {
+    const dir = join(tempDir(), 'nowhere');
+    const err = thrown(() => sharedDir('vectors', { CAPIFORM_VECTORS_DIR: dir, CAPIFORM_REQUIRE_SHARED: '1' }), MissingSharedDirError);
+    expect(err.message).toBe(
+      `vectors not found at ${dir}, and CAPIFORM_REQUIRE_SHARED=1 forbids skipping: put ../shared beside the repository or set CAPIFORM_VECTORS_DIR`,
+    );
+  });
+});
+
+describe('temporary folders', () => {
+  it('tempDir and testdir folders are gone after removeTempDirs, read-only parts included', () => {
+    const a = tempDir();
+    const b = testdir({ 'x/y.yaml': 'kind: K\n', 'empty/': null });
+    mkdirSync(join(a, 'locked'), { mode: 0o500 });
+    removeTempDirs();
+    expect([existsSync(a), existsSync(b)]).toEqual([false, false]);
+  });
+
+  describe('the run guard', () => {
+    const outer = process.env.TMPDIR;
+    afterEach(() => {
+      if (outer === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = outer;
+      process.exitCode = 0;
+      vi.restoreAllMocks();
+    });
+
+    it('gives the run its own folder, and a clean run passes and removes it', () => {
+      process.env.TMPDIR = tempDir();
+      const teardown = tmpdirGuard();
+      const run = process.env.TMPDIR;
+      expect(run).toMatch(/capiform-vitest-/);
+      teardown();
+      expect(existsSync(run)).toBe(false);
+      expect(process.exitCode ?? 0).toBe(0);
+    });
+
+    it('fails the run, naming what was left, and still removes it', () => {
+      process.env.TMPDIR = tempDir();
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const teardown = tmpdirGuard();
+      const run = process.env.TMPDIR;
+      writeFileSync(join(run, 'left-behind.txt'), 'abc');
+      teardown();
+      expect(process.exitCode).toBe(1);
+      expect(errors.mock.calls[0]?.[0]).toContain('the tests left 1 entry (3 bytes) in the temporary folder: left-behind.txt.');
+      expect(existsSync(run)).toBe(false);
+    });
+  });
+});
