@@ -107,7 +107,7 @@ writeFileSync(
 writeFileSync(loadedFile, '');
 spawnSync(process.execPath, ['--import', pathToFileURL(register).href, ...generateArgs], { env, cwd: work, maxBuffer: 1 << 28 });
 const loaded = readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean);
-const heavy = ['octokit', 'zod', 'handlebars', 'tar', 'jiti'];
+const heavy = ['octokit', 'zod', 'handlebars', 'jiti'];
 const heavyLoaded = heavy.filter((h) => loaded.some((u) => u.includes(`/node_modules/${h}/`) || u.includes(`/node_modules/@${h}/`)));
 const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter(Boolean))].sort();
 
