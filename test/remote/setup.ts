@@ -42,7 +42,7 @@ export const metadataYaml = (series: { major: number; minor: number; contract: s
 
 /**
  * clusterctl's `latestPatchRelease` (spec §4.5) over any repository: releases before pre-releases, descending, first
- * 5 candidates, the first whose metadata.yaml exists wins. (Helper C's src/resolve/versions.ts is the product
+ * 5 candidates, the first whose metadata.yaml exists wins. (src/resolve/versions.ts is the product
  * implementation; this mirror keeps the remote tests independent of it.)
  */
 export async function latestPatchRelease(repo: ProviderRepository, major?: number, minor?: number): Promise<string> {

@@ -3,7 +3,7 @@
  * sources (template-sources.json). Each vector's fake world (goproxy lists, GitHub releases, GitLab packages, served
  * files) is served by a real HTTP server on 127.0.0.1; the code under test talks to it through the HTTP layer's
  * origin rewrites (github.com, proxy.golang.org, gitlab.example.org, mirror.example.org) and GITHUB_API_URL.
- * `latestPatchRelease`, `latestRelease` and `local.GetVersions` are helper C's (handlers/resolve.ts);
+ * `latestPatchRelease`, `latestRelease` and `local.GetVersions` are in handlers/resolve.ts;
  * `GetFromConfigMap` needs a cluster (test/vectors/unsupported.ts).
  */
 import { writeFileSync } from 'node:fs';
@@ -363,7 +363,7 @@ export const handlers: Record<string, VectorHandler> = {
 };
 
 /**
- * For the `latestPatchRelease` / `latestRelease` handlers (helper C): a GitHubRepository over a vector's fake world —
+ * For the `latestPatchRelease` / `latestRelease` handlers (handlers/resolve.ts): a GitHubRepository over a vector's fake world —
  * `goproxyLists` served by the goproxy, `releasesWithMetadata` as GitHub releases holding `metadata.yaml` (content
  * `metadata`) — with the goproxy enabled as clusterctl's tests have it.
  */
