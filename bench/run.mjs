@@ -10,9 +10,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir } from './corpus.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = resolve(root, process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus');
+const corpus = corpusDir;
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 9));
 const version = 'v1.13.5';
 const namespace = 'capi-bench';
