@@ -2,8 +2,8 @@
  * The test harness itself: the reference material beside the repository is found or reported, never silently
  * missed, and a run leaves the temporary folder as it found it.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MissingSharedDirError, sharedDir } from './helpers/shared.js';
 import { removeTempDirs, tempDir, testdir } from './helpers/testdir.js';
@@ -41,6 +41,27 @@ describe('sharedDir', () => {
     expect(err.message).toBe(
       `vectors not found at ${dir}, and CAPIFORM_REQUIRE_SHARED=1 forbids skipping: put ../shared beside the repository or set CAPIFORM_VECTORS_DIR`,
     );
+  });
+});
+
+describe('every test finds ../shared through sharedDir', () => {
+  // A path of its own is how diff-corpus.test.ts came to look one folder too high and pass without running.
+  const own = /process\.env\.CAPIFORM_(CORPUS|VECTORS)_DIR|['"`](\.\.\/)+shared\/|'shared', '(corpus|vectors)'/;
+  const allowed: Record<string, string> = {
+    'test/helpers/shared.ts': 'the one lookup',
+    'test/test-harness.test.ts': 'tests the lookup',
+    'test/remote/budget.test.ts': 'serves the corpus when present and small fixtures otherwise: it never skips',
+  };
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  const root = join(import.meta.dirname, '..');
+
+  it('no other test file resolves the corpus or the vectors itself', () => {
+    const offenders = files(join(root, 'test'))
+      .map((f) => relative(root, f).split('\\').join('/'))
+      .filter((f) => !(f in allowed))
+      .filter((f) => readFileSync(join(root, f), 'utf8').split('\n').some((line) => !/^\s*(\*|\/\/)/.test(line) && own.test(line)));
+    expect(offenders).toEqual([]);
   });
 });
 
