@@ -75,20 +75,26 @@ describe('temporary folders', () => {
   });
 
   describe('the run guard', () => {
-    const outer = process.env.TMPDIR;
+    const outer = { ...process.env };
     afterEach(() => {
-      if (outer === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = outer;
+      for (const k of ['TMPDIR', 'HOME', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME']) {
+        if (outer[k] === undefined) delete process.env[k];
+        else process.env[k] = outer[k];
+      }
       process.exitCode = 0;
       vi.restoreAllMocks();
     });
 
-    it('gives the run its own folder, and a clean run passes and removes it', () => {
+    it('gives the run its own folder and HOME, and a clean run passes and removes both', () => {
       process.env.TMPDIR = tempDir();
+      process.env.XDG_CACHE_HOME = '/somewhere/else';
       const teardown = tmpdirGuard();
       const run = process.env.TMPDIR;
       expect(run).toMatch(/capiform-vitest-/);
+      expect([process.env.HOME, process.env.XDG_CACHE_HOME]).toEqual([join(run, 'home'), undefined]);
+      writeFileSync(join(run, 'home', 'cache-entry'), 'a cache may fill the home');
       teardown();
+      expect(process.env.XDG_CACHE_HOME).toBe('/somewhere/else');
       expect(existsSync(run)).toBe(false);
       expect(process.exitCode ?? 0).toBe(0);
     });

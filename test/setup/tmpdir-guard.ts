@@ -1,11 +1,16 @@
 /**
- * `npm test` leaves the temporary folder as it found it. The run gets a folder of its own inside TMPDIR (so other
- * programs using TMPDIR at the same time cannot be mistaken for leaks); workers and the processes tests start inherit
- * it. Anything left in it when the run ends is listed and fails the run, then removed.
+ * `npm test` leaves the machine as it found it. The run gets a folder of its own inside TMPDIR (so other programs
+ * using TMPDIR at the same time cannot be mistaken for leaks); workers and the processes tests start inherit it.
+ * Anything left in it when the run ends is listed and fails the run, then removed.
+ *
+ * HOME is a folder inside it too: capiform caches under ~/.cache/capiform and reads ~/.cluster-api, so with the
+ * user's own HOME a run would fill their cache, and a stale cache or a personal clusterctl.yaml could change results.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const isolated = ['TMPDIR', 'HOME', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME'] as const;
 
 function sizeOf(path: string): number {
   const st = statSync(path, { throwIfNoEntry: false });
@@ -15,14 +20,23 @@ function sizeOf(path: string): number {
 }
 
 export function setup(): () => void {
-  const outer = process.env.TMPDIR;
+  const outer = Object.fromEntries(isolated.map((k) => [k, process.env[k]]));
   const run = mkdtempSync(join(tmpdir(), 'capiform-vitest-'));
+  const home = join(run, 'home');
+  mkdirSync(home);
   process.env.TMPDIR = run;
+  process.env.HOME = home;
+  delete process.env.XDG_CACHE_HOME;
+  delete process.env.XDG_CONFIG_HOME;
   return () => {
-    if (outer === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = outer;
-    const left = readdirSync(run).sort();
-    const bytes = sizeOf(run);
+    for (const k of isolated) {
+      if (outer[k] === undefined) delete process.env[k];
+      else process.env[k] = outer[k];
+    }
+    const left = readdirSync(run)
+      .filter((e) => e !== 'home')
+      .sort();
+    const bytes = left.reduce((n, e) => n + sizeOf(join(run, e)), 0);
     rmSync(run, { recursive: true, force: true });
     if (left.length === 0) return;
     const shown = left.slice(0, 20).join(', ') + (left.length > 20 ? `, … (${left.length - 20} more)` : '');
