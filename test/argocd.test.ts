@@ -19,10 +19,10 @@ import {
   type TreeFile,
 } from '../src/render/argocd/index.js';
 import { testdir } from './helpers/testdir.js';
+import { hasKubectl, kubectlSkipped } from './helpers/kubectl.js';
 
 type Obj = Record<string, unknown>;
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 /** Write a tree of files into a fresh temp dir and return its path. */
 function writeTree(files: Record<string, string>): string {
@@ -122,7 +122,7 @@ describe('kustomizationFor', () => {
   });
 });
 
-describe.skipIf(!hasKubectl)(`kubectl kustomize builds every emitted kustomization${hasKubectl ? '' : ' (skipped: kubectl not on PATH)'}`, () => {
+describe.skipIf(!hasKubectl)(`kubectl kustomize builds every emitted kustomization${kubectlSkipped}`, () => {
   const cluster = [
     'apiVersion: cluster.x-k8s.io/v1beta2',
     'kind: ClusterClass',

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import * as fixtures from './helpers/pipeline-fixtures.js';
+import { hasKubectl, kubectlSkipped } from './helpers/kubectl.js';
 
 // Plain configs (no `capiform` import): with one, every render spends seconds loading the config (see
 // fixtureConfigPlain). Loading a config as users write it is tested in config.test.ts and by the embedded example.
@@ -205,8 +206,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     expect(r.stderr).toContain('at: providers.infrastructure[0] (infrastructure-docker v1.13.1): providers.infrastructure[0].patches[0].target');
   });
 
-  const kubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-  it.skipIf(!kubectl)(`emits kustomizations that \`kubectl kustomize\` builds${kubectl ? '' : ' (skipped: kubectl not on PATH)'}`, async () => {
+  it.skipIf(!hasKubectl)(`emits kustomizations that \`kubectl kustomize\` builds${kubectlSkipped}`, async () => {
     const dir = fixtureProject({ extra: `argocd: { repoURL: 'https://example.com/git/fleet.git' },` });
     expect((await runCli(['render'], { cwd: dir })).code).toBe(0);
     const kdirs = listFiles(dir).filter((p) => p.endsWith('/kustomization.yaml') && !p.startsWith('repo/')).map((p) => p.slice(0, -'/kustomization.yaml'.length));
