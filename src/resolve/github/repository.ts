@@ -25,7 +25,7 @@ export interface GitHubRepositoryOptions {
   http: HttpClient;
   /** `github-token` / `GITHUB_TOKEN`. */
   token?: string | undefined;
-  /** API base URL: config `baseUrl`, else `GITHUB_API_URL`, else https://api.github.com (`https://<host>/api/v3` for GHE). */
+  /** API base URL: `GITHUB_API_URL`, else https://api.github.com (`https://<host>/api/v3` for GHE). */
   baseUrl?: string | undefined;
   /** Where release downloads live: default `https://<host of the provider URL>`. */
   webBaseUrl?: string | undefined;
