@@ -1,13 +1,14 @@
 /**
  * GitHub releases as a provider repository (clusterctl `repository_github.go`).
  *
- * Request budget, cold: one paginated release listing per repository (100 per page; each release carries its assets
- * with name, size and sha256 digest), so finding a release by tag and an asset by name costs nothing more. Asset
- * bytes come from the release's download URL on the web host, which does not count against the API rate limit; when
- * that fails (private repository, GitHub Enterprise without anonymous access) the asset is fetched through the API
- * (`Accept: application/octet-stream`) and the repository keeps using the API. Set `assetDownload: 'api'` to always
- * use the API. Every JSON answer is revalidated with its ETag (304s do not count against GitHub's limit); assets
- * with a digest already in the cache are not downloaded at all.
+ * Request budget, cold: the pages of the release listing that version resolution needs (100 releases per page,
+ * usually one; see candidates.ts). Each release carries its assets with name, size and sha256 digest, so finding a
+ * listed release by tag and an asset by name costs nothing more. Asset bytes come from the release's download URL on
+ * the web host, which does not count against the API rate limit; when that fails (private repository, GitHub
+ * Enterprise without anonymous access) the asset is fetched through the API (`Accept: application/octet-stream`) and
+ * the repository keeps using the API; the `assetDownload: 'api'` option always uses the API. Every JSON answer is
+ * revalidated with its ETag (304s do not count against GitHub's limit); assets with a digest already in the cache
+ * are not downloaded at all.
  */
 import { posix } from 'node:path';
 import type { Octokit } from '@octokit/rest';
@@ -25,7 +26,7 @@ export interface GitHubRepositoryOptions {
   http: HttpClient;
   /** `github-token` / `GITHUB_TOKEN`. */
   token?: string | undefined;
-  /** API base URL: config `baseUrl`, else `GITHUB_API_URL`, else https://api.github.com (`https://<host>/api/v3` for GHE). */
+  /** API base URL (`GITHUB_API_URL`, checked by the caller); default https://api.github.com, `https://<host>/api/v3` for GHE. */
   baseUrl?: string | undefined;
   /** Where release downloads live: default `https://<host of the provider URL>`. */
   webBaseUrl?: string | undefined;
@@ -146,7 +147,9 @@ export class GitHubRepository implements ProviderRepository {
         where: this.url,
         hint:
           f.status === 404 || f.status === 401
-            ? 'check the owner and repository in the URL; private repositories need GITHUB_TOKEN'
+            ? `check the owner and repository in the URL; private repositories need GITHUB_TOKEN${
+                this.apiBaseUrl.startsWith('http:') ? `, which is not sent over plain http:// (${this.apiBaseUrl})` : ''
+              }`
             : undefined,
       });
     }
