@@ -22,10 +22,12 @@ afterEach(async () => {
 const md = metadataYaml([10, 11, 12, 13, 14].map((minor) => ({ major: 1, minor, contract: 'v1beta2' })));
 
 /** `tags` newest created first, as GitHub lists them. */
-function repoWith(tags: string[]): ProviderRepository {
-  for (const tag of tags) fake.addRelease('o/r', { tag, prerelease: tag.includes('-'), assets: { 'metadata.yaml': md, 'c.yaml': tag } });
+function repoWith(tags: string[], cacheDir = tempDir(), offline = false): ProviderRepository {
+  if (!fake.repos.has('o/r')) {
+    for (const tag of tags) fake.addRelease('o/r', { tag, prerelease: tag.includes('-'), assets: { 'metadata.yaml': md, 'c.yaml': tag } });
+  }
   return createRemoteRepository('github', 'https://github.com/o/r/releases/latest/c.yaml', {
-    http: httpFor(fake, tempDir()),
+    http: httpFor(fake, cacheDir, { offline }),
     env: { GITHUB_API_URL: fake.apiUrl, GOPROXY: 'off' },
   });
 }
@@ -81,6 +83,18 @@ describe('settled candidates', () => {
     const repo = repoWith(history);
     expect(await first(repo, '~1.9.0')).toEqual([]);
     expect(fake.count('api')).toBe(4);
+  });
+
+  it('offline after an online run that read page 1 only: the same choice; a full listing (plan upgrade) gets the cached pages', async () => {
+    const cacheDir = tempDir();
+    expect(await first(repoWith(history, cacheDir), '^1.10')).toEqual(['v1.13.2']);
+    fake.reset();
+    const offline = repoWith(history, cacheDir, true);
+    expect(await first(offline, '^1.10')).toEqual(['v1.13.2']);
+    expect(await offline.listVersions()).toEqual(['v1.13.2', 'v1.10.9', 'v1.13.1']);
+    // A choice that needs a page no online run read still fails, naming it.
+    await expect(first(repoWith(history, cacheDir, true), '~1.12.0')).rejects.toThrow(/offline: release list of o\/r is not in the cache \(.*page=2\)/);
+    expect(fake.count()).toBe(0);
   });
 
   it("clusterctl's latest (latestPatchRelease): one page for the newest; a series filter reads on until it is settled", async () => {

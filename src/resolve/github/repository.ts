@@ -14,6 +14,7 @@ import { posix } from 'node:path';
 import type { Octokit } from '@octokit/rest';
 import { IntegrityError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { OfflineError } from '../http/errors.js';
 import { GoproxyClient, type GoproxyTarget } from '../goproxy/index.js';
 import type { ProviderRepository, VersionPage } from '../repository.js';
 import { createOctokit, defaultGitHubApiUrl, githubFailure } from './client.js';
@@ -113,9 +114,20 @@ export class GitHubRepository implements ProviderRepository {
     return this.state.goproxyVersions;
   }
 
-  /** The releases API, every page (100 per page), drafts dropped, in API order. */
+  /**
+   * The releases API, every page (100 per page), drafts dropped, in API order. Offline, the pages an online run read
+   * (`capiform lock` reads only those its choice needs): `plan upgrade`, always offline, then sees the newest releases
+   * instead of failing on a page no online run needed.
+   */
   async listReleases(): Promise<Release[]> {
-    while (!this.state.complete) await this.readNextPage();
+    while (!this.state.complete) {
+      try {
+        await this.readNextPage();
+      } catch (err) {
+        if (err instanceof OfflineError && this.state.pages.length > 0) break;
+        throw err;
+      }
+    }
     return [...this.state.listing.values()];
   }
 
