@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/resolve/http/client.js';
-import { proxyFetch, proxySettings } from '../../src/resolve/http/proxy.js';
+import { proxyFetch, proxySettings, withoutExperimentalWarning } from '../../src/resolve/http/proxy.js';
 import { fixtureConfig, fixtureRepository } from '../helpers/pipeline-fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { compiledCli } from '../helpers/compiled-cli.js';
@@ -369,6 +369,28 @@ describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', { timeout: 240_000 
     expect(run.stderr).not.toContain('Warning');
     expect(run.status).toBe(0);
     expect(proxy.seen).toContain(`CONNECT 127.0.0.1:${fake.port}`);
+  });
+
+  it('only undici\'s UNDICI-EHPA warning is held back, only while the agent is built', async () => {
+    const seen: string[] = [];
+    const listener = (w: Error & { code?: string }): void => {
+      seen.push(w.code ?? w.message);
+    };
+    process.on('warning', listener);
+    try {
+      const emit = process.emitWarning;
+      withoutExperimentalWarning(() => {
+        process.emitWarning('EnvHttpProxyAgent is experimental, expect them to change at any time.', { code: 'UNDICI-EHPA' });
+        process.emitWarning('something else', { code: 'CAPIFORM-TEST-OTHER' });
+        process.emitWarning('old style', 'Warning', 'CAPIFORM-TEST-OLD');
+      });
+      expect(process.emitWarning).toBe(emit);
+      // Warnings reach listeners on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(seen).toEqual(['CAPIFORM-TEST-OTHER', 'CAPIFORM-TEST-OLD']);
   });
 
   it('https targets tunnel through HTTPS_PROXY with CONNECT', async () => {

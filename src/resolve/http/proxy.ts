@@ -46,7 +46,7 @@ export function describeProxies(settings: ProxySettings): string {
  * HTTPS_PROXY set would otherwise see it on every command, about an API they never chose. Every other warning passes
  * through; the constructor emits synchronously, so nothing else runs while the filter is in place.
  */
-function withoutExperimentalWarning<T>(create: () => T): T {
+export function withoutExperimentalWarning<T>(create: () => T): T {
   const emit = process.emitWarning;
   process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]): void {
     const options = rest[0];
