@@ -9,6 +9,7 @@ import { FakeRemotes } from './fake-remotes.js';
 import { closeServer, listenOnLoopback } from './loopback-server.js';
 import { httpFor, tempDir } from './setup.js';
 import { haveOpenssl, loopbackTls } from './tls-loopback.js';
+import { thrown } from '../helpers/thrown.js';
 
 let fake: FakeRemotes;
 let cacheDir: string;
@@ -129,7 +130,9 @@ describe('GitLab generic packages', () => {
     const repo = createRemoteRepository('gitlab', u, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true });
     expect(repo.fileLocation('v1', 'metadata.yaml')).toBe('http://127.0.0.1:9/api/v4/projects/42/packages/generic/p/v1/metadata.yaml');
     const lan = 'http://10.0.0.7/api/v4/projects/42/packages/generic/p/v1/c.yaml';
-    expect(() => createRemoteRepository('gitlab', lan, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true })).toThrow(gitlabUrlFormMessage);
+    const e = thrown(() => createRemoteRepository('gitlab', lan, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true }), ResolutionError);
+    expect(e.message).toBe(gitlabUrlFormMessage);
+    expect(e.hint).toContain('use https://10.0.0.7…; plain http:// is accepted only for a loopback host');
   });
 
   it('works on any host (explicit type) and with a numeric project id', () => {
