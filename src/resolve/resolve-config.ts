@@ -248,12 +248,9 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
   };
 
   /** A pinned version alone, else the constraint's candidates, reading only the listing pages needed to settle them. */
-  const candidatesOf = (p: ResolvedProvider, ref: RepositoryRef): AsyncIterable<string> => {
+  const candidatesOf = (p: ResolvedProvider, ref: RepositoryRef): Iterable<string> | AsyncIterable<string> => {
     const pin = opts.pinned.get(p.label);
-    if (pin) return (async function* () {
-      yield pin;
-    })();
-    return settledCandidates(ref.repo, constraintRule(p.constraint));
+    return pin ? [pin] : settledCandidates(ref.repo, constraintRule(p.constraint));
   };
 
   const problems: string[] = [];
