@@ -2,16 +2,16 @@
  * Candidate versions in the order clusterctl tries them (releases before pre-releases, each newest first), reading a
  * paginated version listing (GitHub's releases API, 100 per page) only as far as needed to be sure of each one.
  *
- * GitHub lists releases newest created first, which is not semver order (1.10.7 is often created after 1.13.0), so
- * reading page 1 alone proves nothing by itself. Two facts about release histories make stopping early correct:
+ * GitHub lists releases newest first by `created_at`, which is not semver order (a 1.10.7 backport comes after
+ * 1.13.0), so page 1 alone proves nothing. Two facts of release histories make stopping early correct:
  *   (A) within one release series (major.minor), releases are created in ascending order: the releases of a series
  *       on unread (older) pages are below the lowest version of that series already seen;
  *   (B) no release is higher than every one of the 100 releases created after it: everything on unread pages is
  *       below the highest version of each page already read.
  * A release candidate is settled when no release the unread pages could still hold under (A) and (B) fits the
  * constraint and is higher. Pre-release candidates (tried only after every fitting release) and constraints nothing
- * read so far satisfies read the listing to the end. A history that breaks (A) or (B) — an old release re-created
- * on GitHub after 100 newer ones — is resolved from the pages read; GOPROXY (the default) lists every version at once.
+ * read so far satisfies read the listing to the end. A history that breaks (A) or (B) (say, an old release re-created
+ * after 100 newer ones) is resolved from the pages read; GOPROXY (the default) lists every version at once.
  */
 import semver from 'semver';
 import { orderCandidates } from '../config/constraints.js';
