@@ -4,8 +4,8 @@
  * cache makes none at all. The fake upstream counts every request; it serves the corpus releases (../shared/corpus)
  * to the in-process resolution, and release histories of 300 releases to `capiform lock`.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import semver from 'semver';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lock/cache.js';
@@ -15,11 +15,13 @@ import type { ProviderRepository } from '../../src/resolve/repository.js';
 import { fixtureRepository } from '../helpers/pipeline-fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { testdir } from '../helpers/testdir.js';
+import { sharedDir } from '../helpers/shared.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { httpFor, latestPatchRelease, metadataYaml, tempDir } from './setup.js';
 
-const corpus = resolve(import.meta.dirname, '../..', process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus');
-const haveCorpus = existsSync(join(corpus, 'index.json'));
+const shared = sharedDir('corpus');
+const corpus = shared.path;
+const haveCorpus = shared.present;
 
 interface CorpusEntry {
   label: string;
