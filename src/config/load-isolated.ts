@@ -78,7 +78,7 @@ setInterval(() => {}, 1 << 30);
       let api = { defineConfig: (config) => config };
       if (req.apiUrl) {
         api = req.apiUrl.endsWith('.ts')
-          ? await createJiti(req.apiUrl, { moduleCache: true, fsCache: true }).import(req.apiUrl)
+          ? await createJiti(req.apiUrl, { moduleCache: true, fsCache: false }).import(req.apiUrl)
           : await import(req.apiUrl);
       }
       const jiti = createJiti(pathToFileURL(req.file).href, { moduleCache: false, fsCache: false, virtualModules: { capiform: api } });
