@@ -52,7 +52,8 @@ import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
-import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
+import { digestOf, TreeCache } from './tree/tree-cache.js';
+import { codeFingerprint } from '../version.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 
 /**

@@ -8,12 +8,9 @@
  * The cache lives outside the tree (never committed), so a fresh clone simply renders everything.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { defaultCacheDir } from '../../lock/cache.js';
-import { capiformVersion } from '../../version.js';
 import type { TreeFile } from './write-tree.js';
 
 /** Bump when the entry format or the meaning of a field changes: older files are then ignored. */
@@ -35,39 +32,6 @@ export interface TreeCacheEntry {
   blobs?: string[];
   /** Anything the renderer needs to replay (omitted objects, ClusterClass references). */
   extra?: unknown;
-}
-
-let codeMemo: string | undefined;
-
-/** Digest of the code that renders: every module of this capiform (src/ or dist/) and the YAML library's version. */
-function codeDigest(): string {
-  if (codeMemo) return codeMemo;
-  const h = createHash('sha256');
-  const base = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(ts|js)$/.test(name)) h.update(relative(base, p)).update('\0').update(readFileSync(p)).update('\0');
-    }
-  };
-  walk(base);
-  try {
-    const req = createRequire(import.meta.url);
-    h.update((req('yaml/package.json') as { version: string }).version);
-  } catch {
-    h.update('yaml?');
-  }
-  codeMemo = h.digest('hex');
-  return codeMemo;
-}
-
-/**
- * What renders, as one key part: capiform's version and a digest of its code. The version counts on its own, so a
- * release whose output differs only through something the code digest cannot see still renders afresh.
- */
-export function codeFingerprint(): string {
-  return `${capiformVersion()}+${codeDigest()}`;
 }
 
 export function digestOf(value: unknown): string {
