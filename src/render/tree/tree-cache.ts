@@ -144,7 +144,7 @@ export class TreeCache {
   /**
    * Remembers what `dir` was rendered to from `inputs`. With `keep`, the contents also go to the blob store, so a
    * deleted or damaged tree gets them back without rendering (used for provider directories, the expensive ones).
-   * Contents hold credential markers, never credential values (see config/secrets.ts).
+   * Contents are the tree's own text: credentials in it are markers, never values (see config/secrets.ts).
    */
   record(dir: string, inputs: string, files: readonly TreeFile[], extra?: unknown, keep = false): void {
     if (!this.file) return;
