@@ -107,7 +107,7 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
     expect(readFileSync(join(p.dir, 'clusters/team-a/dev-1/cluster.yaml'), 'utf8')).toContain('team: platform');
   });
 
-  it('a changed variable that only the ClusterClass uses: the class is out of date though every cluster is reused', async () => {
+  it('a changed variable that only the ClusterClass uses: the class is out of date, its clusters are not', async () => {
     const p = example();
     // The class takes its default image repository from a variable the cluster templates do not use.
     edit(p.dir, classFile, '        default: ""', '        default: "${CLASS_IMAGE_REPOSITORY:=registry.k8s.io}"');
