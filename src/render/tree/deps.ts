@@ -8,7 +8,18 @@ export { renderProviderComponents, type ImageOverrides } from '../provider-compo
 export { getVariables } from '../envsubst/index.js';
 export { renderClusterTemplate, templateOptionsToVariables, clusterClassReferences } from '../cluster-template.js';
 export { emitManifests, type KubeObject, type ManifestEntry } from '../../yaml/index.js';
-export { argocdManifests, clusterDirectorySyncWaves, kustomizationFor, providerSyncWave, syncWaves } from '../argocd/index.js';
+export {
+  argocdManifests,
+  clusterDirectorySyncWaves,
+  declaredNamespaces,
+  kustomizationFor,
+  namespaceDir,
+  namespaceFile,
+  namespaceYaml,
+  providerSyncWave,
+  syncWaves,
+  workloadNamespaces,
+} from '../argocd/index.js';
 
 /** cert-manager as clusterctl installs it (spec §6). */
 export function processCertManager(raw: string, version: string, images?: ImageOverrides): { yaml(): string } {
