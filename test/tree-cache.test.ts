@@ -142,7 +142,7 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
     edit(p.dir, 'capi.config.ts', 'workerMachineCount: 2,', 'workerMachineCount: 4,');
     const feature = await cli(p, 'render');
     expect(feature.stderr).toBe('');
-    expect(feature.stdout).toBe('rendered 34 files: 0 added, 2 changed, 0 removed\n');
+    expect(feature.stdout).toMatch(/^rendered \d+ files: 0 added, 2 changed, 0 removed\n$/);
     git('add', '-A');
     git('commit', '-qm', 'feature');
 
@@ -151,7 +151,7 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
       const check = await cli(p, 'render', '--check', '--frozen');
       expect({ branch, stderr: check.stderr, code: check.code }).toEqual({ branch, stderr: '', code: 0 });
       const render = await cli(p, 'render');
-      expect({ branch, stderr: render.stderr, stdout: render.stdout }).toEqual({ branch, stderr: '', stdout: 'tree is up to date (34 files)\n' });
+      expect({ branch, stderr: render.stderr, stdout: render.stdout }).toEqual({ branch, stderr: '', stdout: expect.stringMatching(/^tree is up to date \(\d+ files\)\n$/) as unknown });
       expect(git('status', '--porcelain')).toBe('');
       await expectTreeRight(p);
     }
@@ -185,7 +185,7 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
       return new Map(Object.entries(saved.entries).map(([dir, variants]) => [dir, variants[0]!.inputs]));
     };
 
-    expect(run('render')).toEqual({ code: 0, stdout: 'tree is up to date (34 files)\n', stderr: '' });
+    expect(run('render')).toEqual({ code: 0, stdout: expect.stringMatching(/^tree is up to date \(\d+ files\)\n$/) as unknown, stderr: '' });
     const before = recorded();
     expect(before.size).toBeGreaterThan(5);
 
@@ -193,7 +193,7 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
     writeFileSync(join(build, 'package.json'), JSON.stringify({ ...pkg, version: `${pkg.version}-next.1` }));
     expect(run('--version').stdout).toBe(`${pkg.version}-next.1\n`);
     expect(run('render', '--check', '--frozen')).toEqual({ code: 0, stdout: 'tree is up to date\n', stderr: '' });
-    expect(run('render')).toEqual({ code: 0, stdout: 'tree is up to date (34 files)\n', stderr: '' });
+    expect(run('render')).toEqual({ code: 0, stdout: expect.stringMatching(/^tree is up to date \(\d+ files\)\n$/) as unknown, stderr: '' });
     const after = recorded();
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [dir, inputs] of after) expect({ dir, same: inputs === before.get(dir) }).toEqual({ dir, same: false });
