@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
+import { fixtureProject } from './helpers/pipeline-fixtures.js';
 
 const repoRoot = join(import.meta.dirname, '..');
 const docker = 'examples/repository/infrastructure-docker/v1.12.4';
@@ -162,6 +163,38 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
     edit(p.dir, 'capi.config.ts', 'workerMachineCount: 1,', 'workerMachineCount: 3,');
     await expectCheckThenRender(p, ['clusters/team-a/dev-2/cluster.yaml']);
     expect(readFileSync(join(p.dir, renderedClass), 'utf8')).not.toContain('registry.example.com/kubeadm');
+  });
+
+  it('a directory from which a duplicate object was dropped is rendered again when the other copy goes away', async () => {
+    // Cluster `inline` defines ClusterClass quick-start itself, identical to the one dev-1's flavor includes from
+    // clusterclasses/: the tree holds it once, so inline's own file on disk lacks it.
+    const dir = fixtureProject(
+      {
+        clusters: `
+    { name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' },
+    { name: 'inline', namespace: 'team-a', infrastructure: 'docker', flavor: 'inline', kubernetesVersion: 'v1.33.1' },`,
+      },
+      'plain',
+    );
+    temps.push(dir);
+    for (const v of ['v1.12.4', 'v1.13.1']) {
+      const release = join(dir, 'repo', 'infrastructure-docker', v);
+      const shipped = readFileSync(join(release, 'clusterclass-quick-start.yaml'), 'utf8');
+      writeFileSync(join(release, 'cluster-template-inline.yaml'), `${shipped}---\napiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata:\n  name: \${CLUSTER_NAME}\nspec:\n  topology:\n    classRef:\n      name: quick-start\n    version: \${KUBERNETES_VERSION}\n`);
+    }
+    const p = { dir, cache: tempDir('capiform-treecache-cache-') };
+    expect((await cli(p, 'render')).code).toBe(0);
+    expect(readFileSync(join(dir, 'clusters/team-a/inline/cluster.yaml'), 'utf8')).not.toContain('kind: ClusterClass');
+    expect((await cli(p, 'render')).stdout).toMatch(/^tree is up to date/);
+
+    // With dev-1 on the plain flavor, inline's file is the only place left for the class.
+    edit(dir, 'capi.config.ts', "flavor: 'development', kubernetesVersion: 'v1.33.1' },", "kubernetesVersion: 'v1.33.1', variables: { DOCKER_REGION: 'eu' } },");
+    const render = await cli(p, 'render');
+    expect(render.stderr).toBe('');
+    expect(render.code).toBe(0);
+    expect(readFileSync(join(dir, 'clusters/team-a/inline/cluster.yaml'), 'utf8')).toContain('kind: ClusterClass');
+    expect((await cli(p, 'render', '--check')).code).toBe(0);
+    await expectTreeRight(p);
   });
 
   it('a capiform version bump renders afresh: no directory is reused from the older version, and the tree stays right', async () => {

@@ -8,7 +8,7 @@
  * Stages are plain functions; the only IO here is reading the lock and calling the tree writer.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
@@ -413,6 +413,8 @@ function mergeDuplicates(ctx: RenderContext): void {
     if (content === undefined) continue;
     ctx.files[i] = { ...f, content };
     ctx.cache.verified.delete(f.path);
+    // The dropped copy depends on other directories, which the directory's inputs digest does not cover.
+    ctx.cache.forget(dirname(f.path));
   }
 }
 

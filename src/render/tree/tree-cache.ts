@@ -172,6 +172,14 @@ export class TreeCache {
   }
 
   /**
+   * Records nothing for `dir` in this run: its files were changed after rendering by something its inputs digest does
+   * not cover (what other directories hold), so it is rendered again next time.
+   */
+  forget(dir: string): void {
+    delete this.next[dir];
+  }
+
+  /**
    * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
    * the directory's other recorded variants.
    */
