@@ -5,19 +5,15 @@
  * capiform cache are folders of their own; afterwards no file in either holds the canary, plain or base64.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { compiledCli } from './helpers/compiled-cli.js';
+import { sharedDir } from './helpers/shared.js';
+import { tempDir } from './helpers/testdir.js';
 
-const repoRoot = join(import.meta.dirname, '..');
-const corpus = resolve(repoRoot, process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus', 'repository');
-
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const shared = sharedDir('corpus');
+const corpus = join(shared.path, 'repository');
 
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -37,11 +33,10 @@ function holding(dir: string, needles: readonly string[]): string[] {
     .map((p) => relative(dir, p));
 }
 
-describe.skipIf(!existsSync(join(corpus, 'infrastructure-vsphere')))('credential canary', { timeout: 240_000 }, () => {
+describe.skipIf(!shared.present)(`credential canary${shared.skipped}`, { timeout: 240_000 }, () => {
   it('generate provider and render leave no credential value in the cache or in temporary files', async () => {
     const cli = await compiledCli();
-    const root = mkdtempSync(join(tmpdir(), 'capiform-canary-'));
-    temps.push(root);
+    const root = tempDir('capiform-canary-');
     const [project, cache, tmp] = ['project', 'cache', 'tmp'].map((d) => join(root, d)) as [string, string, string];
     for (const d of [project, cache, tmp]) mkdirSync(d);
     const password = `canary-password-${process.pid}-7f3a`;

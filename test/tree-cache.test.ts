@@ -6,29 +6,18 @@
  * render without the cache.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureProject } from './helpers/pipeline-fixtures.js';
+import { tempDir } from './helpers/testdir.js';
 
 const repoRoot = join(import.meta.dirname, '..');
 const docker = 'examples/repository/infrastructure-docker/v1.12.4';
 const classFile = `${docker}/clusterclass-quick-start.yaml`;
 const renderedClass = 'clusterclasses/team-a/quick-start/clusterclass.yaml';
-
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(d);
-  return d;
-}
 
 /** The embedded example (config, lock, repository and committed tree) in a temporary folder, with its own cache. */
 function example(): { dir: string; cache: string } {
@@ -176,7 +165,6 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
       },
       'plain',
     );
-    temps.push(dir);
     for (const v of ['v1.12.4', 'v1.13.1']) {
       const release = join(dir, 'repo', 'infrastructure-docker', v);
       const shipped = readFileSync(join(release, 'clusterclass-quick-start.yaml'), 'utf8');

@@ -63,6 +63,8 @@ import type { KustomizationOptions } from './argocd/index.js';
 import { digestOf, TreeCache } from './tree/tree-cache.js';
 import { codeFingerprint } from '../version.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
+import { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
 
 /**
  * `render` writes the lock and the tree; `check` writes nothing and compares with the tree on disk; `lock` resolves
@@ -153,6 +155,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     opts.repositories ??
     repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) });
   const lockPath = join(config.dir, lockFileName);
+  checkLockPath(lockPath);
   const existing = readExistingLock(lockPath);
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
@@ -326,6 +329,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     });
     for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
   }
+
+  // A file in the way of the tree stops the run before the lock is written, so lock and tree still match.
+  if (opts.mode === 'render' || opts.mode === 'check') checkTreePaths(config.dir, files.map((f) => f.path));
 
   // 5. Lock.
   const lock: Lock = {
@@ -535,10 +541,6 @@ async function renderProvider(
   }
 }
 
-function templateFile(flavor: string | undefined): string {
-  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
-}
-
 /** A ClusterClass a cluster's template references, from the cluster's infrastructure provider release. */
 interface ClassRef {
   key: string;
@@ -605,7 +607,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
    * is now and the values `c` gives the variables it uses, whether the cluster itself was rendered or reused.
    */
   const includeClass = async (c: ResolvedCluster, r: ProviderResolution, ref: ClassRef, lookup: (name: string) => string | undefined, where: string): Promise<void> => {
-    const classFile = `clusterclass-${ref.name}.yaml`;
+    const classFile = clusterClassFileName(ref.name);
     const classRaw = await readRaw(r, classFile);
     if (classRaw === null) {
       throw new ResolutionError(`failed to get the cluster class template for "${ref.key}": ${r.provider.label} ${r.version} has no ${classFile}`);
@@ -642,7 +644,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
       const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
-      const file = templateFile(c.flavor);
+      const file = templateFileName(c.flavor);
       const raw = await readRaw(r, file);
       if (raw === null) {
         const all = (await r.repo.listFiles?.(r.version)) ?? [];
