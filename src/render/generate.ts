@@ -278,19 +278,28 @@ export interface GenerateYamlOptions {
   outputStyle?: OutputStyle;
 }
 
-/** `clusterctl generate yaml` (`ProcessYAML`, target namespace `""`). */
-export async function generateYaml(io: GenerateIO, opts: GenerateYamlOptions): Promise<string> {
+/**
+ * clusterctl's `ProcessYAML`: the template read from `--from` (a local path, `file://` URL, GitHub or https URL, or
+ * `-` for stdin), processed with target namespace `""` (no namespace enforcement). With `listVariables` it only lists
+ * the variables (no objects), as clusterctl's `SkipTemplateProcess`.
+ */
+export async function processYaml(io: GenerateIO, opts: Omit<GenerateYamlOptions, 'outputStyle'>): Promise<Template> {
   const from = opts.from ?? '-';
   if (from === '') throw new UsageError('unable to read custom template. Please specify a template source');
   const config = loadConfig(io);
   const src = await readTemplateSource(from, io, config.lookup);
-  const template = newTemplate({
+  return newTemplate({
     raw: src.raw,
     source: src.source,
     targetNamespace: '',
     variables: (n) => config.get(n),
     skipTemplateProcess: opts.listVariables,
   });
+}
+
+/** `clusterctl generate yaml`: `ProcessYAML`, printed. */
+export async function generateYaml(io: GenerateIO, opts: GenerateYamlOptions): Promise<string> {
+  const template = await processYaml(io, opts);
   if (opts.listVariables) return formatYamlVariables(template.variables);
   return yamlOutput(template.yaml(opts.outputStyle));
 }

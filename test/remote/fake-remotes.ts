@@ -68,6 +68,12 @@ export class FakeRemotes {
   private assetIds = new Map<number, { repo: string; tag: string; name: string }>();
   port = 0;
 
+  /**
+   * Where asset and download redirects point: this server by default; another host name for the same server
+   * (e.g. `http://localhost:<port>`) makes them cross-host, as GitHub's redirects to its object storage are.
+   */
+  objectsOrigin: string | undefined;
+
   get origin(): string {
     return `http://127.0.0.1:${this.port}`;
   }
@@ -234,7 +240,7 @@ export class FakeRemotes {
         if (!(req.headers.accept ?? '').includes('application/octet-stream')) {
           return send(200, JSON.stringify({ id: Number(m[2]), name: info.name }), { 'content-type': 'application/json' });
         }
-        return send(302, '', { location: `${this.origin}/objects/${info.repo}/${info.tag}/${info.name}?sig=secret-signature` });
+        return send(302, '', { location: `${this.objectsOrigin ?? this.origin}/objects/${info.repo}/${info.tag}/${info.name}?sig=secret-signature` });
       }
       m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(rest);
       if (m) {
@@ -252,7 +258,7 @@ export class FakeRemotes {
     if (area === 'web') {
       const m = /^\/web\/([^/]+\/[^/]+)\/releases\/download\/([^/]+)\/(.+)$/.exec(path);
       if (m && this.asset(m[1]!, decodeURIComponent(m[2]!), decodeURIComponent(m[3]!))) {
-        return send(302, '', { location: `${this.origin}/objects/${m[1]}/${m[2]}/${m[3]}?sig=secret-signature` });
+        return send(302, '', { location: `${this.objectsOrigin ?? this.origin}/objects/${m[1]}/${m[2]}/${m[3]}?sig=secret-signature` });
       }
       return send(404, 'Not Found');
     }

@@ -20,6 +20,7 @@ import {
 } from '../../../src/render/components/index.js';
 import { manifestLabel } from '../../../src/resolve/provider-type.js';
 import type { Vector, VectorHandler } from '../types.js';
+import { checkExpected, field, need, rec } from '../fields.js';
 import { expectError } from './yaml.js';
 
 type Obj = Record<string, unknown>;
@@ -39,7 +40,30 @@ function alterFrom(desc: string): (image: string) => string {
   throw new Error(`unknown alter function description: ${desc}`);
 }
 
+/**
+ * `AlterComponents(comps, alterFn)`: the components' objects replaced by `alterFn(objs)`. clusterctl's test alters
+ * with `addCommonLabels` for a provider; that is the only alter function a vector can name (`alter`/`alterFn`
+ * mentioning addCommonLabels, or a `provider` given alone).
+ */
+function alterComponents(v: Vector): void {
+  const objs = need(v, ['objects', 'objs'], 'AlterComponents') as Obj[];
+  const alter = String(field(v.input, ['alter', 'alterFn', 'alterFunc']) ?? '');
+  const provider = rec(field(v.input, ['provider']));
+  if (alter !== '' && !/addCommonLabels/i.test(alter)) {
+    expect.fail(`AlterComponents: unknown alter function ${JSON.stringify(alter)} (only addCommonLabels is known)`);
+  }
+  if (typeof provider.name !== 'string' || typeof provider.type !== 'string') {
+    expect.fail('AlterComponents: input.provider {name, type} is needed for the addCommonLabels alter function');
+  }
+  const out = addCommonLabels(objs, manifestLabel(provider.name, provider.type));
+  checkExpected(v, 'AlterComponents', {
+    objects: (want) => expect(out).toEqual(want),
+    objs: (want) => expect(out).toEqual(want),
+  });
+}
+
 export const handlers: Record<string, VectorHandler> = {
+  'clusterctl:AlterComponents': alterComponents,
   'clusterctl:fixTargetNamespace': (v) => {
     const ns = v.input.targetNamespace as string;
     if (v.expected.error) return expectError(() => fixTargetNamespace(objects(v), ns), v.expected);

@@ -14,6 +14,7 @@ import {
   clusterClassExists,
   newTemplate,
   templateOptionsToVariables,
+  withOverrides,
   type ExistingObjects,
   type Template,
 } from '../../../src/render/cluster-template.js';
@@ -25,6 +26,7 @@ import {
   getTemplate,
   includeClusterClasses,
   initImages,
+  processYaml,
   readTemplateSource,
   type ManagementClusterView,
   type RepoContext,
@@ -32,7 +34,9 @@ import {
 import { parseProviderName } from '../../../src/resolve/provider-name.js';
 import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
-import type { Vector, VectorHandler } from '../types.js';
+import { testdir } from '../../helpers/testdir.js';
+import { checkExpected, field } from '../fields.js';
+import type { Vector, VectorFile, VectorHandler } from '../types.js';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -278,8 +282,19 @@ const templateOptionsToVariablesHandler: VectorHandler = async (v) => {
     ),
   );
   if (vars === undefined) return;
-  if (v.expected.vars !== undefined) expect(vars).toEqual(v.expected.vars);
-  if (v.expected.ok === true) expect(vars).toBeDefined();
+  // clusterctl's test reads each wanted variable back through the variables client: the values set here (overrides)
+  // beat env/config, and a variable not set here (an empty kubernetesVersion) keeps its env/config value.
+  const effective = withOverrides(vars, lookupOf(v.input.envOrConfig));
+  checkExpected(v, 'templateOptionsToVariables', {
+    vars: (want) => {
+      const got: Record<string, string | undefined> = {};
+      for (const name of Object.keys(rec(want))) got[name] = effective(name);
+      expect(got).toEqual(want);
+      // Nothing beyond the wanted variables is set by the call.
+      for (const name of Object.keys(vars)) expect(Object.keys(rec(want))).toContain(name);
+    },
+    ok: (want) => expect(vars !== undefined).toBe(want),
+  });
 };
 
 function expectComponents(v: Vector, c: Awaited<ReturnType<typeof getComponents>> | undefined): void {
@@ -344,36 +359,112 @@ const getProviderComponents: VectorHandler = async (v) => {
   expectComponents(v, c);
 };
 
-const processYAML: VectorHandler = async (v) => {
-  const src = v.input.source;
+/**
+ * The template text a ProcessYAML / NewTemplate vector works on: `template`, `rawTemplate`, `rawYaml`, `raw`,
+ * `fileContents` or `content` in the input, else a file-wide note `Fixture template…: "<json string>"`.
+ */
+function templateText(v: Vector, file: VectorFile | undefined): string | undefined {
+  const direct = field(v.input, ['template', 'rawTemplate', 'rawYaml', 'raw', 'fileContents', 'content', 'yaml']);
+  if (typeof direct === 'string') return direct;
+  for (const n of (file?.doc.notes as unknown[] | undefined) ?? []) {
+    const m = typeof n === 'string' ? /^(?:Fixture )?template[^:]*: (".*")$/i.exec(n) : null;
+    if (m) return JSON.parse(m[1] as string) as string;
+  }
+  return undefined;
+}
+
+/**
+ * `ProcessYAML(options)`: the source is none (`null`, `""`), a reader (`"reader(<text>)"`, `{reader|stdin}`), or a
+ * URL (`"url(<u>)"`, a plain string, `{url|URL|file|path}`). A URL naming the template file by a placeholder
+ * (`<templateFile>`, `<tmp>/template.yaml`, `<local path of …>`) is a real temporary file holding the template; a
+ * `file://` prefix is kept, so both `--from ./file.yaml` and `file://` forms run through the local-file reader.
+ */
+const processYAML: VectorHandler = async (v, file) => {
+  const src = field(v.input, ['source', 'options', 'urlSource', 'URLSource', 'readerSource', 'ReaderSource', 'url', 'from']);
+  const template = templateText(v, file);
   let from: string;
   let stdin: () => Promise<Uint8Array> = async () => new Uint8Array();
-  if (src === null || src === undefined || src === '') from = '';
-  else if (typeof src === 'string' && src.startsWith('reader(')) {
+  const reader = (content: string, fails = false, message = 'read error'): void => {
     from = '-';
-    const fails = /fails/.test(src);
-    const content = /^reader\((.*)\)$/s.exec(src)?.[1] ?? '';
     stdin = async () => {
-      if (fails) throw new CapiformError('E_READ', /'([^']*)'/.exec(src)?.[1] ?? 'read error', 2);
+      if (fails) throw new CapiformError('E_READ', message, 2);
       return new TextEncoder().encode(content);
     };
+  };
+  const url = (u: string): string => {
+    const m = /^(file:\/\/)?(.*)$/s.exec(u) as RegExpExecArray;
+    const prefix = m[1] ?? '';
+    if (!/^<[^>]*>/.test(m[2] as string) && !(m[2] as string).includes('<tmp>')) return u;
+    if (template === undefined) expect.fail('ProcessYAML: the source names a template file but the vector gives no template text');
+    const dir = testdir({ 'template.yaml': template });
+    const rest = (m[2] as string).replace(/^<[^>]*>/, '').replace('<tmp>', dir);
+    const path = rest === '' || rest.startsWith('/template') ? join(dir, 'template.yaml') : rest;
+    return `${prefix}${path}`;
+  };
+  from = '';
+  if (src === null || src === undefined || src === '') from = '';
+  else if (typeof src === 'string') {
+    const r = /^reader\((.*)\)$/s.exec(src);
+    const u = /^(?:url|file)\((.*)\)$/s.exec(src);
+    if (r) {
+      const fails = /fails/.test(src);
+      reader(fails ? '' : (r[1] ?? ''), fails, /'([^']*)'/.exec(src)?.[1] ?? 'read error');
+      if (!fails && template !== undefined && /^<.*>$/.test(r[1] ?? '')) reader(template);
+    } else from = url(u ? (u[1] as string) : src);
   } else {
     const s = rec(src);
-    if (typeof s.reader === 'string' || typeof s.stdin === 'string') {
-      from = '-';
-      const content = String(s.reader ?? s.stdin);
-      stdin = async () => new TextEncoder().encode(content);
-    } else from = tempFile('process.yaml', String(s.url ?? s.file ?? s.content ?? ''));
+    const inner = rec(field(s, ['URLSource', 'urlSource', 'ReaderSource', 'readerSource'])) ;
+    const o = Object.keys(inner).length > 0 ? inner : s;
+    const readerText = field(o, ['reader', 'Reader', 'stdin']);
+    const urlText = field(o, ['url', 'URL', 'file', 'path']);
+    if (readerText !== undefined) {
+      const t = String(readerText);
+      const fails = /fails|error/.test(t) && t.startsWith('errReader');
+      reader(/^<.*>$/.test(t) && template !== undefined ? template : t, fails);
+    } else if (urlText !== undefined) from = url(String(urlText));
+    else if (template !== undefined && Object.keys(o).length === 0) expect.fail('ProcessYAML: empty source object');
   }
-  const out = await run(v, () =>
-    generateYaml(
-      { env: strs(v.input.vars), cwd: tmpdir(), readStdin: stdin },
-      { from, listVariables: Boolean(v.input.listVariables) },
-    ),
+  const listOnly = Boolean(field(v.input, ['skipTemplateProcess', 'SkipTemplateProcess', 'listVariables']) ?? rec(src).SkipTemplateProcess ?? rec(src).skipTemplateProcess);
+  const io = { env: strs(field(v.input, ['vars', 'variables', 'env'])), cwd: tmpdir(), readStdin: stdin };
+  const got = await run(v, () => processYaml(io, { from, listVariables: listOnly }));
+  if (got === undefined) return;
+  const printed = typeof v.expected.stdout === 'string' ? await generateYaml(io, { from, listVariables: listOnly }) : '';
+  checkExpected(v, 'ProcessYAML', {
+    yaml: (want) => expect(got.yaml()).toBe(String(want).replace(/\n$/, '')),
+    expectedYaml: (want) => expect(got.yaml()).toBe(want),
+    stdout: (want) => expect(printed).toBe(want),
+    variables: (want) => expect([...got.variables].sort()).toEqual([...(want as string[])].sort()),
+    expectedVars: (want) => expect([...got.variables].sort()).toEqual([...(want as string[])].sort()),
+  });
+};
+
+/**
+ * `repository.NewTemplate(TemplateInput)`: `rawYaml` (or `template`…), the variables client (`vars`; absent or null
+ * = no variables set), `targetNamespace`, `skipTemplateProcess`. Checks `variables`, `targetNamespace`, `yaml`,
+ * `yamlContains` (or `variableReplacedWith`), `objects` (a count or the objects), `variableMap`.
+ */
+const newTemplateHandler: VectorHandler = async (v, file) => {
+  const raw = templateText(v, file);
+  if (raw === undefined) expect.fail('NewTemplate: the vector gives no template text (input.rawYaml, input.template, …)');
+  const vars = strs(field(v.input, ['vars', 'variables', 'configVariables', 'envOrConfig']));
+  const t = await run(v, () =>
+    newTemplate({
+      raw,
+      targetNamespace: String(field(v.input, ['targetNamespace', 'namespace']) ?? ''),
+      variables: lookupOf(vars),
+      skipTemplateProcess: Boolean(field(v.input, ['skipTemplateProcess', 'SkipTemplateProcess', 'listVariables'])),
+    }),
   );
-  if (out === undefined) return;
-  if (typeof v.expected.yaml === 'string') expect(out).toBe(`${v.expected.yaml}\n`);
-  if (typeof v.expected.stdout === 'string') expect(out).toBe(v.expected.stdout);
+  if (t === undefined) return;
+  checkExpected(v, 'NewTemplate', {
+    variables: (want) => expect(t.variables).toEqual(want),
+    targetNamespace: (want) => expect(t.targetNamespace).toBe(want),
+    yaml: (want) => expect(t.yaml()).toBe(want),
+    yamlContains: (want) => expect(t.yaml()).toContain(want),
+    variableMap: (want) => expect(t.variableMap).toEqual(want),
+    objects: (want) => (typeof want === 'number' ? expect(t.objects).toHaveLength(want) : expect(t.objects).toEqual(want)),
+    objectCount: (want) => expect(t.objects).toHaveLength(want as number),
+  });
 };
 
 const cliGenerate =
@@ -468,6 +559,7 @@ export const handlers: Record<string, VectorHandler> = {
   'clusterctl:ComponentsClient.Get': componentsClientGet,
   'clusterctl:GetProviderComponents': getProviderComponents,
   'clusterctl:ProcessYAML': processYAML,
+  'clusterctl:NewTemplate': newTemplateHandler,
   'clusterctl:cli:generate yaml': cliGenerate('yaml'),
   'clusterctl:cli:generate cluster': cliGenerate('cluster'),
   'clusterctl:cli:generate provider': cliGenerate('provider'),

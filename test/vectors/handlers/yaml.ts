@@ -1,6 +1,7 @@
 /** Vectors for the YAML layer: yaml-io.json (ToUnstructured) and derived-yaml-io.json (emit, parse). */
 import { expect } from 'vitest';
-import { decodeYaml, emitGoYaml, parseManifests } from '../../../src/yaml/index.js';
+import { decodeYaml, emitGoYaml, fromUnstructured, parseManifests } from '../../../src/yaml/index.js';
+import { checkExpected, need } from '../fields.js';
 import type { Vector, VectorHandler } from '../types.js';
 
 /** Go encoding/json of a decoded value: map keys sorted, HTML characters escaped. */
@@ -37,6 +38,16 @@ export const handlers: Record<string, VectorHandler> = {
     const objs = parseManifests(text);
     if (typeof v.expected.objectCount === 'number') expect(objs).toHaveLength(v.expected.objectCount);
     if (Array.isArray(v.expected.objects)) expect(objs).toEqual(v.expected.objects);
+  },
+  // FromUnstructured: each object through sigs.k8s.io/yaml.Marshal, joined by JoinYaml (no final newline).
+  'clusterctl:FromUnstructured': (v: Vector) => {
+    const objs = need(v, ['objects', 'objs', 'unstructured'], 'FromUnstructured') as unknown[];
+    const out = fromUnstructured(objs);
+    checkExpected(v, 'FromUnstructured', {
+      yaml: (want) => expect(out).toBe(want),
+      rawyaml: (want) => expect(out).toBe(want),
+      output: (want) => expect(out).toBe(want),
+    });
   },
   'clusterctl:emit': (v: Vector) => {
     expect(emitGoYaml(v.input.object)).toBe(v.expected.yaml);
