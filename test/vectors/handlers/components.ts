@@ -13,7 +13,9 @@ import {
   imageToString,
   inspectImages,
   inspectTargetNamespace,
+  inventoryObject,
   isDeploymentWithManager,
+  isResourceNamespaced,
   parseImageOverrides,
   processCertManagerManifest,
   sortComponents,
@@ -64,6 +66,28 @@ function alterComponents(v: Vector): void {
 
 export const handlers: Record<string, VectorHandler> = {
   'clusterctl:AlterComponents': alterComponents,
+  // IsResourceNamespaced: the kind alone decides; 16 kinds are cluster-scoped, every other kind is namespaced.
+  'clusterctl:IsResourceNamespaced': (v) => {
+    const kind = String(need(v, ['kind'], 'IsResourceNamespaced'));
+    checkExpected(v, 'IsResourceNamespaced', {
+      namespaced: (want) => expect(isResourceNamespaced(kind)).toBe(want),
+      result: (want) => expect(isResourceNamespaced(kind)).toBe(want),
+    });
+  },
+  // Components.InventoryObject: the clusterctl Provider object `init` creates (spec §2.7).
+  'clusterctl:Components.InventoryObject': (v) => {
+    const p = rec(need(v, ['provider'], 'InventoryObject'));
+    const name = String(p.name ?? '');
+    const type = String(p.type ?? '');
+    const o = inventoryObject({
+      manifestLabel: manifestLabel(name, type),
+      targetNamespace: String(need(v, ['targetNamespace', 'namespace'], 'InventoryObject')),
+      providerName: name,
+      providerType: type,
+      version: String(need(v, ['version'], 'InventoryObject')),
+    });
+    checkExpected(v, 'InventoryObject', { object: (want) => expect(o).toEqual(want), objects: (want) => expect([o]).toEqual(want) });
+  },
   'clusterctl:fixTargetNamespace': (v) => {
     const ns = v.input.targetNamespace as string;
     if (v.expected.error) return expectError(() => fixTargetNamespace(objects(v), ns), v.expected);

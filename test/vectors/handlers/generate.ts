@@ -315,6 +315,38 @@ function expectComponents(v: Vector, c: Awaited<ReturnType<typeof getComponents>
   }
 }
 
+/**
+ * `NewComponents(ComponentsInput)`: the components YAML (`rawYaml`, `components`, `raw`) of a provider
+ * (`provider {name, type}`), `version`, `targetNamespace`, variables (`vars`) and `skipTemplateProcess`, through
+ * the whole pipeline (spec §2.1). Checks the same fields as the components client vectors, plus `objects`.
+ */
+const newComponentsHandler: VectorHandler = async (v) => {
+  const raw = field(v.input, ['rawYaml', 'components', 'raw', 'yaml']);
+  if (typeof raw !== 'string') expect.fail('NewComponents: input.rawYaml (or components, raw, yaml) is missing');
+  const p = rec(v.input.provider);
+  const type = String(p.type ?? 'InfrastructureProvider') as ProviderType;
+  const o = { ...v.input, ...rec(v.input.options) };
+  const version = String(o.version ?? 'v1.0.0') || 'v1.0.0';
+  const repo = memRepo({ [`${version}/components.yaml`]: raw }, 'components.yaml', version);
+  const c = await run(v, () =>
+    getComponents(repoContext(repo, p, type), {
+      name: String(p.name ?? 'p1'),
+      type,
+      version,
+      targetNamespace: String(o.targetNamespace ?? ''),
+      skipTemplateProcess: Boolean(o.skipTemplateProcess),
+      variables: lookupOf(field(v.input, ['vars', 'variables'])),
+    }),
+  );
+  if (c === undefined) return;
+  const known = ['name', 'type', 'version', 'targetNamespace', 'variables', 'images', 'yamlContains', 'everyObjectHasLabelKeys', 'objects', 'yaml'];
+  if (!known.some((k) => v.expected[k] !== undefined)) expect.fail(`NewComponents: expected has none of ${known.join(', ')}`);
+  expectComponents(v, c);
+  if (Array.isArray(v.expected.objects)) expect(c.objects).toEqual(v.expected.objects);
+  // clusterctl's Yaml() has no final newline; the printed form adds one.
+  if (typeof v.expected.yaml === 'string') expect(c.yaml('clusterctl').replace(/\n$/, '')).toBe(v.expected.yaml.replace(/\n$/, ''));
+};
+
 const componentsClientGet: VectorHandler = async (v) => {
   const i = v.input;
   const r = rec(i.repository);
@@ -471,8 +503,11 @@ const cliGenerate =
   (sub: string): VectorHandler =>
   async (v) => {
     const i = v.input;
-    const file = typeof i.fileContents === 'string' ? tempFile(`${sub}-input.yaml`, i.fileContents) : undefined;
-    const args = (Array.isArray(i.args) ? i.args : []).map((a) => (a === '<file>' && file ? file : String(a)));
+    // `files`: a folder (e.g. a local provider repository) whose path replaces `<tmp>` in fileContents and args.
+    const dir = i.files !== undefined ? testdir(strs(i.files)) : undefined;
+    const withDir = (s: string): string => (dir ? s.replaceAll('<tmp>', dir) : s);
+    const file = typeof i.fileContents === 'string' ? tempFile(`${sub}-input.yaml`, withDir(i.fileContents)) : undefined;
+    const args = (Array.isArray(i.args) ? i.args : []).map((a) => (a === '<file>' && file ? file : withDir(String(a))));
     const env: NodeJS.ProcessEnv = { ...strs(i.vars ?? i.env) };
     const r = await runCli(['generate', sub, ...args], {
       stdin: typeof i.stdin === 'string' ? i.stdin : undefined,
@@ -489,6 +524,10 @@ const cliGenerate =
     expect(r.stderr).toBe('');
     expect(r.code).toBe(typeof exp.exitCode === 'number' ? exp.exitCode : 0);
     if (typeof exp.stdout === 'string') expect(r.stdout).toBe(exp.stdout);
+    if (typeof exp.stdoutContains === 'string') expect(r.stdout).toContain(withDir(exp.stdoutContains));
+    if (typeof exp.stdout !== 'string' && typeof exp.stdoutContains !== 'string' && typeof exp.exitCode !== 'number') {
+      expect.fail(`cli:generate ${sub}: expected has none of expected.stdout, stdoutContains, exitCode, error`);
+    }
   };
 
 const initImagesHandler: VectorHandler = async (v) => {
@@ -560,6 +599,7 @@ export const handlers: Record<string, VectorHandler> = {
   'clusterctl:GetProviderComponents': getProviderComponents,
   'clusterctl:ProcessYAML': processYAML,
   'clusterctl:NewTemplate': newTemplateHandler,
+  'clusterctl:NewComponents': newComponentsHandler,
   'clusterctl:cli:generate yaml': cliGenerate('yaml'),
   'clusterctl:cli:generate cluster': cliGenerate('cluster'),
   'clusterctl:cli:generate provider': cliGenerate('provider'),

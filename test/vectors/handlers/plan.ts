@@ -8,9 +8,12 @@ import {
   applyPlan,
   createCustomPlan,
   defaultContractRules,
+  doUpgradeChecks,
   getContractsForUpgrade,
   getLatestNextVersion,
   getUpgradeInfo,
+  instanceName,
+  parseSemantic,
   parseUpgradeItem,
   plan,
   releaseSeriesForContract,
@@ -20,6 +23,8 @@ import {
   type Repositories,
   type RepositoryListing,
   type UpgradeItem,
+  type UpgradePlan,
+  versionTag,
 } from '../../../src/plan/upgrade/index.js';
 import { manifestLabel } from '../../../src/resolve/provider-type.js';
 import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
@@ -124,6 +129,38 @@ const upgrade: Record<string, (v: Vector) => void> = {
   getReleaseSeriesForContract: (v) => {
     const got = releaseSeriesForContract(v.input.releaseSeries as ReleaseSeries[], v.input.contract as string);
     expect(got).toEqual(v.expected.releaseSeries ?? null);
+  },
+  // contract.GetCompatibleVersions(c): the contract itself, plus v1beta1 for v1beta2.
+  getCompatibleVersions: (v) => {
+    const got = rulesFrom(v.input).compatibleContracts(String(v.input.contract));
+    const want = (v.expected.contracts ?? v.expected.compatibleContracts ?? v.expected.versions) as string[] | undefined;
+    if (!want) expect.fail('getCompatibleVersions: expected.contracts (or compatibleContracts, versions) is missing');
+    expect([...got].sort()).toEqual([...want].sort());
+  },
+  // Provider.InstanceName(): `<namespace>/<manifest label>`.
+  instanceName: (v) => {
+    const p = (v.input.provider ?? v.input) as InventoryProvider;
+    const want = v.expected.instanceName ?? v.expected.name;
+    if (typeof want !== 'string') expect.fail('instanceName: expected.instanceName (or name) is missing');
+    expect(instanceName(p)).toBe(want);
+  },
+  // versionTag(v): `v` + the semver string.
+  versionTag: (v) => {
+    const want = v.expected.tag ?? v.expected.version;
+    if (typeof want !== 'string') expect.fail('versionTag: expected.tag (or version) is missing');
+    const parsed = parseSemantic(String(v.input.version));
+    if (!parsed) expect.fail(`versionTag: ${String(v.input.version)} is not a semantic version`);
+    expect(versionTag(parsed)).toBe(want);
+  },
+  // doUpgrade's checks before any change: single instances, the 3-minor skip guard, then the apply order.
+  doUpgrade: (v) => {
+    const planIn = (v.input.plan ?? { contract: v.input.contract, providers: v.input.upgradeItems ?? v.input.providers }) as UpgradePlan;
+    if (!Array.isArray(planIn.providers)) expect.fail('doUpgrade: input.plan.providers (or upgradeItems, providers) is missing');
+    const got = run(v, () => doUpgradeChecks(planIn, (v.input.inventory ?? []) as InventoryProvider[], rulesFrom(v.input)));
+    if (got === undefined) return;
+    const want = v.expected.providers ?? v.expected.order;
+    if (!Array.isArray(want)) expect.fail('doUpgrade: expected.providers (or order) is missing');
+    expect(got).toEqual(want);
   },
   manifestLabel: (v) => {
     expect(manifestLabel(v.input.providerName as string, v.input.type as string)).toEqual(v.expected.label);
@@ -319,6 +356,12 @@ const graphOps: Record<string, VectorHandler> = {
   discoveryTypes: handlers['capi-plan:move-graph:discoveryTypes'] as VectorHandler,
   getDiscoveryTypes: handlers['capi-plan:move-graph:discoveryTypes'] as VectorHandler,
   getMoveSequence: handlers['capi-plan:move-order:*'] as VectorHandler,
+  getMoveNodes: (v) => {
+    const graph = graphOf(v, false);
+    const want = v.expected.moveNodes ?? v.expected.nodes;
+    if (!Array.isArray(want)) expect.fail('getMoveNodes: expected.moveNodes (a list of node keys) is missing');
+    expect(moveNodes(graph).map((n) => n.uid).sort()).toEqual([...(want as string[])].sort());
+  },
   moveSequence: handlers['capi-plan:move-order:*'] as VectorHandler,
 };
 for (const [op, fn] of Object.entries(graphOps)) {

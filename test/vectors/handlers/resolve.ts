@@ -13,7 +13,7 @@ import {
 } from '../../../src/config/clusterctl/index.js';
 import { fromPlain, isConfigMap } from '../../../src/config/clusterctl/values.js';
 import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
-import { createRepository } from '../../../src/resolve/factory.js';
+import { createRepository, repositoryKindFor } from '../../../src/resolve/factory.js';
 import { builtinProviders } from '../../../src/resolve/catalog.js';
 import {
   metadataProblem,
@@ -25,7 +25,7 @@ import {
 } from '../../../src/resolve/metadata.js';
 import { overridePath, readOverride } from '../../../src/resolve/overrides.js';
 import { parseProviderName, providerProblem } from '../../../src/resolve/provider-name.js';
-import { manifestLabel } from '../../../src/resolve/provider-type.js';
+import { manifestLabel, providerTypeOrder } from '../../../src/resolve/provider-type.js';
 import { getProvider, listProviders, type UserProvider } from '../../../src/resolve/providers.js';
 import type { ProviderRepository } from '../../../src/resolve/repository.js';
 import { formatSemantic, parseTolerant, tryParseSemantic } from '../../../src/resolve/semver.js';
@@ -343,9 +343,13 @@ const handlers: Record<string, VectorHandler> = {
         providerLabel: r.providerLabel,
         basepath: r.basepath,
       };
+      let checked = 0;
       for (const [k, want] of Object.entries(v.expected)) {
-        if (k in fields) expect(fields[k]).toBe(typeof want === 'string' ? want.replace('<tmp>', dir) : want);
+        if (!(k in fields)) continue;
+        checked++;
+        expect(fields[k]).toBe(typeof want === 'string' ? want.replace('<tmp>', dir) : want);
       }
+      if (checked === 0) expect.fail(`newLocalRepository: expected has none of ${Object.keys(fields).join(', ')}`);
     });
   },
 
@@ -442,6 +446,21 @@ const specHandlers: Record<string, VectorHandler> = {
     expectSeries(v, releaseSeriesForVersion(metadataOf(v), String(need(v, ['version'], 'GetReleaseSeriesForVersion'))));
   },
   'clusterctl:getLocalOverride': localOverride,
+  // repositoryFactory: which implementation a provider URL selects (github, gitlab, local), or clusterctl's error.
+  'clusterctl:repositoryFactory': async (v) => {
+    const url = String(need(v, ['url', 'providerURL'], 'repositoryFactory'));
+    const got = await outcome(v, () => repositoryKindFor(url).kind);
+    if (got === undefined) return;
+    checkExpected(v, 'repositoryFactory', {
+      kind: (want) => expect(got).toBe(String(want).toLowerCase().replace(/repository$/, '')),
+      type: (want) => expect(got).toBe(String(want).toLowerCase().replace(/repository$/, '')),
+    });
+  },
+  // ProviderType.Order: Core 0 … Addon 6, anything else 99.
+  'clusterctl:ProviderType.Order': (v) => {
+    const type = String(need(v, ['type', 'providerType'], 'ProviderType.Order'));
+    checkExpected(v, 'ProviderType.Order', { order: (want) => expect(providerTypeOrder(type)).toBe(want) });
+  },
   // Test_providers_Defaults: every built-in provider passes validateProvider; the list is the spec §4.9 table.
   'clusterctl:providers.Defaults': (v) => {
     const problems = builtinProviders.map((p) => providerProblem(p)).filter((p) => p !== null);
