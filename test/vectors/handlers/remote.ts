@@ -107,6 +107,8 @@ function fixtureTemplate(file: VectorFile): string {
 function templateWorld(fake: FakeRemotes, template: string): void {
   fake.contents.set('kubernetes-sigs/cluster-api/main/config/default/cluster-template.yaml', template);
   fake.addRelease('some-owner/some-repo', { tag: 'v1.0.0', assets: { 'cluster-template.yaml': template } });
+  // The test's second release serves its asset behind a redirect (the fake redirects every asset download).
+  fake.addRelease('some-owner/some-repo', { tag: 'v2.0.0', assets: { 'cluster-template.yaml': template } });
 }
 
 function tmpWithTemplate(template: string): string {

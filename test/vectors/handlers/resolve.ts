@@ -466,6 +466,8 @@ const specHandlers: Record<string, VectorHandler> = {
     const problems = builtinProviders.map((p) => providerProblem(p)).filter((p) => p !== null);
     checkExpected(v, 'providers.Defaults', {
       allValid: (want) => expect(problems.length === 0).toBe(want),
+      ok: (want) => expect(problems.length === 0).toBe(want),
+      problems: (want) => expect(problems).toEqual(want),
       valid: (want) => expect(problems.length === 0).toBe(want),
       count: (want) => expect(builtinProviders).toHaveLength(want as number),
       providers: (want) =>
