@@ -256,6 +256,14 @@ function expectNodeLists(got: Map<string, NodeView>, want: unknown, fieldName: s
   }
 }
 
+/** `root → [uids]`: exactly the nodes whose tenants include `root`, in any order. */
+function expectTenantMembers(got: Map<string, NodeView>, want: unknown): void {
+  for (const [root, list] of Object.entries(want as Record<string, unknown>)) {
+    const members = [...got.entries()].filter(([, n]) => (n.tenants as string[]).includes(root)).map(([uid]) => uid);
+    expect({ root, members: members.sort() }).toEqual({ root, members: [...((list as string[] | null) ?? [])].sort() });
+  }
+}
+
 /**
  * The move graph built as clusterctl's Discovery/addObj would (then soft ownership, tenants, shouldNotDelete), checked
  * against `expected.nodes` (every node, each with the fields it lists; `null` lists mean empty) or the per-field maps
@@ -284,16 +292,33 @@ function graphHandlerFor(insertAll: boolean): (v: Vector) => void {
         expect({ key, ...subset }).toEqual({ key, ...want });
       }
     }
-    for (const f of ['softOwners', 'tenants', 'owners']) {
+    for (const f of ['softOwners', 'owners']) {
       if (v.expected[f] === undefined) continue;
       checked++;
       expectNodeLists(got, v.expected[f], f);
+    }
+    // Tenant maps as objectgraph_test.go writes them: tenant root → the nodes it is a tenant of (wantClusters,
+    // wantCRSs, wantIdentity). `tenants` may be either that or node → its tenants; it must match one of the two.
+    for (const f of ['wantClusters', 'wantCRSs', 'wantIdentity', 'wantIdentities', 'tenantMembers']) {
+      if (v.expected[f] === undefined) continue;
+      checked++;
+      expectTenantMembers(got, v.expected[f]);
+    }
+    if (v.expected.tenants !== undefined) {
+      checked++;
+      try {
+        expectNodeLists(got, v.expected.tenants, 'tenants');
+      } catch {
+        expectTenantMembers(got, v.expected.tenants);
+      }
     }
     if (Array.isArray(v.expected.moveNodes)) {
       checked++;
       expect(moveNodes(graph).map((n) => n.uid).sort()).toEqual([...(v.expected.moveNodes as string[])].sort());
     }
-    if (checked === 0) expect.fail('move graph: expected has none of expected.nodes, softOwners, tenants, owners, moveNodes');
+    if (checked === 0) {
+      expect.fail('move graph: expected has none of expected.nodes, softOwners, owners, tenants, wantClusters, wantCRSs, wantIdentity, moveNodes');
+    }
   };
 }
 const graphHandler = graphHandlerFor(false);
