@@ -231,7 +231,7 @@ function addObjCrds(objects: Record<string, unknown>[]): CrdInfo[] {
       storageVersion: version,
       scope: 'Namespaced',
       labels: { 'clusterctl.cluster.x-k8s.io': '' },
-    } as unknown as CrdInfo);
+    });
   }
   return [...seen.values()];
 }
@@ -239,9 +239,12 @@ function addObjCrds(objects: Record<string, unknown>[]): CrdInfo[] {
 function graphOf(v: Vector, insertAll: boolean): MoveGraph {
   const objects = (v.input.objects ?? v.input.objs) as Record<string, unknown>[] | undefined;
   if (!Array.isArray(objects)) expect.fail('move graph: the vector has no input.objects (or input.objs) list');
-  const given = v.input.crds as CrdInfo[] | undefined;
+  const given = (v.input.crds as CrdInfo[] | undefined) ?? [];
+  // addObj: kinds the vector's CRD table (often empty) does not define still become nodes.
+  const known = new Set(given.map((c) => `${c.group}/${c.kind}`));
+  const extra = insertAll ? addObjCrds(objects).filter((c) => !known.has(`${c.group}/${c.kind}`)) : [];
   return buildMoveGraph(objects, {
-    crds: given ?? (insertAll ? addObjCrds(objects) : []),
+    crds: [...given, ...extra],
     namespace: (v.input.namespace as string | undefined) ?? '',
     inventory: v.input.inventory as InventoryProvider[] | undefined,
   });
