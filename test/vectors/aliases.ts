@@ -69,6 +69,7 @@ export const aliases: Record<string, string> = {
   'clusterctl:getURLContent': 'clusterctl:GetFromURL',
   'clusterctl:templateClient.GetFromURL': 'clusterctl:GetFromURL',
   'clusterctl:inspectVariables': 'clusterctl:GetVariableMap',
+  'clusterctl:templateClient.GetFromConfigMap': 'clusterctl:GetFromConfigMap',
   'clusterctl:client.ProcessYAML': 'clusterctl:ProcessYAML',
   'clusterctl:clusterctlClient.ProcessYAML': 'clusterctl:ProcessYAML',
   'clusterctl:client.GetClusterTemplate': 'clusterctl:GetClusterTemplate',

@@ -10,8 +10,6 @@ const topology =
   'delivered by any issue yet; capiform commits topology Clusters for the controller to expand';
 
 export const unsupported: Record<string, string> = {
-  'clusterctl:GetFromConfigMap':
-    'reads a template from a ConfigMap in the management cluster; capiform never reads a kubeconfig or a cluster',
   'clusterctl:cli:init list-images':
     'clusterctl init needs a management cluster; capiform has no init command (InitImages vectors run the same image listing)',
   'clusterctl:utilresource.SortForCreate':

@@ -28,6 +28,7 @@ import {
   initImages,
   processYaml,
   readTemplateSource,
+  templateFromConfigMap,
   type ManagementClusterView,
   type RepoContext,
 } from '../../../src/render/generate.js';
@@ -35,7 +36,7 @@ import { parseProviderName } from '../../../src/resolve/provider-name.js';
 import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
 import { testdir } from '../../helpers/testdir.js';
-import { checkExpected, field } from '../fields.js';
+import { checkExpected, field, need } from '../fields.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';
 
 type Obj = Record<string, unknown>;
@@ -347,6 +348,45 @@ const newComponentsHandler: VectorHandler = async (v) => {
   if (typeof v.expected.yaml === 'string') expect(c.yaml('clusterctl').replace(/\n$/, '')).toBe(v.expected.yaml.replace(/\n$/, ''));
 };
 
+/**
+ * `TemplateClient.GetFromConfigMap`: the vector gives the ConfigMap that exists (`configMap {namespace, name, data}`)
+ * and the one asked for (`namespace`, `name`, `dataKey`). capiform never reads a cluster; this runs the same
+ * template reading over the ConfigMap as data (spec §3.2).
+ */
+const getFromConfigMap: VectorHandler = async (v) => {
+  const cm = rec(need(v, ['configMap', 'configMaps'], 'GetFromConfigMap'));
+  const existing = Array.isArray(v.input.configMaps) ? (v.input.configMaps as unknown[]).map(rec) : [cm];
+  const cluster = {
+    currentNamespace: () => String(v.input.currentNamespace ?? 'default'),
+    configMap: (ns: string, name: string) => {
+      const found = existing.find((c) => String(c.namespace ?? 'default') === ns && c.name === name);
+      return found ? strs(found.data) : null;
+    },
+  };
+  const t = await run(v, () =>
+    templateFromConfigMap(
+      cluster,
+      {
+        namespace: String(field(v.input, ['namespace', 'configMapNamespace']) ?? ''),
+        name: String(need(v, ['name', 'configMapName'], 'GetFromConfigMap')),
+        dataKey: String(field(v.input, ['dataKey', 'configMapDataKey']) ?? ''),
+      },
+      {
+        targetNamespace: String(v.input.targetNamespace ?? ''),
+        variables: lookupOf(field(v.input, ['vars', 'variables'])),
+        listVariablesOnly: Boolean(field(v.input, ['skipTemplateProcess', 'listVariablesOnly'])),
+      },
+    ),
+  );
+  if (t === undefined) return;
+  checkExpected(v, 'GetFromConfigMap', {
+    rawTemplate: (want) => expect(t.yaml()).toBe(want),
+    yaml: (want) => expect(t.yaml()).toBe(want),
+    variables: (want) => expect(t.variables).toEqual(want),
+    targetNamespace: (want) => expect(t.targetNamespace).toBe(want),
+  });
+};
+
 const componentsClientGet: VectorHandler = async (v) => {
   const i = v.input;
   const r = rec(i.repository);
@@ -600,6 +640,7 @@ export const handlers: Record<string, VectorHandler> = {
   'clusterctl:ProcessYAML': processYAML,
   'clusterctl:NewTemplate': newTemplateHandler,
   'clusterctl:NewComponents': newComponentsHandler,
+  'clusterctl:GetFromConfigMap': getFromConfigMap,
   'clusterctl:cli:generate yaml': cliGenerate('yaml'),
   'clusterctl:cli:generate cluster': cliGenerate('cluster'),
   'clusterctl:cli:generate provider': cliGenerate('provider'),
