@@ -146,6 +146,7 @@ export const specFunctions: SpecFunction[] = [
   p('§1.5', 'GetCompatibleVersions', 'getCompatibleVersions', 'GetCompatibleVersions'),
   p('§1.6', 'Plan', 'plan', 'Plan'),
   p('§1.7', 'CheckCAPIContract', 'CheckCAPIContract'),
+  p('§1.8', 'clusterctl upgrade plan (output)', 'upgradePlanOutput', 'cli:upgrade plan'),
   p('§1.7', 'EnsureCustomResourceDefinitions', 'EnsureCustomResourceDefinitions'),
   p('§1.9', 'ApplyPlan', 'applyPlan', 'ApplyPlan'),
   p('§1.10', 'ApplyCustomPlan', 'applyCustomPlan', 'ApplyCustomPlan'),

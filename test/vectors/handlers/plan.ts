@@ -9,6 +9,7 @@ import {
   createCustomPlan,
   defaultContractRules,
   doUpgradeChecks,
+  formatUpgradePlan,
   getContractsForUpgrade,
   getLatestNextVersion,
   getUpgradeInfo,
@@ -161,6 +162,19 @@ const upgrade: Record<string, (v: Vector) => void> = {
     const want = v.expected.providers ?? v.expected.order;
     if (!Array.isArray(want)) expect.fail('doUpgrade: expected.providers (or order) is missing');
     expect(got).toEqual(want);
+  },
+  // `clusterctl upgrade plan` output: the plans (given, or built from inventory + repositories) and the cert-manager line.
+  upgradePlanOutput: (v) => {
+    const plans = (v.input.plans as UpgradePlan[] | undefined) ?? (v.input.inventory ? plan(planInput(v.input)) : undefined);
+    if (!plans) expect.fail('upgrade plan output: input.plans (or inventory + repositories) is missing');
+    const cm = v.input.certManager as { from?: string; to?: string; shouldUpgrade?: boolean } | null | undefined;
+    const out = formatUpgradePlan(plans, {
+      currentContract: rulesFrom(v.input).currentContract,
+      certManager: cm ? { from: String(cm.from ?? ''), to: String(cm.to ?? ''), shouldUpgrade: Boolean(cm.shouldUpgrade) } : null,
+    });
+    const want = v.expected.stdout ?? v.expected.output;
+    if (typeof want !== 'string') expect.fail('upgrade plan output: expected.stdout (or output) is missing');
+    expect(out).toBe(want);
   },
   manifestLabel: (v) => {
     expect(manifestLabel(v.input.providerName as string, v.input.type as string)).toEqual(v.expected.label);
