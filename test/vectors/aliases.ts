@@ -99,6 +99,10 @@ export const aliases: Record<string, string> = {
   'clusterctl:local.getFile': 'clusterctl:local.GetFile',
   // cert-manager
   'clusterctl:certManager.getManifestObjects': 'clusterctl:certManager.getManifestObjs',
+  // envsubst files of other names, by the shape of each case (registry.ts envsubstShape)
+  'envsubst:*:process': 'envsubst:curated',
+  'envsubst:*:list': 'envsubst:list-variables',
+  'envsubst:*:bytes': 'envsubst:byte-level-vectors',
   // upgrade plan (capi-plan format, any file)
   'capi-plan:*:GetReleaseSeriesForContract': 'capi-plan:*:getReleaseSeriesForContract',
   'capi-plan:*:ManifestLabel': 'capi-plan:*:manifestLabel',

@@ -59,12 +59,26 @@ export function opKey(file: VectorFile, vector: Vector): string {
   return `${file.folder}:${vector.input.op ?? '*'}`;
 }
 
+/**
+ * Which envsubst handler a case of a file of a new name needs, from the case itself: base64 output is the byte-level
+ * form, a case without `env` expecting variables (or an error) is a variable listing, anything else is `Process`.
+ */
+export function envsubstShape(vector: Vector): 'bytes' | 'list' | 'process' {
+  const expected = (vector.expected ?? {}) as Record<string, unknown>;
+  if (expected.outputBase64 !== undefined) return 'bytes';
+  if (vector.env === undefined && (expected.variables !== undefined || expected.variableMap !== undefined || expected.error === true)) {
+    return 'list';
+  }
+  return 'process';
+}
+
 /** The keys tried for a vector, most specific first. */
 export function candidateKeys(file: VectorFile, vector: Vector): string[] {
   const key = opKey(file, vector);
   if (file.folder === 'capi-plan' && vector.input.operation !== undefined) {
     return [key, `capi-plan:*:${vector.input.operation}`];
   }
+  if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
   return [key];
 }
 

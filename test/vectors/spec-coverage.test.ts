@@ -74,7 +74,7 @@ describe('vector files the repo has never seen', () => {
     const dir = testdir({
       'loose.json': JSON.stringify(clusterctlDoc),
       'held-out/objectgraph-extra.json': JSON.stringify(capiPlanDoc),
-      'envsubst/more.json': JSON.stringify([{ input: 'x', expected: 'x' }]),
+      'envsubst/more.json': JSON.stringify([{ id: 'm-1', template: '${A}', env: { A: 'x' }, expected: { output: 'x' } }]),
     });
     const files = vectorFiles(dir);
     expect(files.map((f) => [f.folder, f.stem])).toEqual([
@@ -83,7 +83,17 @@ describe('vector files the repo has never seen', () => {
       ['capi-plan', 'objectgraph-extra'],
     ]);
     const keys = files.map((f) => dispatch(f, vectorsOf(f)[0] as Vector).key);
-    expect(keys).toEqual(['clusterctl:ManifestLabel', 'envsubst:more', 'capi-plan:*:addObj']);
+    expect(keys).toEqual(['clusterctl:ManifestLabel', 'envsubst:*:process', 'capi-plan:*:addObj']);
+  });
+
+  it('an envsubst file of a new name runs each case by its shape: Process, variable listing or byte-level output', () => {
+    const file: VectorFile = { folder: 'envsubst', stem: 'held-out', path: '/x', doc: {} };
+    const key = (v: Record<string, unknown>): string => dispatch(file, { input: {}, expected: {}, ...v } as Vector).key;
+    expect(key({ template: '${A}', env: {}, expected: { output: '' } })).toBe('envsubst:*:process');
+    expect(key({ template: '${A', env: {}, expected: { error: true } })).toBe('envsubst:*:process');
+    expect(key({ template: '${A}', expected: { variables: ['A'], variableMap: { A: null } } })).toBe('envsubst:*:list');
+    expect(key({ template: '${A', expected: { error: true } })).toBe('envsubst:*:list');
+    expect(key({ template: '${V:1}', env: { V: 'é' }, expected: { outputBase64: 'qQ==' } })).toBe('envsubst:*:bytes');
   });
 
   it('a capi-plan operation in a file of a new name runs its handler; an unknown operation is reported by key', () => {
