@@ -75,11 +75,32 @@ export function envsubstShape(vector: Vector): 'bytes' | 'list' | 'process' {
 /** The keys tried for a vector, most specific first. */
 export function candidateKeys(file: VectorFile, vector: Vector): string[] {
   const key = opKey(file, vector);
-  if (file.folder === 'capi-plan' && vector.input.operation !== undefined) {
-    return [key, `capi-plan:*:${vector.input.operation}`];
+  if (file.folder === 'capi-plan') {
+    const op = vector.input.operation ?? '*';
+    const keys = [key];
+    if (op !== '*') keys.push(`capi-plan:*:${op}`);
+    // A file named after a known one (`move-graph-more.json`, `variable-validation-cel.json`) follows its format.
+    for (const stem of knownCapiPlanStems()) {
+      if (stem !== file.stem && file.stem.startsWith(stem)) keys.push(`capi-plan:${stem}:${op}`);
+    }
+    if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
+    return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
   return [key];
+}
+
+let stems: string[] | undefined;
+/** The capi-plan file stems handlers or ./unsupported.ts name, longest first. */
+function knownCapiPlanStems(): string[] {
+  stems ??= [
+    ...new Set(
+      [...Object.keys(handlers), ...Object.keys(unsupported)]
+        .map((k) => /^capi-plan:([^:*][^:]*):/.exec(k)?.[1])
+        .filter((s): s is string => s !== undefined),
+    ),
+  ].sort((a, b) => b.length - a.length);
+  return stems;
 }
 
 export interface Dispatch {

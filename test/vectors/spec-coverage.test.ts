@@ -101,6 +101,11 @@ describe('vector files the repo has never seen', () => {
     const known = dispatch(file, { input: { operation: 'getUpgradeInfo' }, expected: {} });
     expect(known.key).toBe('capi-plan:*:getUpgradeInfo');
     expect(known.handler).toBeTypeOf('function');
+    const named = { ...file, stem: 'variable-validation-cel' };
+    expect(dispatch(named, { input: {}, expected: {} }).key).toBe('capi-plan:variable-validation:*');
+    expect(dispatch(named, { input: {}, expected: {} }).unsupported).toBeTypeOf('string');
+    const order = dispatch(file, { input: {}, expected: { moveGroups: [] } });
+    expect(order.key).toBe('capi-plan:move-order:*');
     const unknown = dispatch(file, { input: { operation: 'noSuchOperation' }, expected: {} });
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
   });
