@@ -87,7 +87,16 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
-  return [key];
+  const keys = [key];
+  // `repository.NewComponents`, `client.ProcessYAML`: the Go package in front of a function named without it.
+  const m = /^clusterctl:(?:repository|client|cluster|config|util|utilyaml|yaml|yamlprocessor|v1alpha3|clusterctlv1)\.(.+)$/.exec(key);
+  if (m) keys.push(`clusterctl:${m[1]}`);
+  // The same name in another case (`certManager.ShouldUpgrade`), when exactly one handler matches.
+  for (const k of [...keys]) {
+    const same = Object.keys(handlers).filter((h) => h !== k && h.toLowerCase() === k.toLowerCase());
+    if (same.length === 1) keys.push(same[0] as string);
+  }
+  return keys;
 }
 
 let stems: string[] | undefined;

@@ -110,6 +110,17 @@ describe('vector files the repo has never seen', () => {
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
   });
 
+  it('a clusterctl op with its Go package in front, or in another letter case, finds the one handler it names', () => {
+    const file: VectorFile = { folder: 'clusterctl', stem: 'x', path: '/x', doc: {} };
+    const key = (op: string): string => dispatch(file, { input: { op }, expected: {} }).key;
+    expect(key('repository.validateMetadata')).toBe('clusterctl:validateMetadata');
+    expect(key('certManager.ShouldUpgrade')).toBe('clusterctl:certManager.shouldUpgrade');
+    expect(key('cluster.handleGithubErr')).toBe('clusterctl:cluster.handleGithubErr');
+    expect(dispatch(file, { input: { op: 'repository.noSuchFunction' }, expected: {} })).toEqual({
+      key: 'clusterctl:repository.noSuchFunction',
+    });
+  });
+
   it('a file that is not JSON, or of no known format, is an error naming it', () => {
     const dir = testdir({ 'x/bad.json': '{not json', 'x/odd.json': '{"hello": 1}' });
     const files = loadVectorFiles(dir).flatMap((g) => g.files);
