@@ -39,7 +39,7 @@ export interface RepositoryOptions {
   onProgress?: ProgressListener | undefined;
   /** `--offline`, for a client built here: answer from the cache only (ignored when `http` is given). */
   offline?: boolean;
-  /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
+  /** GitHub API base URL for callers of this module (wins over GITHUB_API_URL); no config key sets it. */
   githubBaseUrl?: string;
 }
 

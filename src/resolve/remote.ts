@@ -1,7 +1,7 @@
 /**
  * The remote repository kinds, registered by hand (the factory switches on the kind and calls this). Settings come
  * from the environment and the config:
- *   GitHub: token `github-token` / GITHUB_TOKEN; API base config `baseUrl` > GITHUB_API_URL > https://api.github.com;
+ *   GitHub: token `github-token` / GITHUB_TOKEN; API base GITHUB_API_URL, else https://api.github.com;
  *           GOPROXY (clusterctl semantics) for version lists.
  *   GitLab: token `gitlab-access-token` / GITLAB_ACCESS_TOKEN (Bearer).
  *   HTTPS:  one version, from the URL's folder or the config's `version`.
@@ -62,7 +62,7 @@ export interface RemoteRepositoryOptions {
   env: NodeJS.ProcessEnv;
   /** clusterctl variable lookup (overrides > env > clusterctl.yaml); `github-token`, `gitlab-access-token`. */
   variables?: ((name: string) => string | undefined) | undefined;
-  /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
+  /** GitHub API base URL for callers of this module (wins over GITHUB_API_URL); no config key sets it. */
   baseUrl?: string | undefined;
   /**
    * The provider was declared with an explicit type: `type: github` allows GitHub Enterprise hosts, `type: gitlab`

@@ -21,7 +21,7 @@ export interface TemplateSourceOptions {
   readStdin?: () => Promise<Uint8Array>;
   /** `github-token` / GITHUB_TOKEN. */
   token?: string | undefined;
-  /** GitHub API base URL (config `baseUrl` > GITHUB_API_URL > https://api.github.com). */
+  /** GitHub API base URL (GITHUB_API_URL, else https://api.github.com). */
   githubApiUrl?: string | undefined;
 }
 

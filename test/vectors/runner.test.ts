@@ -7,16 +7,16 @@
  * A second suite runs ./fixtures, the repo's own vectors in the same formats: one at least per handler added for
  * a function the public vector files do not exercise yet, so each handler is proven to run.
  */
-import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sharedDir } from '../helpers/shared.js';
 import { dispatch, loadVectorFiles, vectorsOf } from './registry.js';
 import type { Vector, VectorFile } from './types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '../..');
-const vectorsDir = resolve(repoRoot, process.env.CAPIFORM_VECTORS_DIR ?? '../shared/vectors');
+const vectors = sharedDir('vectors');
+const vectorsDir = vectors.path;
 const fixturesDir = resolve(here, 'fixtures');
 
 function vectorName(vector: Vector, index: number): string {
@@ -59,12 +59,8 @@ export function registerVectorSuite(dir: string): void {
   }
 }
 
-if (!existsSync(vectorsDir)) {
-  describe('vectors', () => {
-    it(`skipped: no vectors directory at ${vectorsDir} (set CAPIFORM_VECTORS_DIR)`, () => {
-      console.warn(`vectors: ${vectorsDir} not found; vector suite not run`);
-    });
-  });
+if (!vectors.present) {
+  it.skip(`vectors${vectors.skipped}`, () => {});
 } else {
   describe('vectors', () => registerVectorSuite(vectorsDir));
 }

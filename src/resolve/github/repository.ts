@@ -30,7 +30,7 @@ export interface GitHubRepositoryOptions {
    * clusterctl's nil client (`newGitHubRepository`); leave it out when the caller resolves the token itself.
    */
   variables?: ((name: string) => string | undefined) | null;
-  /** API base URL: config `baseUrl`, else `GITHUB_API_URL`, else https://api.github.com (`https://<host>/api/v3` for GHE). */
+  /** API base URL: `GITHUB_API_URL`, else https://api.github.com (`https://<host>/api/v3` for GHE). */
   baseUrl?: string | undefined;
   /** Where release downloads live: default `https://<host of the provider URL>`. */
   webBaseUrl?: string | undefined;

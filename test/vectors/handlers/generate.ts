@@ -3,7 +3,7 @@
  * `generate yaml`, InitImages). Repositories are in-memory `ProviderRepository`s built from the vectors' `files`;
  * a management cluster, where a Go test fixture has one, is a `ManagementClusterView` built from the fixture notes.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -35,7 +35,7 @@ import {
 import { parseProviderName } from '../../../src/resolve/provider-name.js';
 import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
-import { testdir } from '../../helpers/testdir.js';
+import { tempDir, testdir } from '../../helpers/testdir.js';
 import { checkExpected, field, need } from '../fields.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';
 
@@ -127,7 +127,7 @@ function fixtureCluster(state: unknown, raw: string): ManagementClusterView | un
 
 let tmp: string | undefined;
 function tempFile(name: string, content: string): string {
-  tmp ??= mkdtempSync(join(tmpdir(), 'capiform-vectors-'));
+  tmp ??= tempDir('capiform-vectors-');
   const p = join(tmp, name);
   writeFileSync(p, content);
   return p;
