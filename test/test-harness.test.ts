@@ -50,7 +50,6 @@ describe('every test finds ../shared through sharedDir', () => {
   const allowed: Record<string, string> = {
     'test/helpers/shared.ts': 'the one lookup',
     'test/test-harness.test.ts': 'tests the lookup',
-    'test/remote/budget.test.ts': 'serves the corpus when present and small fixtures otherwise: it never skips',
   };
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 export interface FakeAsset {
@@ -64,18 +65,15 @@ export class FakeRemotes {
   /** Require this token on API requests (401 without it). */
   apiToken: string | undefined;
   readonly requests: RecordedRequest[] = [];
+  /** Where downloads redirect to (GitHub's signed object host): another server's origin, or this one. */
+  objectsOrigin: string | undefined;
   private server: Server | undefined;
   private assetIds = new Map<number, { repo: string; tag: string; name: string }>();
+  private scheme: 'http' | 'https' = 'http';
   port = 0;
 
-  /**
-   * Where asset and download redirects point: this server by default; another host name for the same server
-   * (e.g. `http://localhost:<port>`) makes them cross-host, as GitHub's redirects to its object storage are.
-   */
-  objectsOrigin: string | undefined;
-
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.scheme}://127.0.0.1:${this.port}`;
   }
   get apiUrl(): string {
     return `${this.origin}/api`;
@@ -107,13 +105,17 @@ export class FakeRemotes {
     this.requests.length = 0;
   }
 
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
+  /** Listens on 127.0.0.1, over https with `tls` (tls-loopback.ts). */
+  async start(tls?: { key: Buffer; cert: Buffer }): Promise<this> {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((err: unknown) => {
         res.statusCode = 599;
         res.end(String(err));
       });
-    });
+    };
+    this.scheme = tls ? 'https' : 'http';
+    // An https.Server is a tls.Server wrapping the same request handling; listen and close work alike.
+    this.server = tls ? (createTlsServer({ key: tls.key, cert: tls.cert }, handler) as unknown as Server) : createServer(handler);
     this.port = await listenOnLoopback(this.server);
     return this;
   }
