@@ -5,19 +5,14 @@ import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
 import { commandPathFor, usageErrorFrom } from './usage-error.js';
 import { onWarning } from '../yaml/warnings.js';
+import { capiformVersion } from '../version.js';
 import { fsUserError } from './fs-error.js';
-import { readFileSync } from 'node:fs';
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 /** Builds the commander program; every command registers itself from `commands/`. */
 export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
   const program = new Command('capiform')
     .description('Static, clusterctl-exact generator for Kubernetes Cluster API manifests.')
-    .version(packageVersion(), '-V, --version')
+    .version(capiformVersion(), '-V, --version')
     .option('--json', 'machine-readable output')
     .option('-q, --quiet', 'print nothing but results and errors')
     .showHelpAfterError(false)

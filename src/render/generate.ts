@@ -281,19 +281,28 @@ export interface GenerateYamlOptions {
   outputStyle?: OutputStyle;
 }
 
-/** `clusterctl generate yaml` (`ProcessYAML`, target namespace `""`). */
-export async function generateYaml(io: GenerateIO, opts: GenerateYamlOptions): Promise<string> {
+/**
+ * clusterctl's `ProcessYAML`: the template read from `--from` (a local path, `file://` URL, GitHub or https URL, or
+ * `-` for stdin), processed with target namespace `""` (no namespace enforcement). With `listVariables` it only lists
+ * the variables (no objects), as clusterctl's `SkipTemplateProcess`.
+ */
+export async function processYaml(io: GenerateIO, opts: Omit<GenerateYamlOptions, 'outputStyle'>): Promise<Template> {
   const from = opts.from ?? '-';
   if (from === '') throw new UsageError('unable to read custom template. Please specify a template source');
   const config = loadConfig(io);
   const src = await readTemplateSource(from, io, config.lookup);
-  const template = newTemplate({
+  return newTemplate({
     raw: src.raw,
     source: src.source,
     targetNamespace: '',
     variables: (n) => config.get(n),
     skipTemplateProcess: opts.listVariables,
   });
+}
+
+/** `clusterctl generate yaml`: `ProcessYAML`, printed. */
+export async function generateYaml(io: GenerateIO, opts: GenerateYamlOptions): Promise<string> {
+  const template = await processYaml(io, opts);
   if (opts.listVariables) return formatYamlVariables(template.variables);
   return yamlOutput(template.yaml(opts.outputStyle));
 }
@@ -385,6 +394,30 @@ export interface GetClusterTemplateOptions {
   configMap?: { namespace?: string; name: string; dataKey?: string };
 }
 
+/**
+ * `TemplateClient.GetFromConfigMap`: the template in a ConfigMap's data key (default `template`; namespace default
+ * the cluster's current one), processed as any template.
+ */
+export function templateFromConfigMap(
+  cluster: Pick<ManagementClusterView, 'configMap' | 'currentNamespace'>,
+  configMap: { namespace?: string; name: string; dataKey?: string },
+  opts: { targetNamespace: string; variables: VariableLookup; listVariablesOnly?: boolean | undefined },
+): Template {
+  const ns = configMap.namespace || cluster.currentNamespace();
+  const key = configMap.dataKey || 'template';
+  const data = cluster.configMap(ns, configMap.name);
+  if (data === null) throw new ResolutionError(`error reading ConfigMap ${ns}/${configMap.name}: not found`);
+  if (!Object.hasOwn(data, key)) {
+    throw new ResolutionError(`the ConfigMap ${ns}/${configMap.name} does not have the "${key}" data key`);
+  }
+  return newTemplate({
+    raw: data[key] ?? '',
+    targetNamespace: opts.targetNamespace,
+    variables: opts.variables,
+    skipTemplateProcess: opts.listVariablesOnly,
+  });
+}
+
 export interface GetClusterTemplateDeps {
   /** Variables known before the call (env > clusterctl.yaml). */
   variables: VariableLookup;
@@ -470,19 +503,7 @@ export async function getClusterTemplate(opts: GetClusterTemplateOptions, deps: 
         hint: 'capiform never reads a cluster: export the ConfigMap data to a file and pass it to --from',
       });
     }
-    const ns = opts.configMap.namespace || cluster.currentNamespace();
-    const key = opts.configMap.dataKey || 'template';
-    const data = cluster.configMap(ns, opts.configMap.name);
-    if (data === null) throw new ResolutionError(`error reading ConfigMap ${ns}/${opts.configMap.name}: not found`);
-    if (!Object.hasOwn(data, key)) {
-      throw new ResolutionError(`the ConfigMap ${ns}/${opts.configMap.name} does not have the "${key}" data key`);
-    }
-    return newTemplate({
-      raw: data[key] ?? '',
-      targetNamespace,
-      variables,
-      skipTemplateProcess: opts.listVariablesOnly,
-    });
+    return templateFromConfigMap(cluster, opts.configMap, { targetNamespace, variables, listVariablesOnly: opts.listVariablesOnly });
   }
 
   const src = await deps.readURL(opts.url ?? '');

@@ -8,7 +8,7 @@
  * Stages are plain functions; the only IO here is reading the lock and calling the tree writer.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
@@ -39,6 +39,7 @@ import {
   clusterDirectorySyncWaves,
   declaredNamespaces,
   kustomizationFor,
+  getVariables,
   namespaceDir,
   namespaceFile,
   namespaceYaml,
@@ -59,7 +60,8 @@ import { mergeDuplicateObjects } from './duplicate-objects.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
-import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
+import { digestOf, TreeCache } from './tree/tree-cache.js';
+import { codeFingerprint } from '../version.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
@@ -242,7 +244,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const files: TreeFile[] = [];
   const omitted: OmittedObject[] = [];
   const leaks: { variable: string; object: string; file: string; where: string }[] = [];
-  const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env, { contents: opts.mode === 'memory' });
+  // `--check` compares every reused file's bytes with what its inputs render to, whatever its stat says.
+  const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env, { contents: opts.mode === 'memory', readBytes: opts.mode === 'check' });
   const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache, sources: new Map() };
 
   const components = resolution.providers.map((r) => {
@@ -417,6 +420,8 @@ function mergeDuplicates(ctx: RenderContext): void {
     if (content === undefined) continue;
     ctx.files[i] = { ...f, content };
     ctx.cache.verified.delete(f.path);
+    // The dropped copy depends on other directories, which the directory's inputs digest does not cover.
+    ctx.cache.forget(dirname(f.path));
   }
 }
 
@@ -485,8 +490,7 @@ async function renderProvider(
     version: r.version,
     raw: rawSha,
     file: r.repo.componentsFile,
-    provider: p,
-    variables: config.variables,
+    provider: { ...p, variables: renderedValues(config, [p.variables, config.variables]) },
     images: config.images,
     secrets: config.secrets,
   });
@@ -538,10 +542,22 @@ async function renderProvider(
   }
 }
 
+/** A ClusterClass a cluster's template references, from the cluster's infrastructure provider release. */
+interface ClassRef {
+  key: string;
+  namespace: string;
+  name: string;
+}
+
 /** What a cluster directory's cache entry remembers besides its files. */
 interface ClusterExtra {
-  classes: { key: string; dir: string; inputs: string; namespace: string; name: string }[];
+  classes: ClassRef[];
   omitted: OmittedObject[];
+}
+
+function isClusterExtra(v: unknown): v is ClusterExtra {
+  const e = v as Partial<ClusterExtra> | undefined;
+  return typeof e === 'object' && e !== null && Array.isArray(e.classes) && Array.isArray(e.omitted);
 }
 
 async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
@@ -558,11 +574,24 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     }
     return p;
   };
-  const classRenders = new Map<string, { objects: KubeObject[]; yaml: string }>();
+  const names = new Map<string, string[] | null>();
+  /** The variables a template uses, once per distinct text; null when it does not parse (it is rendered, and fails). */
+  const variablesOf = (raw: { text: string; sha: string }): string[] | null => {
+    let v = names.get(raw.sha);
+    if (v === undefined) {
+      try {
+        v = getVariables(raw.text);
+      } catch {
+        v = null;
+      }
+      names.set(raw.sha, v);
+    }
+    return v;
+  };
   const fp = codeFingerprint();
   const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
 
-  const useClass = (c: ResolvedCluster, cls: { key: string; inputs: string; namespace: string; name: string; dir: string }): boolean => {
+  const useClass = (c: ResolvedCluster, cls: ClassRef & { inputs: string; dir: string }): boolean => {
     const prev = classes.get(cls.key);
     if (prev && prev.inputs !== cls.inputs) {
       throw new InputError(`ClusterClass ${cls.key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
@@ -572,6 +601,44 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     if (prev) return true;
     classes.set(cls.key, { inputs: cls.inputs, by: `${c.namespace}/${c.name}`, namespace: cls.namespace, name: cls.name, dir: cls.dir });
     return false;
+  };
+
+  /**
+   * Puts the ClusterClass `ref` into the tree for cluster `c`: its inputs digest is computed from the class file as it
+   * is now and the values `c` gives the variables it uses, whether the cluster itself was rendered or reused.
+   */
+  const includeClass = async (c: ResolvedCluster, r: ProviderResolution, ref: ClassRef, lookup: (name: string) => string | undefined, where: string): Promise<void> => {
+    const classFile = clusterClassFileName(ref.name);
+    const classRaw = await readRaw(r, classFile);
+    if (classRaw === null) {
+      throw new ResolutionError(`failed to get the cluster class template for "${ref.key}": ${r.provider.label} ${r.version} has no ${classFile}`);
+    }
+    if (ctx.lockMode) return;
+    const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
+    if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
+    const used = variablesOf(classRaw);
+    const classInputs = digestOf({
+      fp,
+      kind: 'clusterclass',
+      key: ref.key,
+      raw: classRaw.sha,
+      secrets: config.secrets,
+      templates: config.templates,
+      values: used === null ? classRaw.sha : valuesOf(used, lookup),
+    });
+    if (useClass(c, { ...ref, dir: classDir, inputs: classInputs })) return;
+    const fromDisk = used === null ? null : ctx.cache.reuse(classDir, classInputs);
+    if (fromDisk) {
+      ctx.files.push(...fromDisk.files);
+      if (Array.isArray(fromDisk.extra)) ctx.omitted.push(...(fromDisk.extra as OmittedObject[]));
+      return;
+    }
+    const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
+    const rendered = withTemplateNames(ct, config.templates.hashNames);
+    const omittedBefore = ctx.omitted.length;
+    const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
+    const classFiles = addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
+    if (used !== null) ctx.cache.record(classDir, classInputs, classFiles, ctx.omitted.slice(omittedBefore));
   };
 
   for (const c of config.clusters) {
@@ -593,39 +660,36 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
       const dir = `clusters/${c.namespace}/${c.name}`;
       ctx.sources.set(dir, `${r.provider.label} ${r.version} ${file}, cluster ${c.namespace}/${c.name}`);
       const overrides = imageOverridesOf(config, r.provider);
-      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd), images: overrides });
-      if (!ctx.lockMode) {
+      const lookup = clusterLookup(config, c);
+      const used = variablesOf(raw);
+      // The variables' values as this template sees them (cluster's, global, cluster settings), not the raw maps:
+      // credentials count as markers, and a variable the template does not use cannot change the directory.
+      const inputs =
+        used === null
+          ? undefined
+          : digestOf({
+              fp,
+              kind: 'cluster',
+              cluster: { ...c, variables: undefined },
+              template: raw.sha,
+              file,
+              version: r.version,
+              label: r.provider.label,
+              values: valuesOf(used, lookup),
+              secrets: config.secrets,
+              argocd: Boolean(config.argocd),
+              images: overrides,
+            });
+      if (!ctx.lockMode && inputs !== undefined) {
         const reused = ctx.cache.reuse(dir, inputs);
-        const extra = reused?.extra as ClusterExtra | undefined;
-        if (reused && extra) {
-          // The cluster's ClusterClasses must be in the tree too: already produced by another cluster, or intact on disk.
-          const classFiles: TreeFile[] = [];
-          let ok = true;
-          for (const cls of extra.classes) {
-            // Record the class file reads for the lock, as a full render would.
-            await readRaw(r, clusterClassFileName(cls.name));
-            if (!ctx.sources.has(cls.dir)) ctx.sources.set(cls.dir, `${r.provider.label} ${r.version} clusterclass-${cls.name}.yaml`);
-            const known = classes.get(cls.key);
-            if (known) {
-              useClass(c, cls);
-              continue;
-            }
-            const fromDisk = ctx.cache.reuse(cls.dir, cls.inputs);
-            if (!fromDisk) {
-              ok = false;
-              break;
-            }
-            classFiles.push(...fromDisk.files);
-            useClass(c, cls);
-          }
-          if (ok) {
-            ctx.files.push(...reused.files, ...classFiles);
-            ctx.omitted.push(...extra.omitted);
-            continue;
-          }
+        if (reused && isClusterExtra(reused.extra)) {
+          const extra = reused.extra;
+          for (const cls of extra.classes) await includeClass(c, r, cls, lookup, where);
+          ctx.files.push(...reused.files);
+          ctx.omitted.push(...extra.omitted);
+          continue;
         }
       }
-      const lookup = clusterLookup(config, c);
       const t = renderClusterTemplate({ raw: raw.text, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
       const own = new Set(
         t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
@@ -633,46 +697,16 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           return `${m.namespace ?? ''}/${m.name ?? ''}`;
         }),
       );
-      const omittedBefore = ctx.omitted.length;
       const extra: ClusterExtra = { classes: [], omitted: [] };
       for (const ref of clusterClassReferences(t.objects)) {
         const key = `${ref.namespace}/${ref.name}`;
         if (own.has(key)) continue;
-        const classFile = clusterClassFileName(ref.name);
-        const classRaw = await readRaw(r, classFile);
-        if (classRaw === null) {
-          throw new ResolutionError(`failed to get the cluster class template for "${key}": ${r.provider.label} ${r.version} has no ${classFile}`);
-        }
-        if (ctx.lockMode) continue;
-        const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
-        const classInputs = digestOf({
-          fp,
-          kind: 'clusterclass',
-          key,
-          raw: classRaw.sha,
-          secrets: config.secrets,
-          templates: config.templates,
-          values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null),
-        });
-        const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
-        if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
+        const cls = { key, namespace: ref.namespace, name: ref.name };
         extra.classes.push(cls);
-        if (useClass(c, cls)) continue;
-        const fromDisk = ctx.cache.reuse(classDir, classInputs);
-        if (fromDisk) {
-          ctx.files.push(...fromDisk.files);
-          continue;
-        }
-        let rendered = classRenders.get(classInputs);
-        if (!rendered) {
-          const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
-          rendered = withTemplateNames(ct, config.templates.hashNames);
-          classRenders.set(classInputs, rendered);
-        }
-        const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
-        ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
+        await includeClass(c, r, cls, lookup, where);
       }
       if (ctx.lockMode) continue;
+      const omittedBefore = ctx.omitted.length;
       let named = withTemplateNames(t, c.templates.hashNames);
       // The CNI and add-ons a ClusterResourceSet installs follow the infrastructure provider's `images:` too.
       const relocated = Object.keys(overrides).length > 0 ? relocateCrsImages(named.objects, (img) => alterImage(r.provider.label, img, overrides)) : null;
@@ -682,7 +716,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
       if (kept) yaml = emitManifests(kept);
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
-      ctx.cache.record(dir, inputs, dirFiles, extra);
+      if (inputs !== undefined) ctx.cache.record(dir, inputs, dirFiles, extra);
     } catch (err) {
       if (!(err instanceof CapiformError)) throw err;
       if (ctx.lockMode) continue;
@@ -703,10 +737,18 @@ function withTemplateNames(t: { objects: KubeObject[]; yaml(): string }, hashNam
   return { objects, yaml: emitManifests(objects) };
 }
 
-function variablesUsed(raw: string): string[] {
-  const out = new Set<string>();
-  for (const m of raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) out.add(m[1]!);
-  return [...out].sort();
+/** `name → value` for the variables a template uses, as the lookup gives them (null: not set). */
+function valuesOf(names: readonly string[], lookup: (name: string) => string | undefined): Record<string, string | null> {
+  return Object.fromEntries(names.map((n) => [n, lookup(n) ?? null]));
+}
+
+/**
+ * Every variable of `layers` with the value rendering sees (credentials as markers): a cache key part that changes
+ * with any value that can reach the output and holds no credential.
+ */
+function renderedValues(config: ResolvedConfig, layers: readonly Readonly<Record<string, string | undefined>>[]): Record<string, string | null> {
+  const names = [...new Set(layers.flatMap((l) => Object.keys(l)))].sort();
+  return valuesOf(names, lookupFor(config, layers));
 }
 
 function clusterLookup(config: ResolvedConfig, c: ResolvedCluster): (name: string) => string | undefined {

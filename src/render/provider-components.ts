@@ -3,6 +3,7 @@
  * (unless `--raw`/`--describe`), then the components pipeline (parse, image overrides and checks, target namespace,
  * labels, order). Pure and synchronous.
  */
+import { looksLikeCredential } from '../config/secrets.js';
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
 import { getVariables, process } from './envsubst/index.js';
@@ -53,6 +54,9 @@ export function renderProviderComponents(input: RenderProviderComponentsInput): 
     throw err instanceof CapiformError ? withWhere(err, input.source) : err;
   }
   let text = input.raw;
+  // The memo stores the substituted text: a credential's value would sit in the cache in plain text, so a result
+  // holding one is not memoised (defaults written in the template are public and do not count).
+  const holdsCredential = !input.skipTemplateProcess && variables.some((v) => looksLikeCredential(v) && (input.variables(v) ?? '') !== '');
   if (!input.skipTemplateProcess) {
     try {
       text = process(input.raw, input.variables);
@@ -70,7 +74,7 @@ export function renderProviderComponents(input: RenderProviderComponentsInput): 
     targetNamespace: input.targetNamespace || undefined,
     images: input.images,
     source: input.source,
-    cacheDir: input.cacheDir,
+    cacheDir: holdsCredential ? undefined : input.cacheDir,
   });
   return Object.assign(components, { name: input.name, type: input.type, version: input.version, variables });
 }

@@ -537,3 +537,8 @@ export function joinYaml(docs: string[]): string {
   if (r.endsWith('\n')) r = r.slice(0, -1);
   return r;
 }
+
+/** clusterctl `FromUnstructured`: every object through `sigs.k8s.io/yaml.Marshal`, joined by `JoinYaml`. */
+export function fromUnstructured(objects: readonly unknown[]): string {
+  return joinYaml(objects.map(emitGoYaml));
+}

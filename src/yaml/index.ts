@@ -18,7 +18,7 @@ export { emitObject, inlineString, isPlainSafe } from './emit.js';
 export { deepEqual, spliceDocument } from './splice.js';
 export { resolvePlain, isAmbiguousPlain } from './resolve.js';
 export { splitDocuments } from './split.js';
-export { emitGoYaml, goYamlLess, joinYaml } from './go-yaml.js';
+export { emitGoYaml, fromUnstructured, goYamlLess, joinYaml } from './go-yaml.js';
 export {
   MAX_CONFIG_SIZE,
   MAX_NESTING_DEPTH,

@@ -1,37 +1,23 @@
 /**
  * The shared test vectors, every one as its own test case named by its id. Vectors are read from
- * $CAPIFORM_VECTORS_DIR (default ../shared/vectors). Handlers register per op in ./handlers/*.ts; an op without a
+ * $CAPIFORM_VECTORS_DIR (default ../shared/vectors): `<dir>/<format>/*.json`, or `*.json` directly in it (format
+ * inferred from the document). Handlers register per op in ./handlers/*.ts (see ./registry.ts); an op without a
  * handler fails unless ./unsupported.ts lists it with a reason.
+ *
+ * A second suite runs ./fixtures, the repo's own vectors in the same formats: one at least per handler added for
+ * a function the public vector files do not exercise yet, so each handler is proven to run.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Vector, VectorFile, VectorHandler } from './types.js';
-import { unsupported } from './unsupported.js';
 import { sharedDir } from '../helpers/shared.js';
+import { dispatch, loadVectorFiles, vectorsOf } from './registry.js';
+import type { Vector, VectorFile } from './types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const vectors = sharedDir('vectors');
 const vectorsDir = vectors.path;
-
-const handlers: Record<string, VectorHandler> = {};
-for (const name of readdirSync(join(here, 'handlers')).sort()) {
-  if (!/\.ts$/.test(name) || name.endsWith('.d.ts')) continue;
-  const mod = (await import(pathToFileURL(join(here, 'handlers', name)).href)) as {
-    handlers?: Record<string, VectorHandler>;
-  };
-  for (const [key, fn] of Object.entries(mod.handlers ?? {})) {
-    if (handlers[key]) throw new Error(`vector handler ${key} is registered twice (second in ${name})`);
-    handlers[key] = fn;
-  }
-}
-
-export function opKey(file: VectorFile, vector: Vector): string {
-  if (file.folder === 'capi-plan') return `capi-plan:${file.stem}:${vector.input.operation ?? '*'}`;
-  if (file.folder === 'envsubst') return `envsubst:${file.stem}`;
-  return `${file.folder}:${vector.input.op ?? '*'}`;
-}
+const fixturesDir = resolve(here, 'fixtures');
 
 function vectorName(vector: Vector, index: number): string {
   if (typeof vector.id === 'string') return vector.id;
@@ -39,46 +25,46 @@ function vectorName(vector: Vector, index: number): string {
   return `#${index} ${src}`;
 }
 
-function loadFiles(folder: string): VectorFile[] {
-  const dir = join(vectorsDir, folder);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => {
-      const path = join(dir, f);
-      return { folder, stem: f.slice(0, -'.json'.length), path, doc: JSON.parse(readFileSync(path, 'utf8')) };
+function registerFile(file: VectorFile): void {
+  describe(file.stem, () => {
+    vectorsOf(file).forEach((raw, index) => {
+      // A vector without `input`/`expected` still dispatches (and its handler fails it), never crashes the file.
+      const vector: Vector = { ...raw, input: raw.input ?? {}, expected: raw.expected ?? {} };
+      const name = vectorName(vector, index);
+      const { key, handler, unsupported } = dispatch(file, vector);
+      if (!handler && unsupported) {
+        // The single documented exception: see ./unsupported.ts.
+        it.skip(`${name} [unsupported op ${key}: ${unsupported}]`, () => {});
+        return;
+      }
+      it(name, async () => {
+        if (!handler) expect.fail(`no handler for vector op ${key}; add one in test/vectors/handlers/`);
+        await handler(vector, file);
+      });
     });
+  });
+}
+
+export function registerVectorSuite(dir: string): void {
+  for (const { group, files } of loadVectorFiles(dir)) {
+    describe(group, () => {
+      for (const file of files) {
+        if (typeof file === 'string') {
+          it(`unreadable vector file`, () => expect.fail(file));
+          continue;
+        }
+        registerFile(file);
+      }
+    });
+  }
 }
 
 if (!vectors.present) {
   it.skip(`vectors${vectors.skipped}`, () => {});
 } else {
-  for (const folder of readdirSync(vectorsDir).sort()) {
-    const files = loadFiles(folder);
-    if (files.length === 0) continue;
-    describe(folder, () => {
-      for (const file of files) {
-        // envsubst files are arrays of cases; the others wrap them in {vectors: [...]}.
-        const vectors = (Array.isArray(file.doc) ? file.doc : (file.doc.vectors as Vector[] | undefined)) ?? [];
-        describe(file.stem, () => {
-          vectors.forEach((vector, index) => {
-            const key = opKey(file, vector as Vector);
-            const name = vectorName(vector as Vector, index);
-            const handler = handlers[key];
-            const reason = unsupported[key];
-            if (!handler && reason) {
-              // The single documented exception: see ./unsupported.ts.
-              it.skip(`${name} [unsupported op ${key}: ${reason}]`, () => {});
-              return;
-            }
-            it(name, async () => {
-              if (!handler) expect.fail(`no handler for vector op ${key}; add one in test/vectors/handlers/`);
-              await handler(vector as Vector, file);
-            });
-          });
-        });
-      }
-    });
-  }
+  describe('vectors', () => registerVectorSuite(vectorsDir));
+}
+
+if (vectorsDir !== fixturesDir) {
+  describe('repo fixtures (test/vectors/fixtures)', () => registerVectorSuite(fixturesDir));
 }

@@ -10,8 +10,16 @@ const topology =
   'delivered by any issue yet; capiform commits topology Clusters for the controller to expand';
 
 export const unsupported: Record<string, string> = {
-  'clusterctl:GetFromConfigMap':
-    'reads a template from a ConfigMap in the management cluster; capiform never reads a kubeconfig or a cluster',
+  'clusterctl:cli:init list-images':
+    'clusterctl init needs a management cluster; capiform has no init command (InitImages vectors run the same image listing)',
+  'clusterctl:utilresource.SortForCreate':
+    'the order clusterctl init creates objects in a cluster; capiform never applies objects (Argo CD does)',
+  'clusterctl:CheckCAPIContract': 'reads the CRDs of a management cluster; capiform never reads a cluster',
+  'clusterctl:EnsureCustomResourceDefinitions': 'installs the inventory CRD into a management cluster',
+  'capi-plan:*:CheckCAPIContract': 'reads the CRDs of a management cluster; capiform never reads a cluster',
+  'capi-plan:*:EnsureCustomResourceDefinitions': 'installs the inventory CRD into a management cluster',
+  'capi-plan:*:move': 'creates and deletes objects in two clusters; capiform plans the move (graph and order) only',
+  'capi-plan:*:cli:move': 'clusterctl move flags act on clusters (--to-kubeconfig, --to-directory); capiform plans the move only',
   'capi-plan:builtin-variables:*': topology,
   'capi-plan:go-template:*': topology,
   'capi-plan:json-patch-generator:*': topology,

@@ -1,12 +1,14 @@
 /**
  * Memoisation of `renderComponents` on disk: the result is a pure function of its inputs, so it is stored under the
- * sha256 of (format version, text, provider, version, target namespace, image overrides). A hit skips parsing,
- * transforming and emitting (the 1.1 MB core components render in ~10 ms instead of ~100 ms). Entries are written
- * atomically (temp file + rename); an unreadable or malformed entry is a miss, never an error.
+ * sha256 of (format version, capiform's version and code, text, provider, version, target namespace, image
+ * overrides). A hit skips parsing, transforming and emitting (the 1.1 MB core components render in ~10 ms instead of
+ * ~100 ms). Entries are written atomically (temp file + rename); an unreadable or malformed entry is a miss, never an
+ * error. The text is substituted: callers memoise only results that hold no credential (provider-components.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { codeFingerprint } from '../../version.js';
 import type { KubeObject } from '../../yaml/parse.js';
 
 /** Bump when the transforms or the output format change. */
@@ -21,7 +23,7 @@ export interface CachedComponents {
 
 export function componentsCacheKey(parts: unknown[]): string {
   const h = createHash('sha256');
-  h.update(FORMAT);
+  h.update(FORMAT).update('\0').update(codeFingerprint());
   for (const p of parts) {
     h.update('\0');
     h.update(typeof p === 'string' ? p : JSON.stringify(p ?? null));

@@ -7,7 +7,7 @@
  * `yaml('clusterctl')` gives clusterctl's own bytes (go-yaml v2 re-emission).
  */
 import { CapiformError, InputError, wrapError } from '../../errors.js';
-import { emitGoYaml, joinYaml } from '../../yaml/go-yaml.js';
+import { fromUnstructured } from '../../yaml/go-yaml.js';
 import { emitManifests, type ManifestEntry } from '../../yaml/index.js';
 import { parseDocuments, type KubeObject } from '../../yaml/parse.js';
 import { componentsCacheKey, readCachedComponents, writeCachedComponents } from './cache.js';
@@ -105,7 +105,7 @@ function wrap(e: unknown, prefix: string): never {
 
 /** Manifest text for entries in either output style (final newline included). */
 export function manifestYaml(entries: ManifestEntry[], style: OutputStyle = 'capiform'): string {
-  if (style === 'clusterctl') return joinYaml(entries.map((e) => emitGoYaml(e.value))) + '\n';
+  if (style === 'clusterctl') return fromUnstructured(entries.map((e) => e.value)) + '\n';
   return emitManifests(entries);
 }
 

@@ -1,61 +1,37 @@
 /**
- * Incremental rendering. For every directory of the tree, the machine-local tree cache remembers a digest of its
- * inputs (artifact digests, settings, variables, and a fingerprint of capiform's own code and YAML library) and a
- * digest of the files it produced. When a later run has the same inputs and the files on disk still have that
- * digest, the directory is taken from disk instead of being rendered again: a no-op render reads the tree but
- * renders nothing. The cache lives outside the tree (never committed), so a fresh clone simply renders everything.
+ * Incremental rendering. For every directory of the tree, the machine-local tree cache remembers what it was rendered
+ * to: a digest of everything the directory's files are a function of (artifact digests, the settings and variable
+ * values that reach them, capiform's version and code) and a digest of the files produced. The caller computes that
+ * inputs digest afresh on every run from the current config, lock and artifacts; only a directory whose digest is the
+ * same as a recorded one and whose files on disk still hold the recorded bytes is taken from disk instead of being
+ * rendered again. So a stale entry can cost a render but never stand in for one.
+ * The cache lives outside the tree (never committed), so a fresh clone simply renders everything.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { defaultCacheDir } from '../../lock/cache.js';
 import type { TreeFile } from './write-tree.js';
+
+/** Bump when the entry format or the meaning of a field changes: older files are then ignored. */
+const formatVersion = 2;
+/** Input variants remembered per directory, so switching between a few branches reuses each one's renders. */
+const variantsPerDir = 4;
 
 export interface TreeCacheEntry {
   inputs: string;
   outputs: string;
   /** File names inside the directory. */
   files: string[];
-  /** `size:mtimeMs` of each file when last verified (like git's index: unchanged stat = unchanged bytes). */
+  /**
+   * Identity of each file when last verified (`ino:size:mtimeNs:ctimeNs`, like git's index). Any write, rename or
+   * `touch` changes the ctime, which no user tool can set back, so an unchanged identity means unchanged bytes.
+   */
   stats?: string[];
   /** sha256 of each file, when its content is also kept in the cache (big directories: providers). */
   blobs?: string[];
   /** Anything the renderer needs to replay (omitted objects, ClusterClass references). */
   extra?: unknown;
-}
-
-/** `$CAPIFORM_CACHE_DIR`, else `$XDG_CACHE_HOME/capiform`, else `~/.cache/capiform`. */
-export function cacheRoot(env: NodeJS.ProcessEnv): string {
-  if (env.CAPIFORM_CACHE_DIR) return env.CAPIFORM_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'capiform');
-  return join(env.HOME || homedir(), '.cache', 'capiform');
-}
-
-let fingerprintMemo: string | undefined;
-
-/** Digest of the code that renders: every module of this capiform (src/ or dist/) and the YAML library's version. */
-export function codeFingerprint(): string {
-  if (fingerprintMemo) return fingerprintMemo;
-  const h = createHash('sha256');
-  const base = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(ts|js)$/.test(name)) h.update(relative(base, p)).update('\0').update(readFileSync(p)).update('\0');
-    }
-  };
-  walk(base);
-  try {
-    const req = createRequire(import.meta.url);
-    h.update((req('yaml/package.json') as { version: string }).version);
-  } catch {
-    h.update('yaml?');
-  }
-  fingerprintMemo = h.digest('hex');
-  return fingerprintMemo;
 }
 
 export function digestOf(value: unknown): string {
@@ -68,52 +44,63 @@ function outputsDigest(files: readonly { name: string; content: string | Buffer 
   return h.digest('hex');
 }
 
+function identity(path: string): string | undefined {
+  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return st?.isFile() ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : undefined;
+}
+
+export interface TreeCacheOptions {
+  /**
+   * Reused files carry their bytes (read from disk, or from the blob store), for callers that keep the tree in memory
+   * instead of writing it (`capiform diff --render`).
+   */
+  contents?: boolean;
+  /** Compare the bytes on disk with the recorded digest even when the files' identity is unchanged (`--check`). */
+  readBytes?: boolean;
+}
+
 export class TreeCache {
-  private entries: Record<string, TreeCacheEntry> = {};
+  private entries: Record<string, TreeCacheEntry[]> = {};
   private readonly next: Record<string, TreeCacheEntry> = {};
   private readonly file: string | undefined;
   private readonly blobDir: string | undefined;
   /** Paths whose on-disk bytes were verified equal to what this run produces. */
   readonly verified = new Set<string>();
 
-  /**
-   * `contents`: reused files carry their bytes (read from disk, or from the blob store), for callers that keep the
-   * tree in memory instead of writing it (`capiform diff --render`).
-   */
   constructor(
     private readonly root: string,
     env: NodeJS.ProcessEnv | undefined,
-    private readonly opts: { contents?: boolean } = {},
+    private readonly opts: TreeCacheOptions = {},
   ) {
     if (!env || env.CAPIFORM_NO_TREE_CACHE === '1') return;
-    this.file = join(cacheRoot(env), 'trees', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
-    this.blobDir = join(cacheRoot(env), 'rendered');
+    const dir = defaultCacheDir(env);
+    this.file = join(dir, 'trees', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+    this.blobDir = join(dir, 'rendered');
     try {
-      if (existsSync(this.file)) this.entries = (JSON.parse(readFileSync(this.file, 'utf8')) as { entries: Record<string, TreeCacheEntry> }).entries ?? {};
+      if (existsSync(this.file)) {
+        const saved = JSON.parse(readFileSync(this.file, 'utf8')) as { version?: unknown; entries?: Record<string, TreeCacheEntry[]> };
+        if (saved.version === formatVersion && saved.entries) this.entries = saved.entries;
+      }
     } catch {
       this.entries = {};
     }
   }
 
   /**
-   * The directory's files when its inputs are unchanged and its files are intact on disk (same size and mtime as
-   * when verified, else the same digest); else null. Reused files are marked verified and carry no content: the
-   * tree writer neither compares nor rewrites them.
+   * The directory's files when `inputs` is one it was rendered from and its files are intact on disk (the same
+   * identity as when verified, else the same digest); else null. Reused files are marked verified and carry no
+   * content: the tree writer neither compares nor rewrites them.
    */
   reuse(dir: string, inputs: string): { files: TreeFile[]; extra: unknown } | null {
-    const e = this.entries[dir];
-    if (!this.file || !e || e.inputs !== inputs) return null;
+    const e = this.file ? this.entries[dir]?.find((x) => x.inputs === inputs) : undefined;
+    if (!e) return null;
     const stats: string[] = [];
     for (const name of e.files) {
-      let st: Stats;
-      try {
-        st = statSync(join(this.root, dir, name));
-      } catch {
-        return this.fromBlobs(dir, e);
-      }
-      stats.push(`${st.size}:${st.mtimeMs}`);
+      const id = identity(join(this.root, dir, name));
+      if (id === undefined) return this.fromBlobs(dir, e);
+      stats.push(id);
     }
-    const unchanged = e.stats !== undefined && e.stats.join('|') === stats.join('|');
+    const unchanged = !this.opts.readBytes && e.stats !== undefined && e.stats.join('|') === stats.join('|');
     let read: { name: string; content: Buffer }[] | undefined;
     if (!unchanged || this.opts.contents) {
       read = [];
@@ -147,14 +134,17 @@ export class TreeCache {
       if (createHash('sha256').update(bytes).digest('hex') !== sha) return null;
       files.push({ path: `${dir}/${name}`, content: bytes.toString('utf8') });
     }
-    this.next[dir] = { ...e, stats: undefined };
-    delete this.next[dir].stats;
+    if (outputsDigest(files.map((f, i) => ({ name: e.files[i]!, content: f.content }))) !== e.outputs) return null;
+    const restored: TreeCacheEntry = { ...e };
+    delete restored.stats;
+    this.next[dir] = restored;
     return { files, extra: e.extra };
   }
 
   /**
    * Remembers what `dir` was rendered to from `inputs`. With `keep`, the contents also go to the blob store, so a
    * deleted or damaged tree gets them back without rendering (used for provider directories, the expensive ones).
+   * Contents are the tree's own text: credentials in it are markers, never values (see config/secrets.ts).
    */
   record(dir: string, inputs: string, files: readonly TreeFile[], extra?: unknown, keep = false): void {
     if (!this.file) return;
@@ -181,20 +171,32 @@ export class TreeCache {
     this.next[dir] = entry;
   }
 
-  /** Writes the entries of this run (after the tree is written), with the files' current stat. */
+  /**
+   * Records nothing for `dir` in this run: its files were changed after rendering by something its inputs digest does
+   * not cover (what other directories hold), so it is rendered again next time.
+   */
+  forget(dir: string): void {
+    delete this.next[dir];
+  }
+
+  /**
+   * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
+   * the directory's other recorded variants.
+   */
   save(): void {
     if (!this.file) return;
     try {
+      const out: Record<string, TreeCacheEntry[]> = {};
       for (const [dir, e] of Object.entries(this.next)) {
-        if (e.stats) continue;
-        e.stats = e.files.map((name) => {
-          const st = statSync(join(this.root, dir, name), { throwIfNoEntry: false });
-          return st ? `${st.size}:${st.mtimeMs}` : 'missing';
-        });
+        if (!e.stats) {
+          e.stats = e.files.map((name) => identity(join(this.root, dir, name)) ?? 'missing');
+        }
+        const others = (this.entries[dir] ?? []).filter((x) => x.inputs !== e.inputs);
+        out[dir] = [e, ...others].slice(0, variantsPerDir);
       }
       mkdirSync(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: 1, root: this.root, entries: this.next }));
+      writeFileSync(tmp, JSON.stringify({ version: formatVersion, root: this.root, entries: out }));
       renameSync(tmp, this.file);
     } catch {
       // The cache is an optimisation: a read-only or full cache directory must not fail the render.

@@ -27,6 +27,11 @@ export interface GitHubRepositoryOptions {
   http: HttpClient;
   /** `github-token` / `GITHUB_TOKEN`. */
   token?: string | undefined;
+  /**
+   * clusterctl's variables client, read for `github-token` when no `token` is given. `null` is refused like
+   * clusterctl's nil client (`newGitHubRepository`); leave it out when the caller resolves the token itself.
+   */
+  variables?: ((name: string) => string | undefined) | null;
   /** API base URL (`GITHUB_API_URL`, checked by the caller); default https://api.github.com, `https://<host>/api/v3` for GHE. */
   baseUrl?: string | undefined;
   /** Where release downloads live: default `https://<host of the provider URL>`. */
@@ -65,6 +70,7 @@ export class GitHubRepository implements ProviderRepository {
   private readonly state: RepoState;
 
   constructor(url: string, opts: GitHubRepositoryOptions) {
+    if (opts.variables === null) throw new ResolutionError("invalid arguments: configVariablesClient can't be nil");
     this.url = url;
     this.location = parseGitHubUrl(url, { anyHost: opts.anyHost ?? false });
     this.componentsFile = this.location.componentsPath;
@@ -74,7 +80,7 @@ export class GitHubRepository implements ProviderRepository {
     const enterprise = this.location.host !== githubDomain;
     this.apiBaseUrl = (opts.baseUrl ?? (enterprise ? `https://${this.location.host}/api/v3` : defaultGitHubApiUrl)).replace(/\/+$/, '');
     this.webBaseUrl = (opts.webBaseUrl ?? `https://${this.location.host}`).replace(/\/+$/, '');
-    this.octokit = createOctokit({ http: opts.http, token: opts.token, baseUrl: this.apiBaseUrl });
+    this.octokit = createOctokit({ http: opts.http, token: opts.token ?? opts.variables?.('github-token'), baseUrl: this.apiBaseUrl });
     const proxy = opts.goproxy;
     this.goproxy = proxy && proxy.host !== '' ? new GoproxyClient(opts.http, proxy) : null;
     this.assetDownload = opts.assetDownload ?? 'auto';

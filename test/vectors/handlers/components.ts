@@ -13,13 +13,16 @@ import {
   imageToString,
   inspectImages,
   inspectTargetNamespace,
+  inventoryObject,
   isDeploymentWithManager,
+  isResourceNamespaced,
   parseImageOverrides,
   processCertManagerManifest,
   sortComponents,
 } from '../../../src/render/components/index.js';
 import { manifestLabel } from '../../../src/resolve/provider-type.js';
 import type { Vector, VectorHandler } from '../types.js';
+import { checkExpected, field, need, rec } from '../fields.js';
 import { expectError } from './yaml.js';
 
 type Obj = Record<string, unknown>;
@@ -39,7 +42,52 @@ function alterFrom(desc: string): (image: string) => string {
   throw new Error(`unknown alter function description: ${desc}`);
 }
 
+/**
+ * `AlterComponents(comps, alterFn)`: the components' objects replaced by `alterFn(objs)`. clusterctl's test alters
+ * with `addCommonLabels` for a provider; that is the only alter function a vector can name (`alter`/`alterFn`
+ * mentioning addCommonLabels, or a `provider` given alone).
+ */
+function alterComponents(v: Vector): void {
+  const objs = need(v, ['objects', 'objs'], 'AlterComponents') as Obj[];
+  const alter = String(field(v.input, ['alter', 'alterFn', 'alterFunc']) ?? '');
+  const provider = rec(field(v.input, ['provider']));
+  if (alter !== '' && !/addCommonLabels/i.test(alter)) {
+    expect.fail(`AlterComponents: unknown alter function ${JSON.stringify(alter)} (only addCommonLabels is known)`);
+  }
+  if (typeof provider.name !== 'string' || typeof provider.type !== 'string') {
+    expect.fail('AlterComponents: input.provider {name, type} is needed for the addCommonLabels alter function');
+  }
+  const out = addCommonLabels(objs, manifestLabel(provider.name, provider.type));
+  checkExpected(v, 'AlterComponents', {
+    objects: (want) => expect(out).toEqual(want),
+    objs: (want) => expect(out).toEqual(want),
+  });
+}
+
 export const handlers: Record<string, VectorHandler> = {
+  'clusterctl:AlterComponents': alterComponents,
+  // IsResourceNamespaced: the kind alone decides; 16 kinds are cluster-scoped, every other kind is namespaced.
+  'clusterctl:IsResourceNamespaced': (v) => {
+    const kind = String(need(v, ['kind'], 'IsResourceNamespaced'));
+    checkExpected(v, 'IsResourceNamespaced', {
+      namespaced: (want) => expect(isResourceNamespaced(kind)).toBe(want),
+      result: (want) => expect(isResourceNamespaced(kind)).toBe(want),
+    });
+  },
+  // Components.InventoryObject: the clusterctl Provider object `init` creates (spec §2.7).
+  'clusterctl:Components.InventoryObject': (v) => {
+    const p = rec(need(v, ['provider'], 'InventoryObject'));
+    const name = String(p.name ?? '');
+    const type = String(p.type ?? '');
+    const o = inventoryObject({
+      manifestLabel: manifestLabel(name, type),
+      targetNamespace: String(need(v, ['targetNamespace', 'namespace'], 'InventoryObject')),
+      providerName: name,
+      providerType: type,
+      version: String(need(v, ['version'], 'InventoryObject')),
+    });
+    checkExpected(v, 'InventoryObject', { object: (want) => expect(o).toEqual(want), objects: (want) => expect([o]).toEqual(want) });
+  },
   'clusterctl:fixTargetNamespace': (v) => {
     const ns = v.input.targetNamespace as string;
     if (v.expected.error) return expectError(() => fixTargetNamespace(objects(v), ns), v.expected);

@@ -14,6 +14,7 @@ import {
   mergeTemplates,
   substitute,
   substituteBytes,
+  clusterClassFileName,
   templateFileName,
 } from '../../../src/render/envsubst/index.js';
 import type { Vector, VectorHandler } from '../types.js';
@@ -214,5 +215,13 @@ export const handlers: Record<string, VectorHandler> = {
   'clusterctl:GetVariableMap': getVariableMapOp,
   'clusterctl:envsubst.Eval': evalOp,
   'clusterctl:GetTemplateName': getTemplateNameOp,
+  // `GetClusterClassTemplateName(version, name)` = `clusterclass-<name>.yaml`; the version is ignored.
+  'clusterctl:GetClusterClassTemplateName': (vector) => {
+    const name = (vector.input.name ?? vector.input.clusterClass ?? vector.input.className) as string | undefined;
+    if (typeof name !== 'string') expect.fail('GetClusterClassTemplateName: input.name (or clusterClass, className) is missing');
+    const want = (vector.expected as ClusterctlExpected).name ?? vector.expected.file ?? vector.expected.fileName;
+    if (typeof want !== 'string') expect.fail('GetClusterClassTemplateName: expected.name (or file, fileName) is missing');
+    expect(clusterClassFileName(name)).toBe(want);
+  },
   'clusterctl:MergeTemplates': mergeTemplatesOp,
 };

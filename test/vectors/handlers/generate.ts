@@ -14,6 +14,7 @@ import {
   clusterClassExists,
   newTemplate,
   templateOptionsToVariables,
+  withOverrides,
   type ExistingObjects,
   type Template,
 } from '../../../src/render/cluster-template.js';
@@ -25,15 +26,18 @@ import {
   getTemplate,
   includeClusterClasses,
   initImages,
+  processYaml,
   readTemplateSource,
+  templateFromConfigMap,
   type ManagementClusterView,
   type RepoContext,
 } from '../../../src/render/generate.js';
 import { parseProviderName } from '../../../src/resolve/provider-name.js';
 import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
-import type { Vector, VectorHandler } from '../types.js';
-import { tempDir } from '../../helpers/testdir.js';
+import { tempDir, testdir } from '../../helpers/testdir.js';
+import { checkExpected, field, need } from '../fields.js';
+import type { Vector, VectorFile, VectorHandler } from '../types.js';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -279,8 +283,19 @@ const templateOptionsToVariablesHandler: VectorHandler = async (v) => {
     ),
   );
   if (vars === undefined) return;
-  if (v.expected.vars !== undefined) expect(vars).toEqual(v.expected.vars);
-  if (v.expected.ok === true) expect(vars).toBeDefined();
+  // clusterctl's test reads each wanted variable back through the variables client: the values set here (overrides)
+  // beat env/config, and a variable not set here (an empty kubernetesVersion) keeps its env/config value.
+  const effective = withOverrides(vars, lookupOf(v.input.envOrConfig));
+  checkExpected(v, 'templateOptionsToVariables', {
+    vars: (want) => {
+      const got: Record<string, string | undefined> = {};
+      for (const name of Object.keys(rec(want))) got[name] = effective(name);
+      expect(got).toEqual(want);
+      // Nothing beyond the wanted variables is set by the call.
+      for (const name of Object.keys(vars)) expect(Object.keys(rec(want))).toContain(name);
+    },
+    ok: (want) => expect(vars !== undefined).toBe(want),
+  });
 };
 
 function expectComponents(v: Vector, c: Awaited<ReturnType<typeof getComponents>> | undefined): void {
@@ -300,6 +315,77 @@ function expectComponents(v: Vector, c: Awaited<ReturnType<typeof getComponents>
     }
   }
 }
+
+/**
+ * `NewComponents(ComponentsInput)`: the components YAML (`rawYaml`, `components`, `raw`) of a provider
+ * (`provider {name, type}`), `version`, `targetNamespace`, variables (`vars`) and `skipTemplateProcess`, through
+ * the whole pipeline (spec §2.1). Checks the same fields as the components client vectors, plus `objects`.
+ */
+const newComponentsHandler: VectorHandler = async (v) => {
+  const raw = field(v.input, ['rawYaml', 'components', 'raw', 'yaml']);
+  if (typeof raw !== 'string') expect.fail('NewComponents: input.rawYaml (or components, raw, yaml) is missing');
+  const p = rec(v.input.provider);
+  const type = String(p.type ?? 'InfrastructureProvider') as ProviderType;
+  const o = { ...v.input, ...rec(v.input.options) };
+  const version = String(o.version ?? 'v1.0.0') || 'v1.0.0';
+  const repo = memRepo({ [`${version}/components.yaml`]: raw }, 'components.yaml', version);
+  const c = await run(v, () =>
+    getComponents(repoContext(repo, p, type), {
+      name: String(p.name ?? 'p1'),
+      type,
+      version,
+      targetNamespace: String(o.targetNamespace ?? ''),
+      skipTemplateProcess: Boolean(o.skipTemplateProcess),
+      variables: lookupOf(field(v.input, ['vars', 'variables'])),
+    }),
+  );
+  if (c === undefined) return;
+  const known = ['name', 'type', 'version', 'targetNamespace', 'variables', 'images', 'yamlContains', 'everyObjectHasLabelKeys', 'objects', 'yaml'];
+  if (!known.some((k) => v.expected[k] !== undefined)) expect.fail(`NewComponents: expected has none of ${known.join(', ')}`);
+  expectComponents(v, c);
+  if (Array.isArray(v.expected.objects)) expect(c.objects).toEqual(v.expected.objects);
+  // clusterctl's Yaml() has no final newline; the printed form adds one.
+  if (typeof v.expected.yaml === 'string') expect(c.yaml('clusterctl').replace(/\n$/, '')).toBe(v.expected.yaml.replace(/\n$/, ''));
+};
+
+/**
+ * `TemplateClient.GetFromConfigMap`: the vector gives the ConfigMap that exists (`configMap {namespace, name, data}`)
+ * and the one asked for (`namespace`, `name`, `dataKey`). capiform never reads a cluster; this runs the same
+ * template reading over the ConfigMap as data (spec §3.2).
+ */
+const getFromConfigMap: VectorHandler = async (v) => {
+  const cm = rec(need(v, ['configMap', 'configMaps'], 'GetFromConfigMap'));
+  const existing = Array.isArray(v.input.configMaps) ? (v.input.configMaps as unknown[]).map(rec) : [cm];
+  const cluster = {
+    currentNamespace: () => String(v.input.currentNamespace ?? 'default'),
+    configMap: (ns: string, name: string) => {
+      const found = existing.find((c) => String(c.namespace ?? 'default') === ns && c.name === name);
+      return found ? strs(found.data) : null;
+    },
+  };
+  const t = await run(v, () =>
+    templateFromConfigMap(
+      cluster,
+      {
+        namespace: String(field(v.input, ['namespace', 'configMapNamespace']) ?? ''),
+        name: String(need(v, ['name', 'configMapName'], 'GetFromConfigMap')),
+        dataKey: String(field(v.input, ['dataKey', 'configMapDataKey']) ?? ''),
+      },
+      {
+        targetNamespace: String(v.input.targetNamespace ?? ''),
+        variables: lookupOf(field(v.input, ['vars', 'variables'])),
+        listVariablesOnly: Boolean(field(v.input, ['skipTemplateProcess', 'listVariablesOnly'])),
+      },
+    ),
+  );
+  if (t === undefined) return;
+  checkExpected(v, 'GetFromConfigMap', {
+    rawTemplate: (want) => expect(t.yaml()).toBe(want),
+    yaml: (want) => expect(t.yaml()).toBe(want),
+    variables: (want) => expect(t.variables).toEqual(want),
+    targetNamespace: (want) => expect(t.targetNamespace).toBe(want),
+  });
+};
 
 const componentsClientGet: VectorHandler = async (v) => {
   const i = v.input;
@@ -345,44 +431,123 @@ const getProviderComponents: VectorHandler = async (v) => {
   expectComponents(v, c);
 };
 
-const processYAML: VectorHandler = async (v) => {
-  const src = v.input.source;
+/**
+ * The template text a ProcessYAML / NewTemplate vector works on: `template`, `rawTemplate`, `rawYaml`, `raw`,
+ * `fileContents` or `content` in the input, else a file-wide note `Fixture template…: "<json string>"`.
+ */
+function templateText(v: Vector, file: VectorFile | undefined): string | undefined {
+  const direct = field(v.input, ['template', 'rawTemplate', 'rawYaml', 'raw', 'fileContents', 'content', 'yaml']);
+  if (typeof direct === 'string') return direct;
+  for (const n of (file?.doc.notes as unknown[] | undefined) ?? []) {
+    const m = typeof n === 'string' ? /^(?:Fixture )?template[^:]*: (".*")$/i.exec(n) : null;
+    if (m) return JSON.parse(m[1] as string) as string;
+  }
+  return undefined;
+}
+
+/**
+ * `ProcessYAML(options)`: the source is none (`null`, `""`), a reader (`"reader(<text>)"`, `{reader|stdin}`), or a
+ * URL (`"url(<u>)"`, a plain string, `{url|URL|file|path}`). A URL naming the template file by a placeholder
+ * (`<templateFile>`, `<tmp>/template.yaml`, `<local path of …>`) is a real temporary file holding the template; a
+ * `file://` prefix is kept, so both `--from ./file.yaml` and `file://` forms run through the local-file reader.
+ */
+const processYAML: VectorHandler = async (v, file) => {
+  const src = field(v.input, ['source', 'options', 'urlSource', 'URLSource', 'readerSource', 'ReaderSource', 'url', 'from']);
+  const template = templateText(v, file);
   let from: string;
   let stdin: () => Promise<Uint8Array> = async () => new Uint8Array();
-  if (src === null || src === undefined || src === '') from = '';
-  else if (typeof src === 'string' && src.startsWith('reader(')) {
+  const reader = (content: string, fails = false, message = 'read error'): void => {
     from = '-';
-    const fails = /fails/.test(src);
-    const content = /^reader\((.*)\)$/s.exec(src)?.[1] ?? '';
     stdin = async () => {
-      if (fails) throw new CapiformError('E_READ', /'([^']*)'/.exec(src)?.[1] ?? 'read error', 2);
+      if (fails) throw new CapiformError('E_READ', message, 2);
       return new TextEncoder().encode(content);
     };
+  };
+  const url = (u: string): string => {
+    const m = /^(file:\/\/)?(.*)$/s.exec(u) as RegExpExecArray;
+    const prefix = m[1] ?? '';
+    if (!/^<[^>]*>/.test(m[2] as string) && !(m[2] as string).includes('<tmp>')) return u;
+    if (template === undefined) expect.fail('ProcessYAML: the source names a template file but the vector gives no template text');
+    const dir = testdir({ 'template.yaml': template });
+    const rest = (m[2] as string).replace(/^<[^>]*>/, '').replace('<tmp>', dir);
+    const path = rest === '' || rest.startsWith('/template') ? join(dir, 'template.yaml') : rest;
+    return `${prefix}${path}`;
+  };
+  from = '';
+  if (src === null || src === undefined || src === '') from = '';
+  else if (typeof src === 'string') {
+    const r = /^reader\((.*)\)$/s.exec(src);
+    const u = /^(?:url|file)\((.*)\)$/s.exec(src);
+    if (r) {
+      const fails = /fails/.test(src);
+      reader(fails ? '' : (r[1] ?? ''), fails, /'([^']*)'/.exec(src)?.[1] ?? 'read error');
+      if (!fails && template !== undefined && /^<.*>$/.test(r[1] ?? '')) reader(template);
+    } else from = url(u ? (u[1] as string) : src);
   } else {
     const s = rec(src);
-    if (typeof s.reader === 'string' || typeof s.stdin === 'string') {
-      from = '-';
-      const content = String(s.reader ?? s.stdin);
-      stdin = async () => new TextEncoder().encode(content);
-    } else from = tempFile('process.yaml', String(s.url ?? s.file ?? s.content ?? ''));
+    const inner = rec(field(s, ['URLSource', 'urlSource', 'ReaderSource', 'readerSource'])) ;
+    const o = Object.keys(inner).length > 0 ? inner : s;
+    const readerText = field(o, ['reader', 'Reader', 'stdin']);
+    const urlText = field(o, ['url', 'URL', 'file', 'path']);
+    if (readerText !== undefined) {
+      const t = String(readerText);
+      const fails = /fails|error/.test(t) && t.startsWith('errReader');
+      reader(/^<.*>$/.test(t) && template !== undefined ? template : t, fails);
+    } else if (urlText !== undefined) from = url(String(urlText));
+    else if (template !== undefined && Object.keys(o).length === 0) expect.fail('ProcessYAML: empty source object');
   }
-  const out = await run(v, () =>
-    generateYaml(
-      { env: strs(v.input.vars), cwd: tmpdir(), readStdin: stdin },
-      { from, listVariables: Boolean(v.input.listVariables) },
-    ),
+  const listOnly = Boolean(field(v.input, ['skipTemplateProcess', 'SkipTemplateProcess', 'listVariables']) ?? rec(src).SkipTemplateProcess ?? rec(src).skipTemplateProcess);
+  const io = { env: strs(field(v.input, ['vars', 'variables', 'env'])), cwd: tmpdir(), readStdin: stdin };
+  const got = await run(v, () => processYaml(io, { from, listVariables: listOnly }));
+  if (got === undefined) return;
+  const printed = typeof v.expected.stdout === 'string' ? await generateYaml(io, { from, listVariables: listOnly }) : '';
+  checkExpected(v, 'ProcessYAML', {
+    yaml: (want) => expect(got.yaml()).toBe(String(want).replace(/\n$/, '')),
+    expectedYaml: (want) => expect(got.yaml()).toBe(want),
+    stdout: (want) => expect(printed).toBe(want),
+    variables: (want) => expect([...got.variables].sort()).toEqual([...(want as string[])].sort()),
+    expectedVars: (want) => expect([...got.variables].sort()).toEqual([...(want as string[])].sort()),
+  });
+};
+
+/**
+ * `repository.NewTemplate(TemplateInput)`: `rawYaml` (or `template`…), the variables client (`vars`; absent or null
+ * = no variables set), `targetNamespace`, `skipTemplateProcess`. Checks `variables`, `targetNamespace`, `yaml`,
+ * `yamlContains` (or `variableReplacedWith`), `objects` (a count or the objects), `variableMap`.
+ */
+const newTemplateHandler: VectorHandler = async (v, file) => {
+  const raw = templateText(v, file);
+  if (raw === undefined) expect.fail('NewTemplate: the vector gives no template text (input.rawYaml, input.template, …)');
+  const vars = strs(field(v.input, ['vars', 'variables', 'configVariables', 'envOrConfig']));
+  const t = await run(v, () =>
+    newTemplate({
+      raw,
+      targetNamespace: String(field(v.input, ['targetNamespace', 'namespace']) ?? ''),
+      variables: lookupOf(vars),
+      skipTemplateProcess: Boolean(field(v.input, ['skipTemplateProcess', 'SkipTemplateProcess', 'listVariables'])),
+    }),
   );
-  if (out === undefined) return;
-  if (typeof v.expected.yaml === 'string') expect(out).toBe(`${v.expected.yaml}\n`);
-  if (typeof v.expected.stdout === 'string') expect(out).toBe(v.expected.stdout);
+  if (t === undefined) return;
+  checkExpected(v, 'NewTemplate', {
+    variables: (want) => expect(t.variables).toEqual(want),
+    targetNamespace: (want) => expect(t.targetNamespace).toBe(want),
+    yaml: (want) => expect(t.yaml()).toBe(want),
+    yamlContains: (want) => expect(t.yaml()).toContain(want),
+    variableMap: (want) => expect(t.variableMap).toEqual(want),
+    objects: (want) => (typeof want === 'number' ? expect(t.objects).toHaveLength(want) : expect(t.objects).toEqual(want)),
+    objectCount: (want) => expect(t.objects).toHaveLength(want as number),
+  });
 };
 
 const cliGenerate =
   (sub: string): VectorHandler =>
   async (v) => {
     const i = v.input;
-    const file = typeof i.fileContents === 'string' ? tempFile(`${sub}-input.yaml`, i.fileContents) : undefined;
-    const args = (Array.isArray(i.args) ? i.args : []).map((a) => (a === '<file>' && file ? file : String(a)));
+    // `files`: a folder (e.g. a local provider repository) whose path replaces `<tmp>` in fileContents and args.
+    const dir = i.files !== undefined ? testdir(strs(i.files)) : undefined;
+    const withDir = (s: string): string => (dir ? s.replaceAll('<tmp>', dir) : s);
+    const file = typeof i.fileContents === 'string' ? tempFile(`${sub}-input.yaml`, withDir(i.fileContents)) : undefined;
+    const args = (Array.isArray(i.args) ? i.args : []).map((a) => (a === '<file>' && file ? file : withDir(String(a))));
     const env: NodeJS.ProcessEnv = { ...strs(i.vars ?? i.env) };
     const r = await runCli(['generate', sub, ...args], {
       stdin: typeof i.stdin === 'string' ? i.stdin : undefined,
@@ -399,6 +564,10 @@ const cliGenerate =
     expect(r.stderr).toBe('');
     expect(r.code).toBe(typeof exp.exitCode === 'number' ? exp.exitCode : 0);
     if (typeof exp.stdout === 'string') expect(r.stdout).toBe(exp.stdout);
+    if (typeof exp.stdoutContains === 'string') expect(r.stdout).toContain(withDir(exp.stdoutContains));
+    if (typeof exp.stdout !== 'string' && typeof exp.stdoutContains !== 'string' && typeof exp.exitCode !== 'number') {
+      expect.fail(`cli:generate ${sub}: expected has none of expected.stdout, stdoutContains, exitCode, error`);
+    }
   };
 
 const initImagesHandler: VectorHandler = async (v) => {
@@ -469,6 +638,9 @@ export const handlers: Record<string, VectorHandler> = {
   'clusterctl:ComponentsClient.Get': componentsClientGet,
   'clusterctl:GetProviderComponents': getProviderComponents,
   'clusterctl:ProcessYAML': processYAML,
+  'clusterctl:NewTemplate': newTemplateHandler,
+  'clusterctl:NewComponents': newComponentsHandler,
+  'clusterctl:GetFromConfigMap': getFromConfigMap,
   'clusterctl:cli:generate yaml': cliGenerate('yaml'),
   'clusterctl:cli:generate cluster': cliGenerate('cluster'),
   'clusterctl:cli:generate provider': cliGenerate('provider'),

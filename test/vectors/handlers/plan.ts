@@ -8,9 +8,13 @@ import {
   applyPlan,
   createCustomPlan,
   defaultContractRules,
+  doUpgradeChecks,
+  formatUpgradePlan,
   getContractsForUpgrade,
   getLatestNextVersion,
   getUpgradeInfo,
+  instanceName,
+  parseSemantic,
   parseUpgradeItem,
   plan,
   releaseSeriesForContract,
@@ -20,10 +24,21 @@ import {
   type Repositories,
   type RepositoryListing,
   type UpgradeItem,
+  type UpgradePlan,
+  versionTag,
 } from '../../../src/plan/upgrade/index.js';
 import { manifestLabel } from '../../../src/resolve/provider-type.js';
 import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
-import { buildMoveGraph, discoveryTypes, movePreconditions, moveSequence, type CrdInfo } from '../../../src/plan/move/index.js';
+import {
+  buildMoveGraph,
+  discoveryTypes,
+  moveNodes,
+  movePreconditions,
+  moveSequence,
+  type CrdInfo,
+  type MoveGraph,
+  type MoveNode,
+} from '../../../src/plan/move/index.js';
 import type { Vector, VectorHandler } from '../types.js';
 
 type Input = Record<string, unknown>;
@@ -116,6 +131,51 @@ const upgrade: Record<string, (v: Vector) => void> = {
     const got = releaseSeriesForContract(v.input.releaseSeries as ReleaseSeries[], v.input.contract as string);
     expect(got).toEqual(v.expected.releaseSeries ?? null);
   },
+  // contract.GetCompatibleVersions(c): the contract itself, plus v1beta1 for v1beta2.
+  getCompatibleVersions: (v) => {
+    const got = rulesFrom(v.input).compatibleContracts(String(v.input.contract));
+    const want = (v.expected.contracts ?? v.expected.compatibleContracts ?? v.expected.versions) as string[] | undefined;
+    if (!want) expect.fail('getCompatibleVersions: expected.contracts (or compatibleContracts, versions) is missing');
+    expect([...got].sort()).toEqual([...want].sort());
+  },
+  // Provider.InstanceName(): `<namespace>/<manifest label>`.
+  instanceName: (v) => {
+    const p = (v.input.provider ?? v.input) as InventoryProvider;
+    const want = v.expected.instanceName ?? v.expected.name;
+    if (typeof want !== 'string') expect.fail('instanceName: expected.instanceName (or name) is missing');
+    expect(instanceName(p)).toBe(want);
+  },
+  // versionTag(v): `v` + the semver string.
+  versionTag: (v) => {
+    const want = v.expected.tag ?? v.expected.version;
+    if (typeof want !== 'string') expect.fail('versionTag: expected.tag (or version) is missing');
+    const parsed = parseSemantic(String(v.input.version));
+    if (!parsed) expect.fail(`versionTag: ${String(v.input.version)} is not a semantic version`);
+    expect(versionTag(parsed)).toBe(want);
+  },
+  // doUpgrade's checks before any change: single instances, the 3-minor skip guard, then the apply order.
+  doUpgrade: (v) => {
+    const planIn = (v.input.plan ?? { contract: v.input.contract, providers: v.input.upgradeItems ?? v.input.providers }) as UpgradePlan;
+    if (!Array.isArray(planIn.providers)) expect.fail('doUpgrade: input.plan.providers (or upgradeItems, providers) is missing');
+    const got = run(v, () => doUpgradeChecks(planIn, (v.input.inventory ?? []) as InventoryProvider[], rulesFrom(v.input)));
+    if (got === undefined) return;
+    const want = v.expected.providers ?? v.expected.order;
+    if (!Array.isArray(want)) expect.fail('doUpgrade: expected.providers (or order) is missing');
+    expect(got).toEqual(want);
+  },
+  // `clusterctl upgrade plan` output: the plans (given, or built from inventory + repositories) and the cert-manager line.
+  upgradePlanOutput: (v) => {
+    const plans = (v.input.plans as UpgradePlan[] | undefined) ?? (v.input.inventory ? plan(planInput(v.input)) : undefined);
+    if (!plans) expect.fail('upgrade plan output: input.plans (or inventory + repositories) is missing');
+    const cm = v.input.certManager as { from?: string; to?: string; shouldUpgrade?: boolean } | null | undefined;
+    const out = formatUpgradePlan(plans, {
+      currentContract: rulesFrom(v.input).currentContract,
+      certManager: cm ? { from: String(cm.from ?? ''), to: String(cm.to ?? ''), shouldUpgrade: Boolean(cm.shouldUpgrade) } : null,
+    });
+    const want = v.expected.stdout ?? v.expected.output;
+    if (typeof want !== 'string') expect.fail('upgrade plan output: expected.stdout (or output) is missing');
+    expect(out).toBe(want);
+  },
   manifestLabel: (v) => {
     expect(manifestLabel(v.input.providerName as string, v.input.type as string)).toEqual(v.expected.label);
   },
@@ -141,41 +201,144 @@ function crdsFrom(input: Input): CrdInfo[] {
   return (input.crds as CrdInfo[] | undefined) ?? [];
 }
 
-function graphHandler(v: Vector): void {
-  const graph = buildMoveGraph(v.input.objects as Record<string, unknown>[], {
-    crds: crdsFrom(v.input),
+type NodeView = Record<string, unknown>;
+
+function nodeView(n: MoveNode): NodeView {
+  return {
+    virtual: n.virtual,
+    isGlobal: n.isGlobal,
+    forceMove: n.forceMove,
+    forceMoveHierarchy: n.forceMoveHierarchy,
+    shouldNotDelete: n.shouldNotDelete,
+    owners: [...n.owners.keys()].sort(),
+    softOwners: [...n.softOwners].sort(),
+    isGlobalHierarchy: n.isGlobalHierarchy,
+    blockingMove: n.blockingMove,
+    tenants: [...n.tenants].sort(),
+    apiVersion: n.apiVersion,
+    kind: n.kind,
+    name: n.name,
+    namespace: n.namespace,
+  };
+}
+
+/** Field names as Go tests spell them (`wantGraphItem`) → the node view's. */
+const nodeFieldAliases: Record<string, string> = { isVirtual: 'virtual', tenant: 'tenants', softOwner: 'softOwners' };
+const listFields = new Set(['owners', 'softOwners', 'tenants']);
+
+/**
+ * objectGraph.addObj inserts any object, discovery type or not. Vectors of that form carry no `crds`: every kind
+ * among the objects then gets a plain namespaced type (no move labels), so each object becomes a node as addObj makes it.
+ */
+function addObjCrds(objects: Record<string, unknown>[]): CrdInfo[] {
+  const seen = new Map<string, CrdInfo>();
+  for (const o of objects) {
+    const apiVersion = String(o.apiVersion ?? '');
+    const kind = String(o.kind ?? '');
+    const i = apiVersion.indexOf('/');
+    const group = i < 0 ? '' : apiVersion.slice(0, i);
+    if (group === '' && (kind === 'Secret' || kind === 'ConfigMap')) continue;
+    const version = i < 0 ? apiVersion : apiVersion.slice(i + 1);
+    seen.set(`${group}/${kind}`, {
+      group,
+      kind,
+      storageVersion: version,
+      scope: 'Namespaced',
+      labels: { 'clusterctl.cluster.x-k8s.io': '' },
+    });
+  }
+  return [...seen.values()];
+}
+
+function graphOf(v: Vector, insertAll: boolean): MoveGraph {
+  const objects = (v.input.objects ?? v.input.objs) as Record<string, unknown>[] | undefined;
+  if (!Array.isArray(objects)) expect.fail('move graph: the vector has no input.objects (or input.objs) list');
+  const given = (v.input.crds as CrdInfo[] | undefined) ?? [];
+  // addObj: kinds the vector's CRD table (often empty) does not define still become nodes.
+  const known = new Set(given.map((c) => `${c.group}/${c.kind}`));
+  const extra = insertAll ? addObjCrds(objects).filter((c) => !known.has(`${c.group}/${c.kind}`)) : [];
+  return buildMoveGraph(objects, {
+    crds: [...given, ...extra],
     namespace: (v.input.namespace as string | undefined) ?? '',
     inventory: v.input.inventory as InventoryProvider[] | undefined,
   });
-  const want = v.expected.nodes as Record<string, Record<string, unknown>>;
-  const got: Record<string, Record<string, unknown>> = {};
-  for (const n of graph.nodes.values()) {
-    got[n.uid] = {
-      virtual: n.virtual,
-      isGlobal: n.isGlobal,
-      forceMove: n.forceMove,
-      forceMoveHierarchy: n.forceMoveHierarchy,
-      shouldNotDelete: n.shouldNotDelete,
-      owners: [...n.owners.keys()].sort(),
-      softOwners: [...n.softOwners].sort(),
-      isGlobalHierarchy: n.isGlobalHierarchy,
-      blockingMove: n.blockingMove,
-      tenants: [...n.tenants].sort(),
-    };
-  }
-  const pick = (node: Record<string, unknown>): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(node)) out[k] = Array.isArray(val) ? [...(val as string[])].sort() : val;
-    return out;
-  };
-  expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
-  for (const [key, node] of Object.entries(want)) {
-    const g = got[key] as Record<string, unknown>;
-    const subset: Record<string, unknown> = {};
-    for (const k of Object.keys(node)) subset[k] = g[k];
-    expect({ key, ...subset }).toEqual({ key, ...pick(node) });
+}
+
+/** Compares a map `uid → list` (softOwners, tenants, owners) against the graph, lists in any order. */
+function expectNodeLists(got: Map<string, NodeView>, want: unknown, fieldName: string): void {
+  for (const [uid, list] of Object.entries(want as Record<string, unknown>)) {
+    const g = got.get(uid);
+    expect(g, `node ${uid} is not in the graph`).toBeDefined();
+    expect({ uid, [fieldName]: g?.[fieldName] }).toEqual({ uid, [fieldName]: [...((list as string[] | null) ?? [])].sort() });
   }
 }
+
+/** `root → [uids]`: exactly the nodes whose tenants include `root`, in any order. */
+function expectTenantMembers(got: Map<string, NodeView>, want: unknown): void {
+  for (const [root, list] of Object.entries(want as Record<string, unknown>)) {
+    const members = [...got.entries()].filter(([, n]) => (n.tenants as string[]).includes(root)).map(([uid]) => uid);
+    expect({ root, members: members.sort() }).toEqual({ root, members: [...((list as string[] | null) ?? [])].sort() });
+  }
+}
+
+/**
+ * The move graph built as clusterctl's Discovery/addObj would (then soft ownership, tenants, shouldNotDelete), checked
+ * against `expected.nodes` (every node, each with the fields it lists; `null` lists mean empty) or the per-field maps
+ * `expected.softOwners` / `tenants` / `owners` (`uid → [uids]`), or `expected.moveNodes` (the uids moved).
+ */
+function graphHandlerFor(insertAll: boolean): (v: Vector) => void {
+  return (v) => {
+    const graph = graphOf(v, insertAll);
+    const got = new Map<string, NodeView>();
+    for (const n of graph.nodes.values()) got.set(n.uid, nodeView(n));
+    let checked = 0;
+    const nodes = v.expected.nodes as Record<string, Record<string, unknown>> | undefined;
+    if (nodes) {
+      checked++;
+      expect([...got.keys()].sort()).toEqual(Object.keys(nodes).sort());
+      for (const [key, node] of Object.entries(nodes)) {
+        const g = got.get(key) as NodeView;
+        const subset: Record<string, unknown> = {};
+        const want: Record<string, unknown> = {};
+        for (const [k0, val] of Object.entries(node)) {
+          const k = nodeFieldAliases[k0] ?? k0;
+          if (!(k in g)) expect.fail(`move graph: node field ${k0} of ${key} is not one this handler knows`);
+          subset[k] = g[k];
+          want[k] = listFields.has(k) ? [...((val as string[] | null) ?? [])].sort() : val;
+        }
+        expect({ key, ...subset }).toEqual({ key, ...want });
+      }
+    }
+    for (const f of ['softOwners', 'owners']) {
+      if (v.expected[f] === undefined) continue;
+      checked++;
+      expectNodeLists(got, v.expected[f], f);
+    }
+    // Tenant maps as objectgraph_test.go writes them: tenant root → the nodes it is a tenant of (wantClusters,
+    // wantCRSs, wantIdentity). `tenants` may be either that or node → its tenants; it must match one of the two.
+    for (const f of ['wantClusters', 'wantCRSs', 'wantIdentity', 'wantIdentities', 'tenantMembers']) {
+      if (v.expected[f] === undefined) continue;
+      checked++;
+      expectTenantMembers(got, v.expected[f]);
+    }
+    if (v.expected.tenants !== undefined) {
+      checked++;
+      try {
+        expectNodeLists(got, v.expected.tenants, 'tenants');
+      } catch {
+        expectTenantMembers(got, v.expected.tenants);
+      }
+    }
+    if (Array.isArray(v.expected.moveNodes)) {
+      checked++;
+      expect(moveNodes(graph).map((n) => n.uid).sort()).toEqual([...(v.expected.moveNodes as string[])].sort());
+    }
+    if (checked === 0) {
+      expect.fail('move graph: expected has none of expected.nodes, softOwners, owners, tenants, wantClusters, wantCRSs, wantIdentity, moveNodes');
+    }
+  };
+}
+const graphHandler = graphHandlerFor(false);
 
 export const handlers: Record<string, VectorHandler> = {
   'capi-plan:move-graph:buildGraph': graphHandler,
@@ -210,3 +373,42 @@ export const handlers: Record<string, VectorHandler> = {
   },
 };
 for (const [op, fn] of Object.entries(upgrade)) handlers[`capi-plan:upgrade-plan:${op}`] = fn;
+
+/**
+ * objectGraph insertion and the passes after it (objectgraph_test.go): `addObj` inserts every object given (with or
+ * without a CRD table); the Discovery and ownership/tenant tests build the graph from a fixture with its CRD table.
+ */
+const addObj = graphHandlerFor(true);
+const graphOps: Record<string, VectorHandler> = {
+  addObj,
+  addObjs: addObj,
+  'objectGraph.addObj': addObj,
+  buildGraph: graphHandler,
+  discovery: graphHandler,
+  Discovery: graphHandler,
+  DiscoveryByNamespace: graphHandler,
+  discoveryByNamespace: graphHandler,
+  setSoftOwnership: graphHandler,
+  setTenants: graphHandler,
+  setClusterTenants: graphHandler,
+  setCRSTenants: graphHandler,
+  setGlobalIdentityTenants: graphHandler,
+  setShouldNotDelete: graphHandler,
+  cycleSafeguards: graphHandler,
+  discoveryTypes: handlers['capi-plan:move-graph:discoveryTypes'] as VectorHandler,
+  getDiscoveryTypes: handlers['capi-plan:move-graph:discoveryTypes'] as VectorHandler,
+  getMoveSequence: handlers['capi-plan:move-order:*'] as VectorHandler,
+  getMoveNodes: (v) => {
+    const graph = graphOf(v, false);
+    const want = v.expected.moveNodes ?? v.expected.nodes;
+    if (!Array.isArray(want)) expect.fail('getMoveNodes: expected.moveNodes (a list of node keys) is missing');
+    expect(moveNodes(graph).map((n) => n.uid).sort()).toEqual([...(want as string[])].sort());
+  },
+  moveSequence: handlers['capi-plan:move-order:*'] as VectorHandler,
+};
+for (const [op, fn] of Object.entries(graphOps)) {
+  handlers[`capi-plan:*:${op}`] = fn;
+  handlers[`clusterctl:objectGraph.${op.replace(/^objectGraph\./, '')}`] ??= fn;
+}
+// A capi-plan file the repo has not seen yet runs its upgrade operations by name too.
+for (const [op, fn] of Object.entries(upgrade)) handlers[`capi-plan:*:${op}`] = fn;

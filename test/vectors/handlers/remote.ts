@@ -108,6 +108,8 @@ function fixtureTemplate(file: VectorFile): string {
 function templateWorld(fake: FakeRemotes, template: string): void {
   fake.contents.set('kubernetes-sigs/cluster-api/main/config/default/cluster-template.yaml', template);
   fake.addRelease('some-owner/some-repo', { tag: 'v1.0.0', assets: { 'cluster-template.yaml': template } });
+  // The test's second release serves its asset behind a redirect (the fake redirects every asset download).
+  fake.addRelease('some-owner/some-repo', { tag: 'v2.0.0', assets: { 'cluster-template.yaml': template } });
 }
 
 function tmpWithTemplate(template: string): string {
@@ -177,7 +179,12 @@ export const handlers: Record<string, VectorHandler> = {
   'clusterctl:NewGitHubRepository': (v) =>
     outcome(
       v,
-      async () => new GitHubRepository(String(v.input.url), { http: new HttpClient({ offline: true }) }),
+      async () =>
+        new GitHubRepository(String(v.input.url), {
+          http: new HttpClient({ offline: true }),
+          // clusterctl's "missing variableClient" case: a nil variables client is refused.
+          variables: 'variablesClient' in v.input && v.input.variablesClient === null ? null : () => undefined,
+        }),
       (repo) =>
         expect({
           owner: repo.location.owner,
@@ -233,9 +240,14 @@ export const handlers: Record<string, VectorHandler> = {
         // "content(redirected)": the asset's bytes are served behind a redirect (the fake always redirects).
         for (const [name, c] of Object.entries(v.input.assets as Record<string, string>)) assets[name] = c.replace(/\(redirected\)$/, '');
         fake.addRelease('o/r', { tag: 'v0.4.1', assets });
+        // `redirect: "another-host"`: the 302 points to a different host name (GitHub → its object storage).
+        if (v.input.redirect === 'another-host') fake.objectsOrigin = `http://localhost:${fake.port}`;
       },
       (fake, http) => {
-        const repo = githubRepo(http, fake, 'https://github.com/o/r/releases/v0.4.1/path', 'off', { assetDownload: 'api' });
+        const repo = githubRepo(http, fake, 'https://github.com/o/r/releases/v0.4.1/path', 'off', {
+          assetDownload: 'api',
+          ...(typeof v.input.token === 'string' ? { token: v.input.token } : {}),
+        });
         const file = String(v.input.file);
         return outcome(
           v,
@@ -244,7 +256,15 @@ export const handlers: Record<string, VectorHandler> = {
             if (bytes === null) throw new Error(repo.explainMissing('v0.4.1', file) ?? 'not found');
             return text(bytes);
           },
-          (content) => expect(content).toBe(v.expected.content),
+          (content) => {
+            expect(content).toBe(v.expected.content);
+            const objects = fake.requests.filter((r) => r.area === 'objects');
+            if (v.input.redirect === 'another-host') expect(objects.length, 'the download went through the redirect').toBeGreaterThan(0);
+            // A token sent to the API never follows a redirect to another host.
+            if (v.expected.tokenSentToRedirectHost === false) {
+              for (const r of objects) expect(r.headers.authorization).toBeUndefined();
+            }
+          },
         );
       },
     ),

@@ -2,8 +2,8 @@
  * Vector handlers for provider repositories and clusterctl's configuration: providers.json, metadata.json,
  * overrides.json, cert-manager.json and the local/latest ops of version-resolution.json.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import {
   certManagerWaitTimeout,
@@ -13,11 +13,19 @@ import {
 } from '../../../src/config/clusterctl/index.js';
 import { fromPlain, isConfigMap } from '../../../src/config/clusterctl/values.js';
 import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
-import { createRepository } from '../../../src/resolve/factory.js';
-import { metadataProblem, readMetadata, type Metadata } from '../../../src/resolve/metadata.js';
-import { overridePath } from '../../../src/resolve/overrides.js';
+import { createRepository, repositoryKindFor } from '../../../src/resolve/factory.js';
+import { builtinProviders } from '../../../src/resolve/catalog.js';
+import {
+  metadataProblem,
+  readMetadata,
+  releaseSeriesForContract,
+  releaseSeriesForVersion,
+  type Metadata,
+  type ReleaseSeries,
+} from '../../../src/resolve/metadata.js';
+import { overridePath, readOverride } from '../../../src/resolve/overrides.js';
 import { parseProviderName, providerProblem } from '../../../src/resolve/provider-name.js';
-import { manifestLabel } from '../../../src/resolve/provider-type.js';
+import { manifestLabel, providerTypeOrder } from '../../../src/resolve/provider-type.js';
 import { getProvider, listProviders, type UserProvider } from '../../../src/resolve/providers.js';
 import type { ProviderRepository } from '../../../src/resolve/repository.js';
 import { formatSemantic, parseTolerant, tryParseSemantic } from '../../../src/resolve/semver.js';
@@ -25,6 +33,7 @@ import { latestContractRelease, latestPatchRelease, latestRelease } from '../../
 import type { LocalRepository } from '../../../src/resolve/local/local-repository.js';
 import { runCli } from '../../helpers/cli.js';
 import { testdir } from '../../helpers/testdir.js';
+import { checkExpected, field, need, outcome, rec, stringMap } from '../fields.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';
 
 type Rec = Record<string, unknown>;
@@ -334,9 +343,13 @@ const handlers: Record<string, VectorHandler> = {
         providerLabel: r.providerLabel,
         basepath: r.basepath,
       };
+      let checked = 0;
       for (const [k, want] of Object.entries(v.expected)) {
-        if (k in fields) expect(fields[k]).toBe(typeof want === 'string' ? want.replace('<tmp>', dir) : want);
+        if (!(k in fields)) continue;
+        checked++;
+        expect(fields[k]).toBe(typeof want === 'string' ? want.replace('<tmp>', dir) : want);
       }
+      if (checked === 0) expect.fail(`newLocalRepository: expected has none of ${Object.keys(fields).join(', ')}`);
     });
   },
 
@@ -367,6 +380,104 @@ const handlers: Record<string, VectorHandler> = {
     );
   },
 };
+
+/** A vector's release series: `releaseSeries`, or `metadata.releaseSeries`. */
+function releaseSeriesOf(v: Vector): ReleaseSeries[] {
+  const direct = field(v.input, ['releaseSeries', 'series']);
+  const list = direct ?? rec(need(v, ['releaseSeries', 'metadata'], 'release series')).releaseSeries;
+  if (!Array.isArray(list)) expect.fail('release series: input.releaseSeries (or input.metadata.releaseSeries) is not a list');
+  return list as ReleaseSeries[];
+}
+
+function metadataOf(v: Vector): Metadata {
+  return { apiVersion: 'clusterctl.cluster.x-k8s.io/v1alpha3', kind: 'Metadata', releaseSeries: releaseSeriesOf(v) } as Metadata;
+}
+
+/** `expected.releaseSeries` (null = none), or the series itself as `expected` when it has major/minor. */
+function expectSeries(v: Vector, got: ReleaseSeries | null): void {
+  if ('releaseSeries' in v.expected || 'expectedReleaseSeries' in v.expected || 'series' in v.expected) {
+    const want = field(v.expected, ['releaseSeries', 'expectedReleaseSeries', 'series']) ?? null;
+    expect(got).toEqual(want);
+    return;
+  }
+  if (typeof v.expected.major === 'number') {
+    expect(got).toEqual({ major: v.expected.major, minor: v.expected.minor, contract: v.expected.contract });
+    return;
+  }
+  if (v.expected.found === false || v.expected.nil === true) {
+    expect(got).toBeNull();
+    return;
+  }
+  expect.fail('release series: expected has none of expected.releaseSeries, expected.major, expected.found');
+}
+
+/** `getLocalOverride`: the override read through the layer (overridesFolder = the vector's `<tmp>` with `files`). */
+async function localOverride(v: Vector): Promise<void> {
+  const dir = testdir();
+  const files = stringMap(field(v.input, ['files', 'overrideFiles', 'overrides']));
+  for (const [rel, content] of Object.entries(files)) {
+    const path = join(dir, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+  }
+  const vars = stringMap(field(v.input, ['vars', 'variables']));
+  const folder = (vars.overridesFolder ?? String(field(v.input, ['overridesFolder']) ?? '<tmp>')).replace('<tmp>', dir);
+  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg'), ...stringMap(v.input.env) };
+  const provider = rec(need(v, ['provider'], 'getLocalOverride'));
+  const version = String(need(v, ['version'], 'getLocalOverride'));
+  const file = String(need(v, ['file', 'filePath', 'path'], 'getLocalOverride'));
+  const got = await outcome(v, () =>
+    readOverride({ name: String(provider.name), type: String(provider.type) }, version, file, { overridesFolder: folder, env }),
+  );
+  if (got === undefined) return;
+  const text = got === null ? null : new TextDecoder().decode(got);
+  checkExpected(v, 'getLocalOverride', {
+    content: (want) => expect(text).toBe(want),
+    found: (want) => expect(text !== null).toBe(want),
+    ok: () => undefined,
+  });
+}
+
+const specHandlers: Record<string, VectorHandler> = {
+  'clusterctl:GetReleaseSeriesForContract': (v) => {
+    expectSeries(v, releaseSeriesForContract(metadataOf(v), String(need(v, ['contract'], 'GetReleaseSeriesForContract'))));
+  },
+  'clusterctl:GetReleaseSeriesForVersion': (v) => {
+    expectSeries(v, releaseSeriesForVersion(metadataOf(v), String(need(v, ['version'], 'GetReleaseSeriesForVersion'))));
+  },
+  'clusterctl:getLocalOverride': localOverride,
+  // repositoryFactory: which implementation a provider URL selects (github, gitlab, local), or clusterctl's error.
+  'clusterctl:repositoryFactory': async (v) => {
+    const url = String(need(v, ['url', 'providerURL'], 'repositoryFactory'));
+    const got = await outcome(v, () => repositoryKindFor(url).kind);
+    if (got === undefined) return;
+    checkExpected(v, 'repositoryFactory', {
+      kind: (want) => expect(got).toBe(String(want).toLowerCase().replace(/repository$/, '')),
+      type: (want) => expect(got).toBe(String(want).toLowerCase().replace(/repository$/, '')),
+    });
+  },
+  // ProviderType.Order: Core 0 … Addon 6, anything else 99.
+  'clusterctl:ProviderType.Order': (v) => {
+    const type = String(need(v, ['type', 'providerType'], 'ProviderType.Order'));
+    checkExpected(v, 'ProviderType.Order', { order: (want) => expect(providerTypeOrder(type)).toBe(want) });
+  },
+  // Test_providers_Defaults: every built-in provider passes validateProvider; the list is the spec §4.9 table.
+  'clusterctl:providers.Defaults': (v) => {
+    const problems = builtinProviders.map((p) => providerProblem(p)).filter((p) => p !== null);
+    checkExpected(v, 'providers.Defaults', {
+      allValid: (want) => expect(problems.length === 0).toBe(want),
+      ok: (want) => expect(problems.length === 0).toBe(want),
+      problems: (want) => expect(problems).toEqual(want),
+      valid: (want) => expect(problems.length === 0).toBe(want),
+      count: (want) => expect(builtinProviders).toHaveLength(want as number),
+      providers: (want) =>
+        expect(builtinProviders.map((p) => ({ name: p.name, type: p.type, url: p.url }))).toEqual(want),
+      contains: (want) => expect(builtinProviders.map((p) => ({ name: p.name, type: p.type, url: p.url }))).toContainEqual(want),
+      names: (want) => expect(builtinProviders.map((p) => p.name)).toEqual(want),
+    });
+  },
+};
+Object.assign(handlers, specHandlers);
 
 export { handlers };
 export type { Vector };

@@ -1,6 +1,8 @@
 /** Vectors for the YAML layer: yaml-io.json (ToUnstructured) and derived-yaml-io.json (emit, parse). */
 import { expect } from 'vitest';
-import { decodeYaml, emitGoYaml, parseManifests } from '../../../src/yaml/index.js';
+import { decodeYaml, emitGoYaml, fromUnstructured, joinYaml, parseManifests } from '../../../src/yaml/index.js';
+import { ordinalize } from '../../../src/yaml/parse.js';
+import { checkExpected, need } from '../fields.js';
 import type { Vector, VectorHandler } from '../types.js';
 
 /** Go encoding/json of a decoded value: map keys sorted, HTML characters escaped. */
@@ -37,6 +39,26 @@ export const handlers: Record<string, VectorHandler> = {
     const objs = parseManifests(text);
     if (typeof v.expected.objectCount === 'number') expect(objs).toHaveLength(v.expected.objectCount);
     if (Array.isArray(v.expected.objects)) expect(objs).toEqual(v.expected.objects);
+  },
+  // FromUnstructured: each object through sigs.k8s.io/yaml.Marshal, joined by JoinYaml (no final newline).
+  'clusterctl:FromUnstructured': (v: Vector) => {
+    const objs = need(v, ['objects', 'objs', 'unstructured'], 'FromUnstructured') as unknown[];
+    const out = fromUnstructured(objs);
+    checkExpected(v, 'FromUnstructured', {
+      yaml: (want) => expect(out).toBe(want),
+      rawyaml: (want) => expect(out).toBe(want),
+      output: (want) => expect(out).toBe(want),
+    });
+  },
+  // JoinYaml: `---` between documents, each given a leading and trailing newline, then one of each trimmed.
+  'clusterctl:JoinYaml': (v: Vector) => {
+    const docs = need(v, ['docs', 'documents', 'yamls'], 'JoinYaml') as string[];
+    checkExpected(v, 'JoinYaml', { yaml: (want) => expect(joinYaml(docs)).toBe(want), output: (want) => expect(joinYaml(docs)).toBe(want) });
+  },
+  // util.Ordinalize: 1st, 2nd, 3rd, 4th… and 11st/12nd/13rd (clusterctl's quirk).
+  'clusterctl:Ordinalize': (v: Vector) => {
+    const n = Number(need(v, ['n', 'number', 'value'], 'Ordinalize'));
+    checkExpected(v, 'Ordinalize', { ordinal: (want) => expect(ordinalize(n)).toBe(want), result: (want) => expect(ordinalize(n)).toBe(want) });
   },
   'clusterctl:emit': (v: Vector) => {
     expect(emitGoYaml(v.input.object)).toBe(v.expected.yaml);
