@@ -328,7 +328,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (lockChanged && opts.frozen) {
     throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
   }
-  if (lockChanged && (opts.mode === 'render' || opts.mode === 'lock')) {
+  // `lock` changes the lock alone (one atomic rename); `render` hands it to the tree writer, which swaps the lock and
+  // the tree in together under its journal so that no crash leaves a new lock beside an old tree.
+  if (lockChanged && opts.mode === 'lock') {
     writeAtomic(lockPath, lockText);
     lockWritten = true;
   }
@@ -338,7 +340,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   let changes: TreeChanges | undefined;
   let repaired: PipelineResult['repaired'] = 'none';
   if (opts.mode === 'render') {
-    const res = writeTree(config.dir, files, { env: opts.env ?? {}, verified: cache.verified });
+    const res = writeTree(config.dir, files, { env: opts.env ?? {}, verified: cache.verified, lock: { name: lockFileName, content: lockText } });
+    lockWritten = lockChanged;
     changes = { added: res.added, changed: res.changed, removed: res.removed };
     repaired = res.repaired;
   } else if (opts.mode === 'check') {

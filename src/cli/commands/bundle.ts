@@ -1,6 +1,6 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, relative, resolve as resolvePath } from 'node:path';
+import { basename, isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, IntegrityError } from '../../errors.js';
 import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
@@ -10,6 +10,10 @@ import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFi
 import { verifyBundle } from '../../bundle/verify.js';
 import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import { lockFileName } from '../../lock/model.js';
+import { readSettled } from '../../render/tree/write-tree.js';
+import { addLockTimeoutOption, asProjectWriter } from './pipeline-shared.js';
 
 interface BundleOptions {
   config?: string;
@@ -17,6 +21,8 @@ interface BundleOptions {
   hauler?: boolean;
   zarf?: boolean;
   operator?: boolean;
+  lockTimeout?: string;
+  quiet?: boolean;
 }
 
 export interface BundleResult {
@@ -32,6 +38,18 @@ export interface BundleResult {
 export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
   const { loadConfig } = await import('../../config/load.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
+  const dir = config.dir;
+  // The default name comes from the lock, read later; its folder is known now.
+  const rel = relative(dir, resolvePath(io.cwd, opts.out ?? 'dist/bundle.tar.gz'));
+  const intoProject = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  // Writing into the project, it is one of the project's writers (never beside a render); either way it reads the
+  // lock and tree of one completed write, and refuses a tree a crash left unfinished.
+  const build = (): Promise<BundleResult> => readSettled(dir, () => buildBundle(io, opts, config), lockFileName);
+  if (!intoProject) return build();
+  return asProjectWriter(io, dir, opts, 'bundle', build, { noRepair: true });
+}
+
+async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfig): Promise<BundleResult> {
   const configFile = config.file;
   const dir = config.dir;
   // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
@@ -69,8 +87,8 @@ export async function createBundle(io: CliIO, opts: BundleOptions): Promise<Bund
 }
 
 export function registerBundle(program: Command, io: CliIO): void {
-  const bundle = program
-    .command('bundle')
+  const bundle = program.command('bundle');
+  addLockTimeoutOption(bundle)
     .description('write one reproducible tar.gz with everything an air-gapped site needs (release files, lock, tree, images)')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--out <file>', 'where to write the bundle (default: dist/<name>.tar.gz)')
@@ -79,7 +97,7 @@ export function registerBundle(program: Command, io: CliIO): void {
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
     .action(async (local: BundleOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const res = await createBundle(io, local);
+      const res = await createBundle(io, { ...local, ...(g.quiet ? { quiet: true } : {}) });
       if (g.json) {
         io.stdout(`${JSON.stringify({ ...res, file: relative(io.cwd, res.file) || res.file })}\n`);
         return;

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
 import { formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
+import { lockFileName } from '../../lock/model.js';
+import { readSettled } from '../../render/tree/write-tree.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 
@@ -21,7 +23,7 @@ interface ImagesOptions {
 export async function stackImages(io: CliIO, opts: { config?: string; tree?: string; json?: boolean; quiet?: boolean }): Promise<ImageRecord[]> {
   if (opts.tree) {
     const dir = resolvePath(io.cwd, opts.tree);
-    const tree = readTree(dir);
+    const tree = await readSettled(dir, () => readTree(dir));
     if (!tree.some((f) => f.path.startsWith('providers/'))) {
       throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'pass the directory that holds providers/ and clusters/' });
     }
@@ -29,11 +31,18 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
   }
   const { loadConfig } = await import('../../config/load.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
-  const tree = readTree(config.dir);
-  if (tree.some((f) => f.path.startsWith('providers/'))) return imagesOfTree(tree);
-  const { runPipeline } = await import('../../render/pipeline.js');
-  const res = await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) });
-  return imagesOfTree(res.files);
+  // Either way it reads one completed write: never a tree (or lock) a crash or a running render left half-swapped.
+  return readSettled(
+    config.dir,
+    async () => {
+      const tree = readTree(config.dir);
+      if (tree.some((f) => f.path.startsWith('providers/'))) return imagesOfTree(tree);
+      const { runPipeline } = await import('../../render/pipeline.js');
+      const res = await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) });
+      return imagesOfTree(res.files);
+    },
+    lockFileName,
+  );
 }
 
 export function registerImages(program: Command, io: CliIO): void {
