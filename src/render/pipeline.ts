@@ -52,7 +52,7 @@ import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
-import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 
 /**
  * `render` writes the lock and the tree; `check` writes nothing and compares with the tree on disk; `lock` resolves
@@ -331,6 +331,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   // `lock` changes the lock alone (one atomic rename); `render` hands it to the tree writer, which swaps the lock and
   // the tree in together under its journal so that no crash leaves a new lock beside an old tree.
   if (lockChanged && opts.mode === 'lock') {
+    // A render interrupted mid-swap is completed (or discarded) first, so the lock written here cannot be overwritten
+    // by the old render's staged one later. The CLI has done this already, under the project lock.
+    repairTree(config.dir);
     writeAtomic(lockPath, lockText);
     lockWritten = true;
   }

@@ -12,7 +12,7 @@ import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { lockFileName } from '../../lock/model.js';
-import { readSettled } from '../../render/tree/write-tree.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
 import { addLockTimeoutOption, asProjectWriter } from './pipeline-shared.js';
 
 interface BundleOptions {
@@ -46,6 +46,7 @@ export async function createBundle(io: CliIO, opts: BundleOptions): Promise<Bund
   // lock and tree of one completed write, and refuses a tree a crash left unfinished.
   const build = (): Promise<BundleResult> => readSettled(dir, () => buildBundle(io, opts, config), lockFileName);
   if (!intoProject) return build();
+  assertNoUnfinishedWrite(dir);
   return asProjectWriter(io, dir, opts, 'bundle', build, { noRepair: true });
 }
 
