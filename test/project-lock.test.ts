@@ -46,10 +46,12 @@ function deadPid(): number {
   return Number(r.stdout);
 }
 
-function writeLockFile(dir: string, owner: { pid: number; hostname?: string; command?: string }): string {
+const now = new Date().toISOString();
+
+function writeLockFile(dir: string, owner: { pid: number; hostname?: string; command?: string; since?: string }): string {
   const file = join(dir, '.capiform/writer.lock');
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ pid: owner.pid, hostname: owner.hostname ?? hostname(), since: '2026-01-01T00:00:00.000Z', command: owner.command ?? 'capiform render' })}\n`);
+  writeFileSync(file, `${JSON.stringify({ pid: owner.pid, hostname: owner.hostname ?? hostname(), since: owner.since ?? now, command: owner.command ?? 'capiform render' })}\n`);
   return file;
 }
 
@@ -70,7 +72,7 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
     const r = await runCli(['render', '--lock-timeout', '0.3'], { cwd: dir, env });
     expect(r.code).toBe(3);
     const notices = r.stderr.split('\n').filter((l) => l.startsWith('capiform: waiting for'));
-    expect(notices).toEqual([`capiform: waiting for capi.lock.yaml/tree lock held by pid ${process.pid} (capiform lock, since 2026-01-01T00:00:00.000Z) …`]);
+    expect(notices).toEqual([`capiform: waiting for capi.lock.yaml/tree lock held by pid ${process.pid} (capiform lock, since ${now}) …`]);
     expect(r.stderr).toContain(`capi.lock.yaml/tree is locked by pid ${process.pid}`);
     expect(r.stderr).toContain('gave up after 0.3 s');
     expect(r.stderr).toContain('--lock-timeout');
@@ -98,6 +100,16 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
     expect(r.stderr).not.toContain('waiting for');
     expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(true);
     expect(readdirSync(join(dir, '.capiform')).filter((n) => n.startsWith('writer.lock'))).toEqual([]);
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('a lock whose pid now belongs to a process started after it was taken (a reused pid) is taken over', async () => {
+    const dir = fixtureProject({}, 'plain');
+    made.push(dir);
+    // This process runs, but it started long after 2001: it cannot be the one that took the lock then.
+    writeLockFile(dir, { pid: process.pid, since: '2001-01-01T00:00:00.000Z' });
+    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: scratch() } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, '.capiform/writer.lock'))).toBe(false);
   });
 
   it('a lock held on another host is never taken over: the timeout says how to remove it', async () => {

@@ -5,7 +5,7 @@
  * window in which a reader could see an empty lock).
  *
  * A process that finds the lock held waits, polling, and says so once; after its timeout it gives up with a
- * LockBusyError (exit 3). A lock whose owner is dead (same host, pid gone) is removed and the wait continues: the
+ * LockBusyError (exit 3). A lock whose owner is dead (same host, pid gone or reused) is removed and the wait goes on: the
  * remover first claims that exact lock by exclusively creating a marker named after its contents, then re-reads the
  * lock and removes it only if it is still the dead owner's, so two takers never remove a live lock between them.
  *
@@ -74,6 +74,35 @@ export function pidAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** When process `pid` started (ms since the epoch), from /proc on Linux; undefined where that cannot be read. */
+function processStart(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3; field 22 is the start in clock ticks.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    // Linux reports these in USER_HZ, 100 on every architecture it supports.
+    return Number.isFinite(ticks) && Number.isFinite(btime) ? btime * 1000 + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock and tick granularity between a process's start and the time it wrote in its lock. */
+const startSlackMs = 10_000;
+
+/**
+ * Whether the lock's owner is known to be gone: it ran on this host and its pid is either free or taken by a process
+ * that started after the lock was (a reused pid). Owners on other hosts cannot be checked: never gone.
+ */
+function ownerGone(o: LockOwner): boolean {
+  if (o.hostname !== hostname()) return false;
+  if (!pidAlive(o.pid)) return true;
+  const started = processStart(o.pid);
+  const since = Date.parse(o.since);
+  return started !== undefined && Number.isFinite(since) && started > since + startSlackMs;
 }
 
 function readText(file: string): string | undefined {
@@ -167,7 +196,7 @@ export async function acquireProcessLock(opts: ProcessLockOptions): Promise<Proc
     const current = readText(opts.file);
     if (current === undefined) continue; // released between our attempt and the read
     const owner = parseOwner(current);
-    if (owner && owner.hostname === hostname() && !pidAlive(owner.pid)) {
+    if (owner && ownerGone(owner)) {
       removeStale(opts.file, current);
       continue;
     }

@@ -13,7 +13,7 @@ import type { CliIO, GlobalOptions } from '../context.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { lockFileName } from '../../lock/model.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
-import { addLockTimeoutOption, asProjectWriter } from './pipeline-shared.js';
+import { asProjectWriter, lockTimeoutOption } from './pipeline-shared.js';
 
 interface BundleOptions {
   config?: string;
@@ -88,14 +88,15 @@ async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfi
 }
 
 export function registerBundle(program: Command, io: CliIO): void {
-  const bundle = program.command('bundle');
-  addLockTimeoutOption(bundle)
+  const bundle = program
+    .command('bundle')
     .description('write one reproducible tar.gz with everything an air-gapped site needs (release files, lock, tree, images)')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--out <file>', 'where to write the bundle (default: dist/<name>.tar.gz)')
     .option('--hauler', 'add a Hauler manifest (hauler.yaml: Images and Files)')
     .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
+    .addOption(lockTimeoutOption())
     .action(async (local: BundleOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const res = await createBundle(io, { ...local, ...(g.quiet ? { quiet: true } : {}) });

@@ -1,5 +1,5 @@
 /** What `capiform lock` and `capiform render` share: loading the config and redacting credentials from output. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CapiformError, UsageError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { CliIO } from '../context.js';
@@ -57,8 +57,8 @@ export function downloadProgress(io: CliIO, opts: { json?: boolean; quiet?: bool
 }
 
 /** `--lock-timeout <seconds>` for the commands that write the project (render, lock, bundle). */
-export function addLockTimeoutOption(cmd: Command): Command {
-  return cmd.option('--lock-timeout <seconds>', `how long to wait while another capiform writes this project (default ${defaultLockTimeoutSeconds})`);
+export function lockTimeoutOption(): Option {
+  return new Option('--lock-timeout <seconds>', `how long to wait while another capiform writes this project (default ${defaultLockTimeoutSeconds})`);
 }
 
 /** The parsed `--lock-timeout`, or the default. */

@@ -4,18 +4,19 @@ import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../main.js';
 import { withBundle } from './bundle-option.js';
-import { addLockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
+import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
 
 export function registerRender(program: Command, io: CliIO): void {
-  const render = program
+  program
     .command('render')
     .description('render providers/, clusters/ (and argocd/) from capi.config.* and capi.lock.yaml')
     .option('--check', 'write nothing; exit 1 listing the files that differ from what would be rendered')
     .option('--frozen', 'never change capi.lock.yaml; fail when the config no longer matches it (CI)')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
-    .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)');
-  addLockTimeoutOption(render).action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string }, cmd: Command) => {
+    .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
+    .addOption(lockTimeoutOption())
+    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
