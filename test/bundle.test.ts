@@ -237,6 +237,10 @@ describe('--bundle source', () => {
     const digest = createHash('sha256').update(bytes).digest('hex');
     new ContentCache(cacheDir).putSync(bytes);
     const dir = bundleProject();
+    // This lock pins a remote metadata.yaml the local config cannot render from; with no `images:` relocation the
+    // image sources need no render, so the bundle reads the tree and the pinned files only.
+    const config = readFileSync(join(dir, 'capi.config.ts'), 'utf8');
+    writeFileSync(join(dir, 'capi.config.ts'), config.replace(", images: { repository: 'registry.internal/mirror' }", ''));
     const lock = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8').replace(
       /  - name: metadata.yaml\n    path: repository\/cluster-api\/v1.12.4\/metadata.yaml\n    sha256: \w+\n    size: \d+\n/,
       `  - name: metadata.yaml\n    url: https://github.com/kubernetes-sigs/cluster-api/releases/download/v1.12.4/metadata.yaml\n    sha256: ${digest}\n    size: ${bytes.length}\n`,

@@ -28,7 +28,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     const r = await runCli(['render'], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('wrote capi.lock.yaml\nrendered 21 files: 21 added, 0 changed, 0 removed\n');
+    expect(r.stdout).toBe('wrote capi.lock.yaml\nrendered 25 files: 25 added, 0 changed, 0 removed\n');
     const tree = [...listFiles(join(dir, 'providers')).map((p) => `providers/${p}`), ...listFiles(join(dir, 'clusters')).map((p) => `clusters/${p}`), ...listFiles(join(dir, 'clusterclasses')).map((p) => `clusterclasses/${p}`)];
     expect(tree).toEqual([
       'providers/bootstrap-kubeadm/components.yaml',
@@ -48,6 +48,10 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
       'providers/infrastructure-docker/kustomization.yaml',
       'clusters/team-a/dev-1/cluster.yaml',
       'clusters/team-a/dev-1/kustomization.yaml',
+      'clusters/team-a/kustomization.yaml',
+      'clusters/team-a/namespace.yaml',
+      'clusters/team-b/kustomization.yaml',
+      'clusters/team-b/namespace.yaml',
       'clusters/team-b/plain/cluster.yaml',
       'clusters/team-b/plain/kustomization.yaml',
       'clusterclasses/team-a/quick-start/clusterclass.yaml',
@@ -68,7 +72,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     const before = new Map(listFiles(dir).map((p) => [p, statSync(join(dir, p)).mtimeMs]));
     await new Promise((r) => setTimeout(r, 20));
     const r = await runCli(['render'], { cwd: dir });
-    expect(r.stdout).toBe('tree is up to date (21 files)\n');
+    expect(r.stdout).toBe('tree is up to date (25 files)\n');
     const after = new Map(listFiles(dir).map((p) => [p, statSync(join(dir, p)).mtimeMs]));
     expect(after).toEqual(before);
   });
@@ -96,8 +100,10 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     writeFileSync(join(dir, 'clusters/team-a/dev-1/extra.yaml'), 'ours\n');
     writeFileSync(join(dir, 'capi.config.ts'), fixtureConfig({ clusters: `{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }` }));
     const r = await runCli(['render'], { cwd: dir });
-    expect(r.stdout).toContain('0 added, 1 changed, 2 removed');
+    // The cluster's two files and its namespace's two (no cluster is left in team-b).
+    expect(r.stdout).toContain('0 added, 1 changed, 4 removed');
     expect(existsSync(join(dir, 'clusters/team-b/plain/cluster.yaml'))).toBe(false);
+    expect(existsSync(join(dir, 'clusters/team-b/namespace.yaml'))).toBe(false);
     expect(read(dir, 'clusters/team-b/plain/notes.txt')).toBe('ours\n');
     expect(read(dir, 'providers/README.md')).toBe('ours\n');
     expect(read(dir, 'clusters/team-a/dev-1/extra.yaml')).toBe('ours\n');

@@ -7,12 +7,18 @@
  *   kind, including manifests embedded in ConfigMaps and Secrets (what a ClusterResourceSet applies), but only images
  *   that are explicit: a value still holding `${…}` is not an image anyone can mirror.
  *
- * The list is de-duplicated and sorted by bytes (Go `sort.Strings`), like `clusterctl init list-images`.
+ * - The kubeadm images of every workload cluster's Kubernetes version (./kubeadm-images.ts): no manifest names them,
+ *   yet no control-plane node starts without them.
+ *
+ * Each image is listed with its upstream source: the tree names images after the config's `images:` relocation, and
+ * a mirror job must pull from where they come from. The list is de-duplicated and sorted by bytes (Go
+ * `sort.Strings`), like `clusterctl init list-images`.
  */
 import { InputError, UsageError } from '../errors.js';
-import { alterImage, ImageReferenceError } from '../render/components/images.js';
+import { alterImage, ImageReferenceError, type ImageOverrides } from '../render/components/images.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { compareBytes } from './archive.js';
+import { kubeadmImages } from './kubeadm-images.js';
 
 export interface ImageUse {
   /** Tree file: `providers/cluster-api/components.yaml`. */
@@ -24,9 +30,18 @@ export interface ImageUse {
 }
 
 export interface ImageRecord {
-  /** The image as the manifests name it (after `images:` overrides). */
+  /** The image as the manifests name it (after `images:` overrides): where the stack pulls it from. */
   readonly image: string;
+  /** Where it comes from upstream, before any `images:` relocation: what a mirror job pulls. */
+  readonly source: string;
   readonly usedBy: readonly ImageUse[];
+}
+
+/** A found image; `source` when it differs from `image`. */
+export interface FoundImage {
+  readonly image: string;
+  readonly source?: string;
+  readonly use: ImageUse;
 }
 
 export interface TreeFileInput {
@@ -158,42 +173,135 @@ function ruleFor(path: string): 'provider' | 'cluster' | null {
  */
 function parseRelevant(text: string, source: string, rule: 'provider' | 'cluster'): KubeObject[] {
   const docs = splitDocuments(text, source).map((c) => text.slice(c.start, c.end));
-  const keep = docs.filter((d) => (rule === 'provider' ? /^kind:[ \t]*["']?(Deployment|DaemonSet)["']?[ \t]*$/m.test(d) : d.includes('image')));
+  // A Secret's manifests are base64: their `image:` is not in the text.
+  const keep = docs.filter((d) => (rule === 'provider' ? /^kind:[ \t]*["']?(Deployment|DaemonSet)["']?[ \t]*$/m.test(d) : d.includes('image') || /^kind:[ \t]*["']?Secret["']?[ \t]*$/m.test(d)));
   if (keep.length === 0) return [];
   return parseManifests(keep.join('\n---\n'), { source });
 }
 
-/** Merges uses into records: de-duplicated, sorted by bytes; uses sorted by file, object, container. */
-export function collectImages(found: Iterable<{ image: string; use: ImageUse }>): ImageRecord[] {
-  const by = new Map<string, ImageUse[]>();
+const useKey = (u: ImageUse): string => `${u.file}\0${u.object}\0${u.container}`;
+
+/**
+ * Merges uses into records: de-duplicated, sorted by bytes; uses sorted by file, object, container. Two upstream
+ * images relocated onto one name would make the mirror hold only one of them: an input error naming both.
+ */
+export function collectImages(found: Iterable<FoundImage>): ImageRecord[] {
+  const by = new Map<string, { source: string; from: ImageUse; uses: ImageUse[] }>();
   for (const f of found) {
-    const list = by.get(f.image) ?? [];
-    list.push(f.use);
-    by.set(f.image, list);
+    const source = f.source ?? f.image;
+    const entry = by.get(f.image);
+    if (!entry) {
+      by.set(f.image, { source, from: f.use, uses: [f.use] });
+      continue;
+    }
+    if (entry.source !== source) {
+      throw new InputError(`two images are relocated onto ${f.image}: ${entry.source} (${entry.from.object} in ${entry.from.file}) and ${source} (${f.use.object} in ${f.use.file})`, {
+        where: f.use.file,
+        hint: 'give one of them its own name with a per-image `images` entry (`<label>/<image>: { name: … }`)',
+      });
+    }
+    entry.uses.push(f.use);
   }
-  const key = (u: ImageUse): string => `${u.file}\0${u.object}\0${u.container}`;
   return [...by]
     .sort(([a], [b]) => compareBytes(a, b))
-    .map(([image, uses]) => {
+    .map(([image, { source, uses }]) => {
       const seen = new Set<string>();
-      const usedBy = uses.filter((u) => (seen.has(key(u)) ? false : (seen.add(key(u)), true))).sort((a, b) => compareBytes(key(a), key(b)));
-      return { image, usedBy };
+      const usedBy = uses.filter((u) => (seen.has(useKey(u)) ? false : (seen.add(useKey(u)), true))).sort((a, b) => compareBytes(useKey(a), useKey(b)));
+      return { image, source, usedBy };
     });
 }
 
-/** The images of a rendered tree (paths relative to the tree root). */
-export function imagesOfTree(files: readonly TreeFileInput[]): ImageRecord[] {
+function imagesInFiles(files: readonly TreeFileInput[]): { image: string; use: ImageUse }[] {
   const found: { image: string; use: ImageUse }[] = [];
   for (const f of files) {
     const rule = ruleFor(f.path);
     if (!rule) continue;
     found.push(...imagesOfObjects(parseRelevant(f.content, f.path, rule), f.path, rule === 'provider'));
   }
+  return found;
+}
+
+export interface TreeImagesOptions {
+  /**
+   * The same tree rendered without any `images:` relocation: each image's source is the image at the same place
+   * (file, object, container) there. Without it every image is its own source.
+   */
+  readonly sources?: readonly TreeFileInput[];
+  /** The config's `images:` (global and per provider), applied to the kubeadm images as to the provider images. */
+  readonly overrides?: ImageOverrides;
+}
+
+/** The component key of the kubeadm images in `images:` (besides `all`): `kubeadm`, `kubeadm/etcd`, … */
+export const kubeadmImagesKey = 'kubeadm';
+
+/** The images of a rendered tree (paths relative to the tree root). */
+export function imagesOfTree(files: readonly TreeFileInput[], opts: TreeImagesOptions = {}): ImageRecord[] {
+  const found: FoundImage[] = imagesInFiles(files);
   const bad = found.find((f) => f.image === '');
   if (bad) {
     throw new InputError(`${bad.use.object} in ${bad.use.file}: container ${bad.use.container} has no image`, { where: bad.use.file });
   }
+  if (opts.sources) {
+    const upstream = new Map(imagesInFiles(opts.sources).map((f) => [useKey(f.use), f.image]));
+    for (let i = 0; i < found.length; i++) {
+      const f = found[i]!;
+      const source = upstream.get(useKey(f.use));
+      if (source !== undefined && source !== f.image) found[i] = { ...f, source };
+    }
+  }
+  for (const k of kubernetesVersions(files)) {
+    for (const { name, image } of kubeadmImages(k.version, k.file)) {
+      const relocated = opts.overrides ? alterImage(kubeadmImagesKey, image, opts.overrides) : image;
+      found.push({ image: relocated, source: image, use: { file: k.file, object: k.object, container: `kubeadm:${name}` } });
+    }
+  }
   return collectImages(found);
+}
+
+/**
+ * The Kubernetes version of every kubeadm-managed control plane in the tree: a KubeadmControlPlane's
+ * `spec.version`, or a topology Cluster's `spec.topology.version` when its ClusterClass (in the tree) uses a
+ * KubeadmControlPlaneTemplate.
+ */
+function kubernetesVersions(files: readonly TreeFileInput[]): { version: string; file: string; object: string }[] {
+  const out: { version: string; file: string; object: string }[] = [];
+  const kubeadmClasses = new Set<string>();
+  const topologies: { version: string; file: string; object: string; ns: string; cls: string }[] = [];
+  for (const f of files) {
+    if (ruleFor(f.path) !== 'cluster' || !/\bkind:[ \t]*["']?(Cluster|ClusterClass|KubeadmControlPlane)["']?[ \t]*$/m.test(f.content)) continue;
+    const docs = splitDocuments(f.content, f.path)
+      .map((c) => f.content.slice(c.start, c.end))
+      .filter((d) => /^kind:[ \t]*["']?(Cluster|ClusterClass|KubeadmControlPlane)["']?[ \t]*$/m.test(d));
+    if (docs.length === 0) continue;
+    for (const o of parseManifests(docs.join('\n---\n'), { source: f.path })) {
+      const spec = isObj(o.spec) ? o.spec : {};
+      const m = isObj(o.metadata) ? o.metadata : {};
+      const ns = typeof m.namespace === 'string' ? m.namespace : '';
+      if (o.kind === 'KubeadmControlPlane' && typeof spec.version === 'string' && isExplicitImage(spec.version)) {
+        out.push({ version: spec.version, file: f.path, object: objectName(o) });
+      } else if (o.kind === 'ClusterClass') {
+        const cp = isObj(spec.controlPlane) ? spec.controlPlane : {};
+        const ref = isObj(cp.ref) ? cp.ref : isObj(cp.templateRef) ? cp.templateRef : {};
+        if (ref.kind === 'KubeadmControlPlaneTemplate') kubeadmClasses.add(`${ns}/${String(m.name)}`);
+      } else if (o.kind === 'Cluster' && isObj(spec.topology) && typeof spec.topology.version === 'string' && isExplicitImage(spec.topology.version)) {
+        const t = spec.topology;
+        const classRef = isObj(t.classRef) ? t.classRef : undefined;
+        const cls = typeof t.class === 'string' ? t.class : typeof classRef?.name === 'string' ? classRef.name : '';
+        const clsNs = typeof t.classNamespace === 'string' ? t.classNamespace : typeof classRef?.namespace === 'string' ? classRef.namespace : ns;
+        topologies.push({ version: t.version as string, file: f.path, object: objectName(o), ns: clsNs, cls });
+      }
+    }
+  }
+  for (const t of topologies) if (kubeadmClasses.has(`${t.ns}/${t.cls}`)) out.push({ version: t.version, file: t.file, object: t.object });
+  return out;
+}
+
+/**
+ * The image list of `capiform images` and `images.txt`: one line per image, `<source>` when the stack pulls it from
+ * where it comes from, `<source> <image>` when the config relocates it (pull the first, push it as the second).
+ */
+export function formatImageList(images: readonly ImageRecord[]): string {
+  return images.map((r) => (r.source === r.image ? `${r.image}\n` : `${r.source} ${r.image}\n`)).join('');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { IntegrityError } from '../errors.js';
 import { compareBytes, gzipReproducible, type ArchiveFile } from './archive.js';
-import type { ImageRecord } from './images.js';
+import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/images.js';
 import type { Lock, LockedFile } from '../lock/model.js';
 import { componentsFileName } from '../resolve/provider-type.js';
@@ -131,6 +131,7 @@ function yamlList(items: readonly string[], indent: string): string {
   return items.map((i) => `${indent}- ${q(i)}\n`).join('');
 }
 
+/** Hauler pulls every image from where it comes from (`source`); the relocated name is where a site pushes it. */
 function haulerManifest(name: string, images: readonly string[], files: readonly string[]): string {
   return (
     `apiVersion: content.hauler.cattle.io/v1\nkind: Images\nmetadata:\n  name: ${q(`${name}-images`)}\nspec:\n  images:\n` +
@@ -138,6 +139,14 @@ function haulerManifest(name: string, images: readonly string[], files: readonly
     `---\napiVersion: content.hauler.cattle.io/v1\nkind: Files\nmetadata:\n  name: ${q(`${name}-files`)}\nspec:\n  files:\n` +
     files.map((f) => `  - path: ${q(f)}\n`).join('')
   );
+}
+
+/**
+ * The upstream images of `records`, once each, sorted: Zarf and Hauler pull from the source (a relocated name does
+ * not exist upstream); Zarf then pushes into its own registry and rewrites the pods.
+ */
+function sourcesOf(records: readonly ImageRecord[]): string[] {
+  return [...new Set(records.map((r) => r.source))].sort(compareBytes);
 }
 
 function zarfName(s: string): string {
@@ -155,14 +164,14 @@ function zarfPackage(name: string, lock: Lock, tree: readonly BundleTreeFile[], 
       .map((f) => `${treeDir}/${f.path}`)
       .sort(compareBytes);
   for (const g of groups) {
-    const imgs = images.filter((r) => r.usedBy.some((u) => u.file.startsWith(g.dir))).map((r) => r.image);
+    const imgs = sourcesOf(images.filter((r) => r.usedBy.some((u) => u.file.startsWith(g.dir))));
     out += `- name: ${q(zarfName(g.name))}\n  required: true\n`;
     if (imgs.length > 0) out += `  images:\n${yamlList(imgs, '  ')}`;
     out += `  manifests:\n  - name: ${q(zarfName(g.name))}\n    files:\n${yamlList(manifestFiles(g.dir), '    ')}`;
   }
   const clusterFiles = [...manifestFiles('clusterclasses/'), ...manifestFiles('clusters/')];
   if (clusterFiles.length > 0) {
-    const imgs = images.filter((r) => r.usedBy.some((u) => u.file.startsWith('clusters/') || u.file.startsWith('clusterclasses/'))).map((r) => r.image);
+    const imgs = sourcesOf(images.filter((r) => r.usedBy.some((u) => u.file.startsWith('clusters/') || u.file.startsWith('clusterclasses/'))));
     out += `- name: clusters\n  required: false\n`;
     if (imgs.length > 0) out += `  images:\n${yamlList(imgs, '  ')}`;
     out += `  manifests:\n  - name: clusters\n    files:\n${yamlList(clusterFiles, '    ')}`;
@@ -220,29 +229,34 @@ function operatorFiles(lock: Lock, tree: readonly BundleTreeFile[], read: (label
   return out;
 }
 
-/** Every file of the bundle (without the top-level directory), SHA256SUMS last. */
-export function bundleFiles(input: BundleInput): ArchiveFile[] {
-  const files: ArchiveFile[] = [];
+/** Every locked release file by its bundle path, checked against the lock: all mismatches in one error (exit 3). */
+export function checkLockedFiles(lock: Lock, readLocked: BundleInput['readLocked']): Map<string, Uint8Array> {
   const repo = new Map<string, Uint8Array>();
   const problems: string[] = [];
-  for (const l of lockedFiles(input.lock)) {
-    const bytes = input.readLocked(l.label, l.version, l.file);
+  for (const l of lockedFiles(lock)) {
+    const bytes = readLocked(l.label, l.version, l.file);
     const actual = sha256Hex(bytes);
     if (actual !== l.file.sha256) problems.push(`${l.label} ${l.version} ${l.file.name}: expected sha256 ${l.file.sha256}, got ${actual}`);
     repo.set(l.path, bytes);
-    files.push({ path: l.path, content: bytes });
   }
   if (problems.length > 0) {
     throw new IntegrityError(`release files do not match capi.lock.yaml:\n  ${problems.join('\n  ')}`, {
       hint: 'the repository or the cache changed since the lock was written; run `capiform lock` and check why',
     });
   }
+  return repo;
+}
+
+/** Every file of the bundle (without the top-level directory), SHA256SUMS last. */
+export function bundleFiles(input: BundleInput): ArchiveFile[] {
+  const repo = checkLockedFiles(input.lock, input.readLocked);
+  const files: ArchiveFile[] = [...repo].map(([path, content]) => ({ path, content }));
   files.push({ path: 'clusterctl.yaml', content: clusterctlYaml(input.lock, input.imageOverrides) });
   files.push({ path: lockFile, content: input.lockText });
   files.push({ path: input.config.name, content: input.config.content });
   for (const f of input.tree) files.push({ path: `${treeDir}/${f.path}`, content: f.content });
-  const images = input.images.map((r) => r.image);
-  files.push({ path: imagesFile, content: images.map((i) => `${i}\n`).join('') });
+  const images = sourcesOf(input.images);
+  files.push({ path: imagesFile, content: formatImageList(input.images) });
   const extras = new Set(input.extras ?? []);
   if (extras.has('hauler')) {
     const fileList = [...repo.keys(), 'clusterctl.yaml'].sort(compareBytes);

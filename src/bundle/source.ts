@@ -11,7 +11,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { InputError, IntegrityError } from '../errors.js';
 import type { ProviderRepository, RepositoryKind } from '../resolve/repository.js';
 import { extractArchive } from './archive.js';
-import { lockFile, repositoryDir } from './layout.js';
+import { componentsFileOf, lockFile, repositoryDir } from './layout.js';
 import { parseLock } from '../lock/format.js';
 import type { Lock } from '../lock/model.js';
 import { bundleRoot, verifyBundle } from './verify.js';
@@ -39,6 +39,23 @@ export interface BundleSource {
 
 const semverDir = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
+/**
+ * The components file the bundle's releases ship. The request's name was guessed from the config's url, which for a
+ * repository root (`./repository`) looks at a folder that is not there on the air-gapped side, so it falls back to
+ * the type's conventional name; CAPD ships `infrastructure-components-development.yaml` instead. The lock records the
+ * real name; for a version the lock does not pin (`lock --upgrade --bundle`), the bundle's own folders tell.
+ */
+function bundleComponentsFile(base: string, entry: { type?: string; files: readonly { name: string }[] } | undefined, requested: string): string {
+  if (entry?.type !== undefined) {
+    const locked = componentsFileOf({ type: entry.type, files: entry.files });
+    if (entry.files.some((f) => f.name === locked)) return locked;
+  }
+  const shipped = existsSync(base) ? readdirSync(base).flatMap((v) => (statSync(join(base, v)).isDirectory() ? readdirSync(join(base, v)) : [])) : [];
+  if (shipped.length === 0 || shipped.includes(requested)) return requested;
+  const stem = requested.replace(/\.yaml$/, '');
+  return shipped.filter((f) => f.startsWith(`${stem}-`) && f.endsWith('.yaml')).sort()[0] ?? requested;
+}
+
 /** A provider's releases inside an extracted bundle, presented as the repository the config names. */
 export function bundleRepository(bundleDir: string, lock: Lock, configDir: string, p: RepositoryRequest): ProviderRepository {
   const base = join(bundleDir, repositoryDir, p.label);
@@ -52,7 +69,7 @@ export function bundleRepository(bundleDir: string, lock: Lock, configDir: strin
   return {
     kind: p.kind,
     url: p.url,
-    componentsFile: p.componentsFile,
+    componentsFile: bundleComponentsFile(base, entry, p.componentsFile),
     defaultVersion: entry?.version ?? 'latest',
     rootPath: '.',
     async listVersions() {

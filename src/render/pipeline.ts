@@ -37,17 +37,25 @@ import {
   clusterClassReferences,
   emitManifests,
   clusterDirectorySyncWaves,
+  declaredNamespaces,
   kustomizationFor,
+  namespaceDir,
+  namespaceFile,
+  namespaceYaml,
   processCertManager,
   providerSyncWave,
   syncWaves,
   renderClusterTemplate,
   renderProviderComponents,
   templateOptionsToVariables,
+  workloadNamespaces,
   type KubeObject,
   type ManifestEntry,
 } from './tree/deps.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
+import { alterImage, type ImageOverrides } from './components/images.js';
+import { relocateCrsImages } from './crs-images.js';
+import { mergeDuplicateObjects } from './duplicate-objects.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
@@ -231,7 +239,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const omitted: OmittedObject[] = [];
   const leaks: { variable: string; object: string; file: string; where: string }[] = [];
   const cache = new TreeCache(config.dir, opts.mode === 'lock' ? undefined : opts.env, { contents: opts.mode === 'memory' });
-  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache };
+  const ctx: RenderContext = { config, store, files, omitted, leaks, problems, lockMode: opts.mode === 'lock', cache, sources: new Map() };
 
   const components = resolution.providers.map((r) => {
     const ref = { label: r.provider.label, repo: r.repo };
@@ -281,9 +289,12 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
   await renderClusters(ctx, resolution.providers);
+  const namespaces = opts.mode === 'lock' ? [] : workloadNamespaces(config.clusters, providerNamespaces(ctx));
+  for (const ns of namespaces) addDir(files, namespaceDir(ns), [{ name: namespaceFile, content: withHeader(namespaceYaml(ns)) }]);
 
   if (leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(leaks);
   if (problems.length > 0) throw aggregate(problems, config);
+  if (opts.mode !== 'lock') mergeDuplicates(ctx);
 
   if (config.argocd && opts.mode !== 'lock') {
     const a = config.argocd;
@@ -299,6 +310,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       ...(a.path ? { pathPrefix: a.path } : {}),
       providers: providerDirs,
       clusterClasses: ctx.classDirs,
+      namespaces: namespaces.map((ns) => ({ namespace: ns, dir: namespaceDir(ns), wave: syncWaves.namespaces })),
       clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
       mode: a.mode,
       ...(a.generator ? { generator: a.generator } : {}),
@@ -377,6 +389,39 @@ interface RenderContext {
   lockMode: boolean;
   cache: TreeCache;
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
+  /** What rendered each cluster and ClusterClass directory (release and file), for messages about its objects. */
+  sources: Map<string, string>;
+}
+
+/** Namespaces the providers' and cert-manager's components create. */
+function providerNamespaces(ctx: RenderContext): Set<string> {
+  const out = new Set<string>();
+  for (const f of ctx.files) {
+    if (!f.path.startsWith('providers/') || !/\/(components|cert-manager)\.yaml$/.test(f.path)) continue;
+    for (const ns of declaredNamespaces(fileContent(ctx, f))) out.add(ns);
+  }
+  return out;
+}
+
+/** A file's text: files taken from the tree cache carry no content, their bytes on disk are the rendered ones. */
+function fileContent(ctx: RenderContext, f: TreeFile): string {
+  return f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8');
+}
+
+/** Drops identical copies of an object from later files; different copies are an input error (./duplicate-objects.ts). */
+function mergeDuplicates(ctx: RenderContext): void {
+  const changed = mergeDuplicateObjects(ctx.files, (f) => fileContent(ctx, f), (dir) => ctx.sources.get(dir));
+  for (const [i, f] of ctx.files.entries()) {
+    const content = changed.get(f.path);
+    if (content === undefined) continue;
+    ctx.files[i] = { ...f, content };
+    ctx.cache.verified.delete(f.path);
+  }
+}
+
+/** The `images:` a provider's manifests follow: the global entries and the provider's own. */
+function imageOverridesOf(config: ResolvedConfig, p: ResolvedProvider): ImageOverrides {
+  return { ...config.images, ...(p.images ? { [p.label]: p.images } : {}) };
 }
 
 /** Adds a directory's files and its kustomization; returns the directory's files. */
@@ -452,7 +497,7 @@ async function renderProvider(
   }
   const { raw } = await load();
   try {
-    const images = { ...config.images, ...(p.images ? { [p.label]: p.images } : {}) };
+    const images = imageOverridesOf(config, p);
     const c = renderProviderComponents({
       raw,
       name: p.name,
@@ -549,7 +594,9 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         });
       }
       const dir = `clusters/${c.namespace}/${c.name}`;
-      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd) });
+      ctx.sources.set(dir, `${r.provider.label} ${r.version} ${file}, cluster ${c.namespace}/${c.name}`);
+      const overrides = imageOverridesOf(config, r.provider);
+      const inputs = digestOf({ fp, kind: 'cluster', cluster: c, template: raw.sha, version: r.version, label: r.provider.label, variables: config.variables, secrets: config.secrets, argocd: Boolean(config.argocd), images: overrides });
       if (!ctx.lockMode) {
         const reused = ctx.cache.reuse(dir, inputs);
         const extra = reused?.extra as ClusterExtra | undefined;
@@ -560,6 +607,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           for (const cls of extra.classes) {
             // Record the class file reads for the lock, as a full render would.
             await readRaw(r, `clusterclass-${cls.name}.yaml`);
+            if (!ctx.sources.has(cls.dir)) ctx.sources.set(cls.dir, `${r.provider.label} ${r.version} clusterclass-${cls.name}.yaml`);
             const known = classes.get(cls.key);
             if (known) {
               useClass(c, cls);
@@ -610,6 +658,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           values: variablesUsed(classRaw.text).map((v) => lookup(v) ?? null),
         });
         const cls = { key, dir: classDir, inputs: classInputs, namespace: ref.namespace, name: ref.name };
+        if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
         extra.classes.push(cls);
         if (useClass(c, cls)) continue;
         const fromDisk = ctx.cache.reuse(classDir, classInputs);
@@ -627,7 +676,10 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
         ctx.cache.record(classDir, classInputs, addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]));
       }
       if (ctx.lockMode) continue;
-      const named = withTemplateNames(t, c.templates.hashNames);
+      let named = withTemplateNames(t, c.templates.hashNames);
+      // The CNI and add-ons a ClusterResourceSet installs follow the infrastructure provider's `images:` too.
+      const relocated = Object.keys(overrides).length > 0 ? relocateCrsImages(named.objects, (img) => alterImage(r.provider.label, img, overrides)) : null;
+      if (relocated) named = { objects: relocated, yaml: emitManifests(relocated) };
       let yaml = named.yaml;
       const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);

@@ -5,13 +5,13 @@ import type { Command } from 'commander';
 import { InputError, IntegrityError } from '../../errors.js';
 import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
 import { imagesOfTree } from '../../bundle/images.js';
-import { bundleFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
+import { bundleFiles, checkLockedFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
+import { lockFileName, type LockedFile } from '../../lock/model.js';
 import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
 import { verifyBundle } from '../../bundle/verify.js';
-import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
+import { configImageOverrides, upstreamTree } from './images.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import { lockFileName } from '../../lock/model.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
 import { asProjectWriter, lockTimeoutOption } from './pipeline-shared.js';
 
@@ -34,6 +34,16 @@ export interface BundleResult {
   images: number;
 }
 
+function memoized(read: (label: string, version: string, file: LockedFile) => Uint8Array): (label: string, version: string, file: LockedFile) => Uint8Array {
+  const seen = new Map<string, Uint8Array>();
+  return (label, version, file) => {
+    const key = `${label}\0${version}\0${file.name}`;
+    let bytes = seen.get(key);
+    if (!bytes) seen.set(key, (bytes = read(label, version, file)));
+    return bytes;
+  };
+}
+
 /** Builds the bundle of the project around `--config` and writes it. */
 export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
   const { loadConfig } = await import('../../config/load.js');
@@ -54,8 +64,7 @@ async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfi
   const configFile = config.file;
   const dir = config.dir;
   // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
-  const imageOverrides: ImageOverrides = { ...config.images };
-  for (const p of config.providers) if (p.images) imageOverrides[p.label] = { ...p.images };
+  const imageOverrides = configImageOverrides(config);
   const lock = readProjectLock(dir);
   const tree = readTree(dir);
   if (!tree.some((f) => f.path.startsWith('providers/'))) {
@@ -66,13 +75,17 @@ async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfi
   if (opts.hauler) extras.push('hauler');
   if (opts.zarf) extras.push('zarf');
   if (opts.operator) extras.push('operator');
-  const images = imagesOfTree(tree);
+  // Release files are checked against the lock before anything renders from them (and read once).
+  const read = memoized(lockedFileReader(dir, io.env));
+  checkLockedFiles(lock.lock, read);
+  const sources = await upstreamTree(io, config, { quiet: true });
+  const images = imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: imageOverrides });
   const files = bundleFiles({
     name,
     lockText: lock.text,
     lock: lock.lock,
     config: { name: basename(configFile), content: readFileSync(configFile) },
-    readLocked: lockedFileReader(dir, io.env),
+    readLocked: read,
     tree,
     images,
     imageOverrides,

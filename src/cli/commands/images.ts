@@ -2,10 +2,12 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
-import { formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat } from '../../bundle/images.js';
+import { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
+import type { ResolvedConfig } from '../../config/types.js';
 import { lockFileName } from '../../lock/model.js';
 import { readSettled } from '../../render/tree/write-tree.js';
+import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 
@@ -16,9 +18,29 @@ interface ImagesOptions {
   format?: string;
 }
 
+/** The config's `images:` as clusterctl.yaml writes them: the global entries and each provider's own. */
+export function configImageOverrides(config: ResolvedConfig): ImageOverrides {
+  const overrides: ImageOverrides = { ...config.images };
+  for (const p of config.providers) if (p.images) overrides[p.label] = { ...p.images };
+  return overrides;
+}
+
+/**
+ * The tree as it would render without any `images:` relocation (in memory, from the lock): where every image
+ * comes from. `undefined` when the config relocates nothing, so the tree already names the sources.
+ */
+export async function upstreamTree(io: CliIO, config: ResolvedConfig, opts: { json?: boolean; quiet?: boolean }): Promise<readonly TreeFileInput[] | undefined> {
+  if (Object.keys(configImageOverrides(config)).length === 0) return undefined;
+  const { runPipeline } = await import('../../render/pipeline.js');
+  const plain: ResolvedConfig = { ...config, images: {}, providers: config.providers.map((p) => ({ ...p, images: undefined })) };
+  const res = await runPipeline({ config: plain, mode: 'memory', env: io.env, onProgress: downloadProgress(io, opts) });
+  return res.files;
+}
+
 /**
  * The images of the stack: the rendered tree next to the config (or `--tree`); without one, the tree the pipeline
- * would render from the config and the lock (written nowhere).
+ * would render from the config and the lock (written nowhere). With a config, each image's upstream source comes
+ * from the same tree rendered without the `images:` relocation; `--tree` alone lists the images as the tree names them.
  */
 export async function stackImages(io: CliIO, opts: { config?: string; tree?: string; json?: boolean; quiet?: boolean }): Promise<ImageRecord[]> {
   if (opts.tree) {
@@ -35,11 +57,13 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
   return readSettled(
     config.dir,
     async () => {
-      const tree = readTree(config.dir);
-      if (tree.some((f) => f.path.startsWith('providers/'))) return imagesOfTree(tree);
-      const { runPipeline } = await import('../../render/pipeline.js');
-      const res = await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) });
-      return imagesOfTree(res.files);
+      let tree: readonly TreeFileInput[] = readTree(config.dir);
+      if (!tree.some((f) => f.path.startsWith('providers/'))) {
+        const { runPipeline } = await import('../../render/pipeline.js');
+        tree = (await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) })).files;
+      }
+      const sources = await upstreamTree(io, config, opts);
+      return imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: configImageOverrides(config) });
     },
     lockFileName,
   );
@@ -63,13 +87,14 @@ export function registerImages(program: Command, io: CliIO): void {
         throw new UsageError(`--format ${format} needs --relocate <registry>`, { where: '--format', hint: 'e.g. capiform images --relocate registry.internal/mirror --format skopeo' });
       }
       const images = await stackImages(io, g);
-      const moved = local.relocate ? relocations(images.map((r) => r.image), local.relocate) : undefined;
+      // A mirror copies from upstream: the relocation plan starts from each image's source.
+      const moved = local.relocate ? relocations(images.map((r) => r.source), local.relocate) : undefined;
       if (g.json) {
-        const rows = images.map((r, i) => ({ image: r.image, ...(moved ? { destination: moved[i]!.destination } : {}), usedBy: r.usedBy }));
+        const rows = images.map((r, i) => ({ image: r.image, source: r.source, ...(moved ? { destination: moved[i]!.destination } : {}), usedBy: r.usedBy }));
         io.stdout(`${JSON.stringify({ images: rows }, null, 2)}\n`);
         return;
       }
       if (moved) io.stdout(formatRelocations(moved, format as RelocationFormat));
-      else io.stdout(images.map((r) => `${r.image}\n`).join(''));
+      else io.stdout(formatImageList(images));
     });
 }

@@ -39,6 +39,8 @@ export interface ArgoCdInput {
   /** Directories holding ClusterClasses on their own, when the tree shares one ClusterClass between clusters. */
   clusterClasses?: readonly ArgoCdNamespaced[];
   clusters: readonly ArgoCdNamespaced[];
+  /** Folders declaring the workload clusters' Namespaces (`clusters/<namespace>`), synced before ClusterClasses and clusters. */
+  namespaces?: readonly { namespace: string; dir: string; wave: number }[];
   mode: ArgoCdMode;
   /** ApplicationSet only: a list generator (default) or git directory generators over the same directories. */
   generator?: ArgoCdGenerator;
@@ -68,7 +70,7 @@ export interface TreeFile {
   content: string;
 }
 
-type Component = 'cert-manager' | 'provider' | 'clusterclass' | 'cluster';
+type Component = 'cert-manager' | 'provider' | 'namespace' | 'clusterclass' | 'cluster';
 
 interface AppModel {
   name: string;
@@ -101,6 +103,7 @@ const waveLabel = 'capiform.io/sync-wave';
 const syncOptionsFor: Record<Component, readonly string[]> = {
   'cert-manager': ['CreateNamespace=false', 'ServerSideApply=true'],
   provider: ['CreateNamespace=false', 'ServerSideApply=true', 'SkipDryRunOnMissingResource=true'],
+  namespace: ['CreateNamespace=false'],
   clusterclass: ['CreateNamespace=false', 'SkipDryRunOnMissingResource=true'],
   cluster: ['CreateNamespace=false', 'SkipDryRunOnMissingResource=true'],
 };
@@ -138,6 +141,7 @@ const providerIgnoreDifferences: readonly Record<string, unknown>[] = [
 const ignoreDifferencesFor: Record<Component, readonly Record<string, unknown>[]> = {
   'cert-manager': providerIgnoreDifferences,
   provider: providerIgnoreDifferences,
+  namespace: [],
   clusterclass: [],
   cluster: [],
 };
@@ -183,6 +187,9 @@ function appModels(input: ArgoCdInput, prefix: string): AppModel[] {
   for (const p of input.providers) {
     const component: Component = p.label === 'cert-manager' ? 'cert-manager' : 'provider';
     apps.push(model(namePrefix, [p.label], component, p.dir, p.wave, prefix, `provider ${p.label}`));
+  }
+  for (const n of input.namespaces ?? []) {
+    apps.push(model(namePrefix, ['namespace', n.namespace], 'namespace', n.dir, n.wave, prefix, `namespace ${n.namespace}`));
   }
   for (const c of input.clusterClasses ?? []) {
     apps.push({
@@ -361,7 +368,7 @@ function gitGenerators(input: ArgoCdInput, apps: AppModel[]): Record<string, unk
 
 /** Per-component sync options, destination namespace and ignoreDifferences, as one Go-templated patch. */
 function templatePatch(fields: TemplateFields): string {
-  const components: Component[] = ['cert-manager', 'provider', 'clusterclass', 'cluster'];
+  const components: Component[] = ['cert-manager', 'provider', 'namespace', 'clusterclass', 'cluster'];
   const lines: string[] = [];
   components.forEach((component, i) => {
     lines.push(`{{- ${i === 0 ? 'if' : 'else if'} eq ${fields.component} "${component}" }}`);

@@ -12,3 +12,4 @@ export {
 } from './applications.js';
 export { argoAppName } from './names.js';
 export { clusterDirectorySyncWaves, providerSyncWave, syncWaves } from './waves.js';
+export { declaredNamespaces, namespaceDir, namespaceFile, namespaceYaml, workloadNamespaces } from './namespaces.js';

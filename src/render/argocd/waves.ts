@@ -1,6 +1,7 @@
 /**
  * Argo CD sync waves for the tree. Lower waves sync (and, with Application health enabled, become healthy) first:
- * cert-manager, then the core provider, then the other providers, then ClusterClasses, then Clusters. Gaps are not
+ * cert-manager, then the core provider, then the other providers and the workload namespaces, then ClusterClasses,
+ * then Clusters. Gaps are not
  * needed; Argo CD only compares the numbers.
  */
 import type { ProviderType } from '../../resolve/provider-type.js';
@@ -13,6 +14,8 @@ export const syncWaves = {
   core: 1,
   /** Bootstrap, control plane, infrastructure, IPAM, runtime extension and add-on providers, in parallel. */
   providers: 2,
+  /** The workload clusters' Namespaces: nothing to wait for, and everything after them lives in one. */
+  namespaces: 2,
   /** ClusterClasses and their templates need the provider CRDs and webhooks. */
   clusterClasses: 3,
   /** Clusters need their ClusterClass (topology) or their provider CRDs (plain templates). */

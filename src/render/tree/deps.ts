@@ -7,7 +7,18 @@ import { processCertManagerManifest, type ImageOverrides } from '../components/i
 export { renderProviderComponents, type ImageOverrides } from '../provider-components.js';
 export { renderClusterTemplate, templateOptionsToVariables, clusterClassReferences } from '../cluster-template.js';
 export { emitManifests, type KubeObject, type ManifestEntry } from '../../yaml/index.js';
-export { argocdManifests, clusterDirectorySyncWaves, kustomizationFor, providerSyncWave, syncWaves } from '../argocd/index.js';
+export {
+  argocdManifests,
+  clusterDirectorySyncWaves,
+  declaredNamespaces,
+  kustomizationFor,
+  namespaceDir,
+  namespaceFile,
+  namespaceYaml,
+  providerSyncWave,
+  syncWaves,
+  workloadNamespaces,
+} from '../argocd/index.js';
 
 /** cert-manager as clusterctl installs it (spec §6). */
 export function processCertManager(raw: string, version: string, images?: ImageOverrides): { yaml(): string } {
