@@ -35,6 +35,8 @@ function files(root: string): Record<string, string> {
 let project = '';
 let clean = '';
 let env: NodeJS.ProcessEnv = {};
+/** A second copy of the interrupted project, for `lock`. */
+let interrupted = '';
 
 beforeAll(async () => {
   const cache = testdir();
@@ -56,6 +58,9 @@ beforeAll(async () => {
   });
   expect(signal).toBe('SIGKILL');
   expect(existsSync(join(project, '.capiform/journal.json'))).toBe(true);
+  interrupted = testdir();
+  made.push(interrupted);
+  cpSync(project, interrupted, { recursive: true });
 }, 120_000);
 
 function outside(): string {
@@ -88,6 +93,16 @@ describe('commands that read the tree refuse an unfinished write', { timeout: 12
       expect(files(project)).toEqual(before);
     });
   }
+
+  it('lock, a writer, finishes the write first (the swap had begun: the new lock and tree), then locks', async () => {
+    const r = await runCli(['lock'], { cwd: interrupted, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('repaired an interrupted earlier render (completed its staged changes)');
+    expect(r.stdout).toContain('capi.lock.yaml is up to date');
+    expect(existsSync(join(interrupted, '.capiform/journal.json'))).toBe(false);
+    const check = await runCli(['render', '--check', '--frozen'], { cwd: interrupted, env });
+    expect(check.code, check.stderr).toBe(0);
+  });
 
   it('render finishes the write, and the readers work again', async () => {
     const r = await runCli(['render'], { cwd: project, env });
