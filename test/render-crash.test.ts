@@ -2,7 +2,8 @@
  * Crash safety of `capiform render`: the real CLI is killed (SIGKILL) at every step of a write (CAPIFORM_CRASH_AT,
  * steps enumerated from the writer's own list, so a new step cannot go untested). The lock file and the tree change
  * together: once the next writing command has recovered, capi.lock.yaml and the tree are exactly the old pair or
- * exactly the new one, `render --check --frozen` agrees, and until then the readers refuse the half-written tree.
+ * exactly the new one, `render --check --frozen` agrees, and until then the readers refuse the half-written tree. A
+ * recovery killed at the same step is itself recovered by the next one.
  *
  * Speed: the project's config is a plain object (no `capiform` import, which costs seconds per load: see
  * fixtureConfigPlain), the processes run the sources compiled once (compiled-cli.ts) instead of through jiti, and
@@ -137,7 +138,16 @@ describe('crash-safe writes of the lock and the tree', { timeout: 600_000 }, () 
       expect(pair(dir), `${step}: render --check changed the project`).toEqual(before);
     }
 
-    // 3. The next writing command recovers first (killed right after, to see what recovery alone left); its first
+    // 3. A recovery (completing a swap) killed at the same step leaves a journal the next one takes up again.
+    const forward = writeSteps.filter(rollsForward);
+    const twice = await mapLimit(forward, parallel, (step) => spawnCli(cli, dirs[writeSteps.indexOf(step)]!, ['render'], env, step));
+    for (const [i, step] of forward.entries()) {
+      const inRecovery = ['swap:dir-retired', 'swap:dir-done', 'swap:lock', 'swap:owned', 'cleanup:begin'].includes(step);
+      if (inRecovery) expect(twice[i]!.signal, `${step}: the recovery did not reach the step: ${twice[i]!.stderr}`).toBe('SIGKILL');
+      else expect(twice[i]!.code, `${step}: ${twice[i]!.stderr}`).toBe(0);
+    }
+
+    // 4. The next writing command recovers first (killed right after, to see what recovery alone left); its first
     // act is also to take over the writer lock the killed process left.
     const recovered = await mapLimit(writeSteps, parallel, (_step, i) => spawnCli(cli, dirs[i]!, ['render'], env, 'recovered'));
     for (const [i, step] of writeSteps.entries()) {
@@ -153,7 +163,7 @@ describe('crash-safe writes of the lock and the tree', { timeout: 600_000 }, () 
       expect(check.code, `${step}: render --check --frozen: ${check.stdout}${check.stderr}`).toBe(0);
     }
 
-    // 4. And a full render of B from there gives the new pair.
+    // 5. And a full render of B from there gives the new pair.
     for (const [i, step] of writeSteps.entries()) {
       const dir = dirs[i]!;
       writeFixtureConfig(dir, configB, 'plain');

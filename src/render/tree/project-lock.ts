@@ -36,8 +36,9 @@ export async function withProjectLock<T>(dir: string, opts: ProjectLockOptions, 
       ...(opts.notice ? { onWait: opts.notice } : {}),
     },
     async () => {
-      const repaired = opts.noRepair ? 'none' : repairTree(dir);
-      crashHook(opts.env ?? {})('recovered');
+      const hook = crashHook(opts.env ?? {});
+      const repaired = opts.noRepair ? 'none' : repairTree(dir, hook);
+      hook('recovered');
       return fn(repaired);
     },
   );

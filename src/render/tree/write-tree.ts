@@ -225,9 +225,10 @@ export async function readSettled<T>(root: string, read: () => T | Promise<T>, l
 }
 
 /**
- * Completes or discards an interrupted write. Returns what it did (`none` when the tree was clean).
+ * Completes or discards an interrupted write. Returns what it did (`none` when the tree was clean). Itself
+ * interrupted (the hook's steps are those of the swap), it leaves a journal the next repair takes up again.
  */
-export function repairTree(root: string): 'none' | 'discarded' | 'completed' {
+export function repairTree(root: string, hook: StepHook = () => {}): 'none' | 'discarded' | 'completed' {
   const state = join(root, stateDir);
   if (!existsSync(state)) return 'none';
   const staging = join(state, 'staging');
@@ -247,8 +248,8 @@ export function repairTree(root: string): 'none' | 'discarded' | 'completed' {
     rmSync(join(state, journalFile), { force: true });
     return 'discarded';
   }
-  if (journal.phase === 'swap') swapIn(root, journal);
-  cleanup(root);
+  if (journal.phase === 'swap') swapIn(root, journal, hook);
+  cleanup(root, hook);
   return 'completed';
 }
 
