@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSettled, writeTree } from '../src/render/tree/write-tree.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureProject, writeFixtureConfig } from './helpers/pipeline-fixtures.js';
@@ -113,5 +114,32 @@ describe('commands that read the tree refuse an unfinished write', { timeout: 12
       const ok = await runCli(args, { cwd: project, env });
       expect(ok.code, `${args.join(' ')}: ${ok.stderr}`).toBe(0);
     }
+  });
+});
+
+describe('a reader overlapping a completed write', () => {
+  it('reads again, so what it returns comes from one write', async () => {
+    const root = testdir();
+    made.push(root);
+    const tree = (v: string): { path: string; content: string }[] => [
+      { path: 'providers/p/components.yaml', content: `v: ${v}\n` },
+      { path: 'clusters/c/cluster.yaml', content: `v: ${v}\n` },
+    ];
+    writeTree(root, tree('1'), { lock: { name: 'capi.lock.yaml', content: 'lock: 1\n' } });
+    const reads: string[] = [];
+    const value = await readSettled(
+      root,
+      () => {
+        const first = readFileSync(join(root, 'providers/p/components.yaml'), 'utf8');
+        // A render completes between this reader's two files on its first pass.
+        if (reads.length === 0) writeTree(root, tree('2'), { lock: { name: 'capi.lock.yaml', content: 'lock: 2\n' } });
+        const second = readFileSync(join(root, 'clusters/c/cluster.yaml'), 'utf8');
+        reads.push(`${first.trim()} ${second.trim()}`);
+        return reads.at(-1);
+      },
+      'capi.lock.yaml',
+    );
+    expect(reads).toEqual(['v: 1 v: 2', 'v: 2 v: 2']);
+    expect(value).toBe('v: 2 v: 2');
   });
 });
