@@ -111,6 +111,6 @@ describe('capiform images', () => {
     expect(none.stderr).toContain('Error:');
     const t = await runCli(['images', '--tree', 'nowhere'], { cwd: testdir() });
     expect(t.code).toBe(2);
-    expect(t.stderr).toContain('no rendered tree in');
+    expect(t.stderr).toContain('Error: --tree nowhere does not exist');
   });
 });

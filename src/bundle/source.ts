@@ -8,13 +8,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
-import { InputError, IntegrityError } from '../errors.js';
+import { IntegrityError } from '../errors.js';
 import type { ProviderRepository, RepositoryKind } from '../resolve/repository.js';
-import { extractArchive } from './archive.js';
+import type { ArchiveLimits } from './archive-limits.js';
+import { extractArchiveFile } from './archive.js';
 import { componentsFileOf, lockFile, repositoryDir } from './layout.js';
 import { parseLock } from '../lock/format.js';
 import type { Lock } from '../lock/model.js';
-import { bundleRoot, verifyBundle } from './verify.js';
+import { bundleRoot, checkBundle, keepBundleIndex } from './verify.js';
 
 /** What the pipeline's repository factory is called with (src/resolve/resolve-config.ts `RepositoryFactory`). */
 export interface RepositoryRequest {
@@ -77,38 +78,44 @@ export function bundleRepository(bundleDir: string, lock: Lock, configDir: strin
       return readdirSync(base).filter((v) => semverDir.test(v) && statSync(join(base, v)).isDirectory());
     },
     async getFile(version, file) {
+      // The version may come from a lock someone edited: only release folder names are looked up.
+      if (!semverDir.test(version) || file.includes('/') || file.includes('\\') || file.includes('..')) return null;
       const path = join(base, version, file);
-      if (file.includes('/') || file.includes('\\') || !existsSync(path) || !statSync(path).isFile()) return null;
+      if (!existsSync(path) || !statSync(path).isFile()) return null;
       return readFileSync(path);
     },
     fileLocation(version, file) {
       return original(version, file) ?? join(base, version, file);
     },
     async listFiles(version) {
+      if (!semverDir.test(version)) return null;
       const dir = join(base, version);
       return existsSync(dir) ? readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort() : null;
     },
   };
 }
 
-/** Verifies and extracts `file`; integrity problems stop here (exit 3), unsafe entries too. */
-export function openBundle(file: string, configDir: string): BundleSource {
-  if (!existsSync(file)) throw new InputError(`bundle ${file} does not exist`, { where: file });
-  const bytes = readFileSync(file);
-  const check = verifyBundle(bytes);
-  if (check.problems.length > 0) {
-    throw new IntegrityError(`bundle ${file} is not intact (${check.problems.length} problem${check.problems.length === 1 ? '' : 's'}):\n${check.problems.map((p) => `  ${p}`).join('\n')}`, {
-      where: file,
-      hint: 'run `capiform bundle verify` on it for details; build and transfer the bundle again',
-    });
-  }
+/**
+ * Extracts `file` in one streaming pass and verifies it from the digests taken on the way; integrity problems and
+ * unsafe entries stop here (exit 3) and leave nothing behind, as does a bundle that passes a size limit.
+ */
+export async function openBundle(file: string, configDir: string, opts: { limits?: ArchiveLimits; source?: string } = {}): Promise<BundleSource> {
+  const name = opts.source ?? file;
   const tmp = mkdtempSync(join(tmpdir(), 'capiform-bundle-'));
   try {
-    const entries = extractArchive(bytes, join(tmp, 'x'), file);
+    const check = (result: Parameters<typeof checkBundle>[0]): void => {
+      const { problems } = checkBundle(result);
+      if (problems.length === 0) return;
+      throw new IntegrityError(`bundle ${name} is not intact (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  ${p}`).join('\n')}`, {
+        where: file,
+        hint: 'run `capiform bundle verify` on it for details; build and transfer the bundle again',
+      });
+    };
+    const { entries } = await extractArchiveFile(file, join(tmp, 'x'), { keep: keepBundleIndex, check, source: name, ...(opts.limits ? { limits: opts.limits } : {}) });
     const root = bundleRoot(entries);
     const dir = root ? join(tmp, 'x', root) : join(tmp, 'x');
     const lockText = readFileSync(join(dir, lockFile), 'utf8');
-    const lock = parseLock(lockText, `${file}: ${lockFile}`);
+    const lock = parseLock(lockText, `${name}: ${lockFile}`);
     return {
       dir,
       lock,

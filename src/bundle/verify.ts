@@ -4,8 +4,9 @@
  * repository files it pins.
  */
 import { CapiformError } from '../errors.js';
-import { readArchive, type TarEntry } from './archive.js';
-import { lockFile, lockedFiles, parseSums, repositoryDir, sha256Hex, sumsFile } from './layout.js';
+import type { ArchiveLimits } from './archive-limits.js';
+import { readArchive, readArchiveFile, type ReadResult, type TarEntry } from './archive.js';
+import { lockFile, lockedFiles, parseSums, repositoryDir, sumsFile } from './layout.js';
 import { parseLock } from '../lock/format.js';
 
 export interface VerifyResult {
@@ -35,10 +36,35 @@ export function bundleContents(entries: readonly TarEntry[]): { root: string; fi
   return { root, files };
 }
 
+/** SHA256SUMS and the lock sit at the bundle root (or one folder down); only they are kept in memory. */
+export function keepBundleIndex(path: string): boolean {
+  const segs = path.split('/');
+  return segs.length <= 2 && (segs.at(-1) === sumsFile || segs.at(-1) === lockFile);
+}
+
+/** Verifies in-memory bundle bytes (archives just written, tests). */
 export function verifyBundle(bytes: Uint8Array): VerifyResult {
-  const { entries, problems: unsafe } = readArchive(bytes);
+  return checkBundle(readArchive(bytes, { keep: keepBundleIndex }));
+}
+
+/** Verifies a bundle file in one streaming pass; memory stays small whatever its size. */
+export async function verifyBundleFile(file: string, opts: { limits?: ArchiveLimits; source?: string } = {}): Promise<VerifyResult> {
+  return checkBundle(await readArchiveFile(file, { keep: keepBundleIndex, ...opts }));
+}
+
+/** Every problem of a read archive: its unsafe entries, SHA256SUMS and the lock against the digests read. */
+export function checkBundle(read: ReadResult): VerifyResult {
+  const { entries, problems: unsafe } = read;
   const problems = unsafe.map((p) => p.message);
-  const { root, files } = bundleContents(entries);
+  const root = bundleRoot(entries);
+  const digests = new Map<string, string>();
+  const files = new Map<string, Uint8Array>();
+  for (const e of entries) {
+    if (e.type !== 'file') continue;
+    const path = root ? e.path.slice(root.length + 1) : e.path;
+    digests.set(path, e.sha256);
+    if (path === sumsFile || path === lockFile) files.set(path, e.data);
+  }
 
   const sumsBytes = files.get(sumsFile);
   if (!sumsBytes) {
@@ -47,14 +73,11 @@ export function verifyBundle(bytes: Uint8Array): VerifyResult {
     const { sums, problems: bad } = parseSums(Buffer.from(sumsBytes).toString('utf8'));
     problems.push(...bad);
     for (const [path, expected] of sums) {
-      const data = files.get(path);
-      if (!data) problems.push(`missing file ${path} (listed in ${sumsFile})`);
-      else {
-        const actual = sha256Hex(data);
-        if (actual !== expected) problems.push(`${path}: sha256 ${actual} does not match ${sumsFile} (${expected})`);
-      }
+      const actual = digests.get(path);
+      if (actual === undefined) problems.push(`missing file ${path} (listed in ${sumsFile})`);
+      else if (actual !== expected) problems.push(`${path}: sha256 ${actual} does not match ${sumsFile} (${expected})`);
     }
-    for (const path of files.keys()) {
+    for (const path of digests.keys()) {
       if (path !== sumsFile && !sums.has(path)) problems.push(`extra file ${path} (not in ${sumsFile})`);
     }
   }
@@ -68,13 +91,13 @@ export function verifyBundle(bytes: Uint8Array): VerifyResult {
       const pinned = new Set<string>();
       for (const l of lockedFiles(lock)) {
         pinned.add(l.path);
-        const data = files.get(l.path);
-        if (!data) problems.push(`missing file ${l.path} (pinned by ${lockFile} for ${l.label} ${l.version})`);
-        else if (sha256Hex(data) !== l.file.sha256) {
-          problems.push(`${l.path}: sha256 ${sha256Hex(data)} does not match ${lockFile} (${l.file.sha256}) for ${l.label} ${l.version}`);
+        const actual = digests.get(l.path);
+        if (actual === undefined) problems.push(`missing file ${l.path} (pinned by ${lockFile} for ${l.label} ${l.version})`);
+        else if (actual !== l.file.sha256) {
+          problems.push(`${l.path}: sha256 ${actual} does not match ${lockFile} (${l.file.sha256}) for ${l.label} ${l.version}`);
         }
       }
-      for (const path of files.keys()) {
+      for (const path of digests.keys()) {
         if (path.startsWith(`${repositoryDir}/`) && !pinned.has(path)) problems.push(`extra file ${path} (not pinned by ${lockFile})`);
       }
     } catch (err) {
@@ -82,5 +105,5 @@ export function verifyBundle(bytes: Uint8Array): VerifyResult {
       problems.push(`${lockFile}: ${err.message}`);
     }
   }
-  return { root, files: files.size, problems };
+  return { root, files: digests.size, problems };
 }

@@ -3,6 +3,7 @@ import { CapiformError, ExitCode } from '../errors.js';
 import { processIO, type CliIO } from './context.js';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
+import { fsUserError } from './fs-error.js';
 import { readFileSync } from 'node:fs';
 
 function packageVersion(): string {
@@ -39,9 +40,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       if (err.exitCode === 0) return ExitCode.ok;
       return ExitCode.input;
     }
-    if (err instanceof CapiformError) {
-      io.stderr(formatError(err, io));
-      return err.exitCode;
+    const userError = err instanceof CapiformError ? err : fsUserError(err);
+    if (userError) {
+      io.stderr(formatError(userError, io));
+      return userError.exitCode;
     }
     io.stderr(
       `capiform: internal error (this is a bug; please report it with the command you ran):\n${

@@ -26,8 +26,9 @@ export const configFileNames = [
 export function findConfigFile(cwd: string, explicit?: string): string {
   if (explicit) {
     const file = isAbsolute(explicit) ? explicit : resolvePath(cwd, explicit);
-    if (!existsSync(file) || !statSync(file).isFile()) {
-      throw new ConfigError(`config file "${explicit}" does not exist`, { where: file, hint: 'pass an existing file to --config' });
+    if (!existsSync(file)) throw new ConfigError(`config file "${explicit}" does not exist`, { where: file, hint: 'pass an existing file to --config' });
+    if (!statSync(file).isFile()) {
+      throw new ConfigError(`config file "${explicit}" is a folder, not a file`, { where: file, hint: 'pass the config file itself to --config, e.g. --config path/capi.config.ts' });
     }
     return file;
   }

@@ -4,6 +4,7 @@
  */
 import semver from 'semver';
 import { z } from 'zod';
+import { flavorPattern, flavorProblem } from './names.js';
 
 /** `latest`, an exact version (`v1.13.5`) or a semver range (`~1.13.0`, `^2.10`, `>=1.12 <1.14`). */
 export function isVersionConstraint(value: string): boolean {
@@ -150,7 +151,13 @@ export const repositoryTypeSchema = z
 
 export const providerSchema = z
   .strictObject({
-    name: z.string().min(1).describe('Catalog name (e.g. "aws", "kubeadm") or any name when `url` is given.'),
+    name: z
+      .string()
+      .max(63, { error: 'must be no more than 63 characters' })
+      .regex(dns1123Label, {
+        error: (iss) => `${JSON.stringify(iss.input)} is not a provider name: a lowercase RFC 1123 label (a-z, 0-9 and "-", e.g. "docker")`,
+      })
+      .describe('Catalog name (e.g. "aws", "kubeadm") or any lowercase RFC 1123 label when `url` is given.'),
     version: versionConstraintSchema,
     url: z
       .string()
@@ -216,7 +223,11 @@ export const clusterSchema = z
       }),
     namespace: namespaceSchema,
     infrastructure: z.string().min(1).describe('Name of a configured infrastructure provider (e.g. "docker").'),
-    flavor: z.string().min(1).optional().describe('Template flavor: cluster-template-<flavor>.yaml.'),
+    flavor: z
+      .string()
+      .regex(flavorPattern, { error: (iss) => flavorProblem(String(iss.input)) ?? 'is not a flavor name' })
+      .optional()
+      .describe('Template flavor: cluster-template-<flavor>.yaml (a file-name fragment: no "/", "\\", ".." or control characters).'),
     kubernetesVersion: z.string().min(1),
     controlPlaneMachineCount: z.int().min(1, { error: 'must be a number greater than or equal to 1' }).optional(),
     workerMachineCount: z.int().min(0, { error: 'must be a number greater than or equal to 0' }).optional(),

@@ -10,11 +10,11 @@
  *   tmp/                              temp files (same filesystem as blobs, so rename is atomic)
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { IntegrityError } from '../errors.js';
+import { dirname, join } from 'node:path';
+import { IntegrityError, UsageError } from '../errors.js';
 
 export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -52,11 +52,33 @@ function plain(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * The cache folder (or the first part of its path that exists) must be a folder: a file there would otherwise
+ * surface as an internal error deep inside a download.
+ */
+function checkCacheDir(dir: string): void {
+  for (let p = dir; ; p = dirname(p)) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      if (dirname(p) === p) return;
+      continue;
+    }
+    if (isDir) return;
+    throw new UsageError(`the cache folder ${dir} cannot be used: ${p === dir ? 'it is a file' : `${p} is a file`}, not a folder`, {
+      where: p,
+      hint: 'point CAPIFORM_CACHE_DIR at a folder (or unset it to use $XDG_CACHE_HOME/capiform or ~/.cache/capiform)',
+    }, 'E_CACHE_DIR');
+  }
+}
+
 export class ContentCache {
   readonly dir: string;
 
   constructor(dir: string = defaultCacheDir()) {
     this.dir = dir;
+    checkCacheDir(dir);
   }
 
   static fromEnv(env: NodeJS.ProcessEnv = process.env): ContentCache {

@@ -10,7 +10,7 @@ import { goQuote } from '../resolve/go-quote.js';
 export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
 import { tryParseSemantic } from '../resolve/semver.js';
-import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
+import { clusterClassFileName, listVariables, mergeTemplates as mergeTemplateData, process, templateFileName } from './envsubst/index.js';
 import { parseEntries, type KubeObject, type ManifestEntry } from '../yaml/index.js';
 import { fixTargetNamespace, manifestYaml, type OutputStyle } from './components/index.js';
 
@@ -333,12 +333,12 @@ export function addClusterClassIfMissing(
 
 /** Name of a ClusterClass template file (`GetClusterClassTemplateName`). */
 export function clusterClassTemplateName(name: string): string {
-  return `clusterclass-${name}.yaml`;
+  return clusterClassFileName(name);
 }
 
 /** Name of a cluster template file (`GetTemplateName`); the version is ignored. */
 export function clusterTemplateName(flavor?: string): string {
-  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
+  return templateFileName(flavor);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

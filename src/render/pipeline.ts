@@ -61,6 +61,8 @@ import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { codeFingerprint, digestOf, TreeCache } from './tree/tree-cache.js';
 import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
+import { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
 
 /**
  * `render` writes the lock and the tree; `check` writes nothing and compares with the tree on disk; `lock` resolves
@@ -151,6 +153,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     opts.repositories ??
     repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) });
   const lockPath = join(config.dir, lockFileName);
+  checkLockPath(lockPath);
   const existing = readExistingLock(lockPath);
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
@@ -323,6 +326,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     });
     for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
   }
+
+  // A file in the way of the tree stops the run before the lock is written, so lock and tree still match.
+  if (opts.mode === 'render' || opts.mode === 'check') checkTreePaths(config.dir, files.map((f) => f.path));
 
   // 5. Lock.
   const lock: Lock = {
@@ -537,10 +543,6 @@ async function renderProvider(
   }
 }
 
-function templateFile(flavor: string | undefined): string {
-  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
-}
-
 /** What a cluster directory's cache entry remembers besides its files. */
 interface ClusterExtra {
   classes: { key: string; dir: string; inputs: string; namespace: string; name: string }[];
@@ -581,7 +583,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
       const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
-      const file = templateFile(c.flavor);
+      const file = templateFileName(c.flavor);
       const raw = await readRaw(r, file);
       if (raw === null) {
         const all = (await r.repo.listFiles?.(r.version)) ?? [];
@@ -606,7 +608,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
           let ok = true;
           for (const cls of extra.classes) {
             // Record the class file reads for the lock, as a full render would.
-            await readRaw(r, `clusterclass-${cls.name}.yaml`);
+            await readRaw(r, clusterClassFileName(cls.name));
             if (!ctx.sources.has(cls.dir)) ctx.sources.set(cls.dir, `${r.provider.label} ${r.version} clusterclass-${cls.name}.yaml`);
             const known = classes.get(cls.key);
             if (known) {
@@ -641,7 +643,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
       for (const ref of clusterClassReferences(t.objects)) {
         const key = `${ref.namespace}/${ref.name}`;
         if (own.has(key)) continue;
-        const classFile = `clusterclass-${ref.name}.yaml`;
+        const classFile = clusterClassFileName(ref.name);
         const classRaw = await readRaw(r, classFile);
         if (classRaw === null) {
           throw new ResolutionError(`failed to get the cluster class template for "${key}": ${r.provider.label} ${r.version} has no ${classFile}`);

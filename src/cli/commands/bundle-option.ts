@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { repositoryDir } from '../../bundle/layout.js';
+import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import { openBundle, type BundleSource } from '../../bundle/source.js';
 import type { CliIO } from '../context.js';
 
@@ -23,7 +24,7 @@ export interface BundlePipelineOptions {
 /** Runs `fn` with the bundle's pipeline options, or with none when `file` is undefined. */
 export async function withBundle<T>(io: CliIO, file: string | undefined, configDir: string, fn: (opts: Partial<BundlePipelineOptions>, bundle?: BundleSource) => Promise<T>): Promise<T> {
   if (file === undefined) return fn({});
-  const src = openBundle(resolvePath(io.cwd, file), configDir);
+  const src = await openBundle(resolvePath(io.cwd, file), configDir, { limits: archiveLimitsFromEnv(io.env), source: file });
   try {
     return await fn(
       {
@@ -43,7 +44,7 @@ export async function withBundle<T>(io: CliIO, file: string | undefined, configD
  */
 export async function withBundleRepository<T>(io: CliIO, file: string | undefined, fallback: string | undefined, fn: (repositoryDir: string | undefined) => Promise<T> | T): Promise<T> {
   if (file === undefined) return fn(fallback);
-  const src = openBundle(resolvePath(io.cwd, file), io.cwd);
+  const src = await openBundle(resolvePath(io.cwd, file), io.cwd, { limits: archiveLimitsFromEnv(io.env), source: file });
   try {
     return await fn(join(src.dir, repositoryDir));
   } finally {

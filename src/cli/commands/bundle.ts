@@ -1,5 +1,5 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, IntegrityError } from '../../errors.js';
@@ -8,8 +8,10 @@ import { imagesOfTree } from '../../bundle/images.js';
 import { bundleFiles, checkLockedFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
 import { lockFileName, type LockedFile } from '../../lock/model.js';
 import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
-import { verifyBundle } from '../../bundle/verify.js';
+import { verifyBundleFile } from '../../bundle/verify.js';
+import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { CliIO, GlobalOptions } from '../context.js';
+import { requireWritableFile } from '../paths.js';
 import { configImageOverrides, upstreamTree } from './images.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
@@ -46,6 +48,7 @@ function memoized(read: (label: string, version: string, file: LockedFile) => Ui
 
 /** Builds the bundle of the project around `--config` and writes it. */
 export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
+  if (opts.out !== undefined) requireWritableFile(io.cwd, opts.out, '--out');
   const { loadConfig } = await import('../../config/load.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
   const dir = config.dir;
@@ -95,7 +98,7 @@ async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfi
     files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
     { mtime: mtimeFromEnv(io.env) },
   );
-  const out = resolvePath(io.cwd, opts.out ?? `dist/${name}.tar.gz`);
+  const out = requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out');
   writeFileAtomic(out, archive);
   return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
 }
@@ -125,11 +128,10 @@ export function registerBundle(program: Command, io: CliIO): void {
   bundle
     .command('verify <file>')
     .description('check every digest of a bundle (SHA256SUMS and the lock) and that it is safe to extract; exit 3 on any problem')
-    .action((file: string, _local: unknown, cmd: Command) => {
+    .action(async (file: string, _local: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const path = resolvePath(io.cwd, file);
-      if (!existsSync(path)) throw new InputError(`bundle ${file} does not exist`, { where: path });
-      const res = verifyBundle(readFileSync(path));
+      const res = await verifyBundleFile(path, { limits: archiveLimitsFromEnv(io.env), source: file });
       if (g.json) io.stdout(`${JSON.stringify({ file, ok: res.problems.length === 0, files: res.files, problems: res.problems }, null, 2)}\n`);
       if (res.problems.length > 0) {
         throw new IntegrityError(

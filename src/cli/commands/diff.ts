@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../main.js';
+import { requireFolder, requireWritableFile } from '../paths.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {
   defaultMaxSize,
@@ -99,7 +100,8 @@ export function registerDiff(program: Command, io: CliIO): void {
       if (dirs.length === 2 && (flags.base !== undefined || flags.render)) {
         throw new UsageError('pass either two directories or --base/--render, not both', { hint: 'capiform diff DIR_A DIR_B   or   capiform diff --base origin/main' });
       }
-      let root = resolve(io.cwd, flags.root ?? '.');
+      if (flags.jsonOut) requireWritableFile(io.cwd, flags.jsonOut, '--json-out');
+      let root = flags.root ? requireFolder(io.cwd, flags.root, '--root', 'pass the folder that holds providers/ and clusters/') : resolve(io.cwd, '.');
       // Run from a sub-folder of the repository: use the repository's top level when it holds the tree.
       if (!flags.root && dirs.length === 0 && !hasTree(root)) {
         try {

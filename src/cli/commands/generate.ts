@@ -4,12 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { flavorProblem } from '../../config/names.js';
 import { MissingVariablesError, UsageError } from '../../errors.js';
 import type { ProviderType } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
+import { requireWritableFile } from '../paths.js';
 
 /** Writes `content` to `path` atomically (temp file in the same directory, then rename). */
 async function writeAtomic(path: string, content: string): Promise<void> {
@@ -24,7 +25,7 @@ async function writeAtomic(path: string, content: string): Promise<void> {
 }
 
 async function emit(io: CliIO, out: string, writeTo: string | undefined): Promise<void> {
-  if (writeTo) await writeAtomic(isAbsolute(writeTo) ? writeTo : resolve(io.cwd, writeTo), out);
+  if (writeTo) await writeAtomic(requireWritableFile(io.cwd, writeTo, '--write-to'), out);
   else io.stdout(out);
 }
 
@@ -175,6 +176,9 @@ export function registerGenerate(program: Command, io: CliIO): void {
         if (opts[flag.key] !== undefined) throw new UsageError(`--${flag.name} is not supported: capiform never reads a management cluster`, { hint: flag.hint });
       }
       if (!name || cmd.args.length !== 1) throw new UsageError('please specify a cluster name');
+      // An empty --flavor means the default template, as in clusterctl.
+      const flavorIssue = typeof opts.flavor === 'string' && opts.flavor !== '' ? flavorProblem(opts.flavor) : null;
+      if (flavorIssue) throw new UsageError(`invalid --flavor: ${flavorIssue}`, { where: '--flavor', hint: 'pass the flavor part of a cluster-template-<flavor>.yaml the provider ships' });
       const { generateCluster } = await import('../../render/generate.js');
       const out = await withVariablesHint(generateCluster(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },

@@ -1,5 +1,4 @@
 /** `capiform images [--config f] [--json] [--relocate REGISTRY] [--format lines|skopeo|crane|yaml] [--tree DIR]`. */
-import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
 import { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/images.js';
@@ -10,6 +9,7 @@ import { readSettled } from '../../render/tree/write-tree.js';
 import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
+import { requireFolder } from '../paths.js';
 
 interface ImagesOptions {
   config?: string;
@@ -44,7 +44,7 @@ export async function upstreamTree(io: CliIO, config: ResolvedConfig, opts: { js
  */
 export async function stackImages(io: CliIO, opts: { config?: string; tree?: string; json?: boolean; quiet?: boolean }): Promise<ImageRecord[]> {
   if (opts.tree) {
-    const dir = resolvePath(io.cwd, opts.tree);
+    const dir = requireFolder(io.cwd, opts.tree, '--tree', 'pass the folder that holds providers/ and clusters/');
     const tree = await readSettled(dir, () => readTree(dir));
     if (!tree.some((f) => f.path.startsWith('providers/'))) {
       throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'pass the directory that holds providers/ and clusters/' });

@@ -9,6 +9,7 @@ import { InputError, NetworkError, UsageError } from '../../errors.js';
 import { manifestLabel } from '../../resolve/provider-type.js';
 import type { CliIO } from '../context.js';
 import { withBundleRepository } from './bundle-option.js';
+import { requireFolder } from '../paths.js';
 import { formatMovePlan, planMove } from '../../plan/move/index.js';
 import {
   localBasepath,
@@ -182,12 +183,14 @@ function formatApply(args: string, items: readonly UpgradeItem[]): string {
 
 async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals): Promise<void> {
   const base = baseDir(io, globals.config);
+  const repositoryHint = 'pass a clusterctl local repository: <DIR>/<provider label>/<version>/metadata.yaml';
   const repositoryDir = local.repository ? resolve(io.cwd, local.repository) : undefined;
   if (repositoryDir && !existsSync(repositoryDir)) {
     throw new UsageError(`repository directory not found: ${local.repository}`, {
-      hint: 'pass a clusterctl local repository: <DIR>/<provider label>/<version>/metadata.yaml',
+      hint: repositoryHint,
     });
   }
+  if (local.repository) requireFolder(io.cwd, local.repository, '--repository', repositoryHint);
   // The lock and the tree of one completed write: never a pair a crash or a running render left half-swapped.
   const { inventory, certManager } = await readSettled(
     base,

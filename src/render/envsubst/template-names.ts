@@ -1,11 +1,27 @@
-/** clusterctl's template file names (`simple_processor.go` GetTemplateName / GetClusterClassTemplateName). */
+/**
+ * clusterctl's template file names (`simple_processor.go` GetTemplateName / GetClusterClassTemplateName). The one
+ * place a flavor or a ClusterClass name becomes a file name, so the last check that it cannot leave the release
+ * folder lives here too (configs and flags are checked earlier, with the config path or flag in the message).
+ */
+import { flavorProblem } from '../../config/names.js';
+import { InputError } from '../../errors.js';
+import { isDNS1123Subdomain } from '../../resolve/provider-name.js';
 
 /** `cluster-template.yaml`, or `cluster-template-<flavor>.yaml` for a non-empty flavor. */
 export function templateFileName(flavor?: string): string {
-  return flavor ? `cluster-template-${flavor}.yaml` : 'cluster-template.yaml';
+  if (!flavor) return 'cluster-template.yaml';
+  const problem = flavorProblem(flavor);
+  if (problem) throw new InputError(problem, { hint: 'use a flavor the provider release ships, e.g. "development"' }, 'E_FLAVOR');
+  return `cluster-template-${flavor}.yaml`;
 }
 
-/** `clusterclass-<name>.yaml`. */
+/** `clusterclass-<name>.yaml`; the name is a Kubernetes object name (it comes from a template's topology.class). */
 export function clusterClassFileName(name: string): string {
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length > 0) {
+    throw new InputError(`ClusterClass name ${JSON.stringify(name)} is not valid: ${errs.join('; ')}`, {
+      hint: 'spec.topology.class (or the variable that sets it) must name a ClusterClass, e.g. "quick-start"',
+    }, 'E_CLUSTERCLASS_NAME');
+  }
   return `clusterclass-${name}.yaml`;
 }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { withProcessLock } from '../../cache/process-lock.js';
+import { checkTreePaths } from './tree-paths.js';
 import { crashHook, repairTree, stateDir } from './write-tree.js';
 
 /** How long a writing command waits for another one by default (`--lock-timeout`). */
@@ -26,6 +27,8 @@ export type Repair = ReturnType<typeof repairTree>;
 
 /** Runs `fn` holding the project's writer lock, after repairing an interrupted write (what was done is passed on). */
 export async function withProjectLock<T>(dir: string, opts: ProjectLockOptions, fn: (repaired: Repair) => Promise<T>): Promise<T> {
+  // The lock lives in the state folder: a file in its way is reported as the tree writer would, before anything else.
+  checkTreePaths(dir, []);
   return withProcessLock(
     {
       file: join(dir, projectLockFile),

@@ -4,8 +4,8 @@
  * `{basepath}/{provider-label}` whose names pass ParseSemantic; `latest` resolves to the newest release that
  * implements the v1beta2 contract.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, normalize, posix } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, normalize, posix, sep } from 'node:path';
 import { ConfigError, InputError, ResolutionError } from '../../errors.js';
 import { parseGoUrl } from '../go-url.js';
 import { currentContract } from '../metadata.js';
@@ -167,6 +167,7 @@ export class LocalRepository implements ProviderRepository {
         hint: 'the components file must be a file, not a folder',
       });
     }
+    await this.checkInsideRoot(abs);
     try {
       return new Uint8Array(await readFile(abs));
     } catch (err) {
@@ -175,6 +176,20 @@ export class LocalRepository implements ProviderRepository {
         { where: abs, hint: 'check that the file is readable', cause: err },
       );
     }
+  }
+
+  /**
+   * A symlink in the repository (the file, or a folder on its way) may point anywhere on the machine; what it points
+   * to would be rendered and pinned in the lock as if it were the release's. Only links that stay inside the
+   * repository root are followed.
+   */
+  private async checkInsideRoot(abs: string): Promise<void> {
+    const [target, root] = await Promise.all([realpath(abs), realpath(this.basepath)]);
+    if (target === root || target.startsWith(root.endsWith(sep) ? root : root + sep)) return;
+    throw new ResolutionError(`refusing to read ${abs}: it is a symlink (or inside one) to ${target}, outside the local repository ${root}`, {
+      where: abs,
+      hint: 'copy the file into the repository instead of linking it, or point the provider url at the folder that holds it',
+    }, 'E_SYMLINK_OUTSIDE_REPOSITORY');
   }
 
   async listFiles(version: string): Promise<string[] | null> {
