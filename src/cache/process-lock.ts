@@ -12,7 +12,7 @@
  * A leaf module: it knows nothing of trees or lock files, only paths.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { LockBusyError } from '../errors.js';
@@ -185,14 +185,24 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Takes the lock, waiting up to `timeoutSeconds` for its holder; throws LockBusyError after that. */
 export async function acquireProcessLock(opts: ProcessLockOptions): Promise<ProcessLock> {
-  mkdirSync(dirname(opts.file), { recursive: true });
+  // A folder made only to hold the lock goes away with it, so a failed command leaves the project as it found it.
+  const madeDir = mkdirSync(dirname(opts.file), { recursive: true }) !== undefined;
   const me: LockOwner = { pid: process.pid, hostname: hostname(), since: new Date().toISOString(), command: opts.command };
   const text = `${JSON.stringify(me)}\n`;
   const deadline = Date.now() + Math.max(0, opts.timeoutSeconds) * 1000;
   let noticed = false;
   let pause = 25;
   for (;;) {
-    if (createExclusive(opts.file, text)) return held(opts.file, text);
+    let created: boolean;
+    try {
+      created = createExclusive(opts.file, text);
+    } catch (err) {
+      // The folder was removed by a holder that made it, between our mkdir and now: make it again.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(opts.file), { recursive: true });
+      continue;
+    }
+    if (created) return held(opts.file, text, madeDir);
     const current = readText(opts.file);
     if (current === undefined) continue; // released between our attempt and the read
     const owner = parseOwner(current);
@@ -220,7 +230,7 @@ export async function withProcessLock<T>(opts: ProcessLockOptions, fn: () => Pro
   }
 }
 
-function held(file: string, text: string): ProcessLock {
+function held(file: string, text: string, madeDir: boolean): ProcessLock {
   let released = false;
   const release = (): void => {
     if (released) return;
@@ -228,6 +238,13 @@ function held(file: string, text: string): ProcessLock {
     process.removeListener('exit', release);
     // Only our own record: a lock removed as stale (we were presumed dead) and retaken is not ours to delete.
     if (readText(file) === text) unlinkQuiet(file);
+    if (madeDir) {
+      try {
+        rmdirSync(dirname(file));
+      } catch {
+        // not empty (the command wrote there, or another process holds the lock now): it stays
+      }
+    }
   };
   // A process ending without reaching `finally` (process.exit) still frees the lock; a kill leaves a stale one.
   process.once('exit', release);
