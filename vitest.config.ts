@@ -8,5 +8,7 @@ export default defineConfig({
     // Integration tests spawn the CLI and read the corpus; two workers match the CI machine.
     pool: 'forks',
     maxWorkers: 2,
+    globalSetup: ['test/setup/tmpdir-guard.ts'],
+    setupFiles: ['test/setup/remove-temp-dirs.ts'],
   },
 });

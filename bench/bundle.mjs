@@ -10,9 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusDir } from './corpus.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = resolve(root, process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus', 'repository');
+const corpus = join(corpusDir, 'repository');
 const bin = join(root, 'bin', 'capiform.js');
 if (!existsSync(corpus)) {
   console.error(`bench/bundle: corpus not found at ${corpus} (set CAPIFORM_CORPUS_DIR); skipped`);

@@ -7,16 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir } from './corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = resolve(here, '../dist');
 const args = process.argv.slice(2);
 const runsIdx = args.indexOf('--runs');
 const runs = runsIdx >= 0 ? Number(args[runsIdx + 1]) : 5;
-const sharedDir = process.env.CAPIFORM_SHARED_DIR ?? resolve(here, '../../shared');
 const file =
   args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs') ??
-  join(sharedDir, 'corpus/repository/cluster-api/v1.13.5/core-components.yaml');
+  join(corpusDir, 'repository/cluster-api/v1.13.5/core-components.yaml');
 
 // A child process that does what `capiform generate provider -n ns` does after fetching: substitute, render, print.
 const child = `

@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir } from './corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -92,7 +93,7 @@ async function parent() {
   const json = args.includes('--json');
   const si = args.indexOf('--sizes');
   const sizes = si >= 0 ? args[si + 1].split(',').map(Number) : [100, 1000, 10000];
-  const corpus = process.env.CAPIFORM_CORPUS ?? [resolve(root, '../shared/corpus'), resolve(root, '../../shared/corpus')].find((p) => existsSync(p)) ?? resolve(root, '../shared/corpus');
+  const corpus = corpusDir;
   if (!existsSync(join(corpus, 'repository'))) {
     console.log(`bench/pipeline: corpus not found at ${corpus}; skipping`);
     return;

@@ -10,9 +10,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir } from './corpus.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = resolve(root, process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus');
+const corpus = corpusDir;
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 9));
 const version = 'v1.13.5';
 const namespace = 'capi-bench';
@@ -107,14 +108,14 @@ writeFileSync(
 writeFileSync(loadedFile, '');
 spawnSync(process.execPath, ['--import', pathToFileURL(register).href, ...generateArgs], { env, cwd: work, maxBuffer: 1 << 28 });
 const loaded = readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean);
-const heavy = ['octokit', 'zod', 'handlebars', 'tar', 'jiti'];
+const heavy = ['octokit', 'zod', 'handlebars', 'jiti'];
 const heavyLoaded = heavy.filter((h) => loaded.some((u) => u.includes(`/node_modules/${h}/`) || u.includes(`/node_modules/@${h}/`)));
 const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter(Boolean))].sort();
 
 // Other helpers' micro-benchmarks, when present.
 const extra = {};
 // BENCH_EXTRAS=0 skips them (the pipeline bench alone renders 10,000 clusters).
-const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'components', 'pipeline', 'diff', 'bundle'];
+const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle'];
 for (const name of extras) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;

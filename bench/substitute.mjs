@@ -1,13 +1,12 @@
 // Throughput of `substitute` (clusterctl-exact variable substitution) over every file of the shared corpus,
 // concatenated. Prints one JSON line: {"name":"substitute","mbPerSec":…}. Run `npm run build` first.
-//   node bench/substitute.mjs [corpusDir]
+//   node bench/substitute.mjs [repositoryDir]   (default: the corpus's repository/, see bench/corpus.mjs)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { listVariables, substitute } from '../dist/index.js';
+import { corpusDir } from './corpus.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const corpus = resolve(process.argv[2] ?? process.env.CAPIFORM_CORPUS_DIR ?? join(here, '../../shared/corpus/repository'));
+const corpus = process.argv[2] ? resolve(process.argv[2]) : join(corpusDir, 'repository');
 
 function files(dir) {
   return readdirSync(dir)

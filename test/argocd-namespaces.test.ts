@@ -10,10 +10,9 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { fixtureProject } from './helpers/pipeline-fixtures.js';
+import { hasKubectl, kubectlSkipped } from './helpers/kubectl.js';
 
 type Obj = { kind?: string; metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 function kustomize(dir: string): Obj[] {
   const r = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
@@ -29,7 +28,7 @@ const clusters = `
     { name: 'sys', namespace: 'default', infrastructure: 'docker', kubernetesVersion: 'v1.33.1', variables: { DOCKER_REGION: 'eu' } },
 `;
 
-describe.skipIf(!hasKubectl)('workload namespaces in the rendered tree', () => {
+describe.skipIf(!hasKubectl)(`workload namespaces in the rendered tree${kubectlSkipped}`, () => {
   it('each namespace is declared exactly once across every Application, in a wave before its ClusterClasses and clusters', async () => {
     const dir = fixtureProject({ clusters, extra: "argocd: { enabled: true, repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main' }," }, 'plain');
     const r = await runCli(['render'], { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: join(dir, '.cache') } });

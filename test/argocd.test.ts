@@ -4,10 +4,8 @@
  * When kubectl is on PATH, every kustomization emitted here is built with `kubectl kustomize`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { InputError } from '../src/errors.js';
 import {
@@ -20,24 +18,15 @@ import {
   type ArgoCdInput,
   type TreeFile,
 } from '../src/render/argocd/index.js';
+import { testdir } from './helpers/testdir.js';
+import { hasKubectl, kubectlSkipped } from './helpers/kubectl.js';
 
 type Obj = Record<string, unknown>;
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-const tmpRoots: string[] = [];
-afterAll(() => {
-  for (const dir of tmpRoots) rmSync(dir, { recursive: true, force: true });
-});
 
 /** Write a tree of files into a fresh temp dir and return its path. */
 function writeTree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'capiform-argocd-'));
-  tmpRoots.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
+  return testdir(files, 'capiform-argocd-');
 }
 
 function kustomize(dir: string): { ok: boolean; stdout: string; stderr: string } {
@@ -133,14 +122,7 @@ describe('kustomizationFor', () => {
   });
 });
 
-describe('kubectl kustomize builds every emitted kustomization', () => {
-  if (!hasKubectl) {
-    it('is skipped', () => {
-      console.log('kubectl not on PATH: skipping the `kubectl kustomize` builds');
-    });
-    return;
-  }
-
+describe.skipIf(!hasKubectl)(`kubectl kustomize builds every emitted kustomization${kubectlSkipped}`, () => {
   const cluster = [
     'apiVersion: cluster.x-k8s.io/v1beta2',
     'kind: ClusterClass',

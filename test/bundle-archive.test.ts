@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { extractArchive, mtimeFromEnv, readArchive, safeEntries, tarOf, writeArchive, type ArchiveFile } from '../src/bundle/archive.js';
 import { rawTar } from './helpers/raw-tar.js';
+import { tempDir } from './helpers/testdir.js';
 
 const files: ArchiveFile[] = [
   { path: 'b/z.yaml', content: 'kind: Z\n' },
@@ -17,7 +17,7 @@ const files: ArchiveFile[] = [
 ];
 
 function tmp(): string {
-  return mkdtempSync(join(tmpdir(), 'capiform-archive-'));
+  return tempDir('capiform-archive-');
 }
 
 describe('reproducible archive', () => {

@@ -3,15 +3,16 @@
  * pointing at a repository root, the air-gapped side has no repository to look into: the name must come from the
  * lock and the bundle, for every command that reads a bundle.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { git } from './helpers/diff-fixtures.js';
 import { runCli } from './helpers/cli.js';
-import { testdir } from './helpers/testdir.js';
+import { sharedDir } from './helpers/shared.js';
+import { tempDir, testdir } from './helpers/testdir.js';
 
-const corpus = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'repository');
+const shared = sharedDir('corpus');
+const corpus = join(shared.path, 'repository');
 
 const config = `export default {
   providers: {
@@ -33,18 +34,15 @@ function corpusProject(): string {
 }
 
 function freshCache(): NodeJS.ProcessEnv {
-  const cache = mkdtempSync(join(tmpdir(), 'capiform-cache-'));
-  onTestFinishedCleanup.push(cache);
+  const cache = tempDir('capiform-cache-');
   return { PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: cache, GOPROXY: 'off' };
 }
 
-const onTestFinishedCleanup: string[] = [];
 afterEach(() => {
   vi.restoreAllMocks();
-  for (const d of onTestFinishedCleanup.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync(corpus))('the corpus CAPD (infrastructure-components-development.yaml) from a bundle', () => {
+describe.skipIf(!shared.present)(`the corpus CAPD (infrastructure-components-development.yaml) from a bundle${shared.skipped}`, () => {
   it('lock records the real file name; render, lock, plan upgrade and diff read it from the bundle alone', async () => {
     const dir = corpusProject();
     const env = freshCache();

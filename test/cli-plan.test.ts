@@ -2,15 +2,16 @@
  * `capiform plan upgrade` and `capiform plan move` through the CLI: clusterctl's upgrade plan text byte for byte,
  * capiform's upgrade-path checks, the move order over a rendered cluster, JSON output, and every bad-input path.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, parseManifests } from '../src/yaml/index.js';
 import { runCli } from './helpers/cli.js';
-import { capiStack, coreOnlyProject, corpusDir, tempDir, writeFile, writeRepository, writeTreeInventory } from './helpers/plan-fixtures.js';
+import { sharedDir } from './helpers/shared.js';
+import { capiStack, coreOnlyProject, tempDir, writeFile, writeRepository, writeTreeInventory } from './helpers/plan-fixtures.js';
 
-const corpusRepo = join(corpusDir, 'repository');
-const haveCorpus = existsSync(corpusRepo);
+const corpus = sharedDir('corpus');
+const corpusRepo = join(corpus.path, 'repository');
 
 describe('capiform plan upgrade', () => {
   it('prints clusterctl upgrade plan for the rendered tree inventory and a local repository', async () => {
@@ -247,7 +248,7 @@ describe('capiform plan upgrade', () => {
     );
   });
 
-  it.runIf(haveCorpus)('corpus: v1.12.11 core/kubeadm + CAPD → v1.13.5 under v1beta2', async () => {
+  it.skipIf(!corpus.present)(`corpus: v1.12.11 core/kubeadm + CAPD → v1.13.5 under v1beta2${corpus.skipped}`, async () => {
     const base = tempDir();
     writeTreeInventory(base, capiStack('v1.12.11', { name: 'docker', version: 'v1.12.11', namespace: 'capd-system' }));
     const r = await runCli(['plan', 'upgrade', '--repository', corpusRepo, '--contract', 'v1beta2'], { cwd: base });
@@ -272,7 +273,7 @@ describe('capiform plan upgrade', () => {
     expect(r.stdout).toMatch(/would upgrade, in this order:\n\nNAME[^\n]*\ncluster-api [^\n]*\nbootstrap-kubeadm [^\n]*\ncontrol-plane-kubeadm [^\n]*\ninfrastructure-docker /);
   });
 
-  it.runIf(haveCorpus)('corpus: CAPV v1.15.3 → v1.16.1 changes contract v1beta1 → v1beta2 (a capiform warning)', async () => {
+  it.skipIf(!corpus.present)(`corpus: CAPV v1.15.3 → v1.16.1 changes contract v1beta1 → v1beta2 (a capiform warning)${corpus.skipped}`, async () => {
     const base = tempDir();
     writeTreeInventory(base, capiStack('v1.13.5', { name: 'vsphere', version: 'v1.15.3', namespace: 'capv-system' }));
     const r = await runCli(['plan', 'upgrade', '--repository', corpusRepo, '--json'], { cwd: base });
@@ -294,7 +295,7 @@ describe('capiform plan upgrade', () => {
     );
   });
 
-  it.runIf(haveCorpus)('corpus: core v1.10.10 reaches v1beta2 at v1.13.5 — exactly 3 minors, allowed by the skip guard', async () => {
+  it.skipIf(!corpus.present)(`corpus: core v1.10.10 reaches v1beta2 at v1.13.5 — exactly 3 minors, allowed by the skip guard${corpus.skipped}`, async () => {
     const base = tempDir();
     writeTreeInventory(base, capiStack('v1.10.10', { name: 'docker', version: 'v1.10.10', namespace: 'capd-system' }));
     const r = await runCli(['plan', 'upgrade', '--repository', corpusRepo, '--contract', 'v1beta2'], { cwd: base });
@@ -308,10 +309,6 @@ describe('capiform plan upgrade', () => {
     expect(r.stdout).toContain('would upgrade, in this order:');
     expect(r.stdout).toContain('info: capi-system/cluster-api skips minor versions 1.11, 1.12 (v1.10.10 → v1.13.5)');
     expect(r.stdout).toContain('warning: capi-system/cluster-api moves from contract v1beta1 to v1beta2 (v1.10.10 → v1.13.5)');
-  });
-
-  it('corpus availability (the corpus tests run only when ../shared/corpus or $CAPIFORM_CORPUS_DIR exists)', () => {
-    if (!haveCorpus) console.warn(`plan: corpus not found at ${corpusRepo}; corpus integration tests not run`);
   });
 });
 
@@ -433,7 +430,7 @@ describe('capiform plan move', () => {
     expect(bad.stderr).toMatch(/at: bad.yaml:\d+/);
   });
 
-  it.runIf(haveCorpus)('corpus: a CAPD ClusterClass cluster rendered from the templates moves in clusterctl order', async () => {
+  it.skipIf(!corpus.present)(`corpus: a CAPD ClusterClass cluster rendered from the templates moves in clusterctl order${corpus.skipped}`, async () => {
     const base = tempDir();
     const vars: Record<string, string> = {
       CLUSTER_NAME: 'dev1',

@@ -3,10 +3,8 @@
  * variable substitution, and the guarantee behind the fast path: splicing edits into the source text gives the
  * same objects as transforming a full parse.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import {
@@ -18,9 +16,10 @@ import {
 import { listVariables, process as processTemplate } from '../src/render/envsubst/index.js';
 import { parseManifests } from '../src/yaml/index.js';
 import { thrown } from './helpers/thrown.js';
+import { sharedDir } from './helpers/shared.js';
+import { tempDir } from './helpers/testdir.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const corpusDir = resolve(here, '..', process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus');
+const corpus = sharedDir('corpus');
 
 const base: Omit<RenderComponentsInput, 'text'> = {
   providerName: 'aws',
@@ -214,7 +213,7 @@ describe('renderComponents', () => {
 
 describe('memoising renders on disk (cacheDir)', () => {
   it('returns the same result from the cache, and treats a damaged entry as a miss', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'capiform-cache-'));
+    const dir = tempDir('capiform-cache-');
     try {
       const input = { ...base, text: components, targetNamespace: 'infra', cacheDir: dir };
       const first = renderComponents(input);
@@ -284,7 +283,7 @@ function substituteDefaults(text: string): string {
 }
 
 function componentFiles(): string[] {
-  const repo = join(corpusDir, 'repository');
+  const repo = join(corpus.path, 'repository');
   const out: string[] = [];
   for (const label of readdirSync(repo).sort())
     for (const version of readdirSync(join(repo, label)).sort())
@@ -294,14 +293,10 @@ function componentFiles(): string[] {
 }
 
 describe('corpus: the fast path and the full parse agree', () => {
-  if (!existsSync(join(corpusDir, 'repository'))) {
-    it(`skipped: no corpus at ${corpusDir} (set CAPIFORM_CORPUS_DIR)`, () => {
-      console.warn(`components corpus test: ${corpusDir} not found; not run`);
-    });
-    return;
-  }
-  for (const file of componentFiles()) {
-    const name = file.slice(join(corpusDir, 'repository').length + 1);
+  // One test per components file, so without the corpus there is nothing to list: one skipped entry says why.
+  if (!corpus.present) it.skip(`every components file of the corpus${corpus.skipped}`, () => {});
+  for (const file of corpus.present ? componentFiles() : []) {
+    const name = file.slice(join(corpus.path, 'repository').length + 1);
     it(
       name,
       () => {

@@ -1,16 +1,16 @@
 /**
  * capiform diff over real provider releases from ../shared/corpus: the classifications a reviewer relies on, on
- * the manifests CAPI actually ships. Skips with a one-line notice when the corpus is absent.
+ * the manifests CAPI actually ships.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { runCli } from './helpers/cli.js';
-import { classFiles, clusterFiles, find, gitRepo, providerFiles, repoRoot, type Files } from './helpers/diff-fixtures.js';
+import { classFiles, clusterFiles, find, gitRepo, providerFiles, type Files } from './helpers/diff-fixtures.js';
+import { sharedDir } from './helpers/shared.js';
 import type { DiffReport } from '../src/plan/diff/index.js';
 
-const corpus = resolve(process.env.CAPIFORM_CORPUS_DIR ?? join(repoRoot, '..', '..', 'shared', 'corpus'), 'repository');
-const present = existsSync(corpus);
+const shared = sharedDir('corpus');
+const corpus = join(shared.path, 'repository');
 
 async function diff(base: Files, head: Files): Promise<DiffReport> {
   const r = await runCli(['diff', '--format', 'json'], { cwd: gitRepo(base, head) });
@@ -18,14 +18,7 @@ async function diff(base: Files, head: Files): Promise<DiffReport> {
   return JSON.parse(r.stdout) as DiffReport;
 }
 
-describe('capiform diff on the corpus', () => {
-  if (!present) {
-    it('needs ../shared/corpus', () => {
-      console.log(`diff corpus tests skipped: ${corpus} not found (set CAPIFORM_CORPUS_DIR)`);
-    });
-    return;
-  }
-
+describe.skipIf(!shared.present)(`capiform diff on the corpus${shared.skipped}`, () => {
   it('cluster-api v1.12.11 → v1.13.5: a provider upgrade with image, flags and CRD changes, no cluster rolls', async () => {
     const report = await diff(providerFiles('cluster-api', 'v1.12.11', corpus), providerFiles('cluster-api', 'v1.13.5', corpus));
     const p = report.providers[0];

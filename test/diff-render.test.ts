@@ -3,14 +3,14 @@
  * only changes capi.config.ts (and re-locks) still gets an object diff with its rollout impact. Real git, a local
  * provider repository fixture, no network.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DiffReport } from '../src/plan/diff/index.js';
 import { runCli } from './helpers/cli.js';
 import { git, repoRoot } from './helpers/diff-fixtures.js';
 import { fixtureConfig as fixtureConfigWithImport, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
+import { tempDir } from './helpers/testdir.js';
 
 /**
  * The fixture config as a plain object export: every side of a diff loads its config, and under vitest the
@@ -23,7 +23,7 @@ function fixtureConfig(): string {
 const freshCache = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,
-  CAPIFORM_CACHE_DIR: mkdtempSync(join(tmpdir(), 'capiform-cache-')),
+  CAPIFORM_CACHE_DIR: tempDir('capiform-cache-'),
   CAPIFORM_DIFF_SALT: 'test-salt',
 });
 
@@ -271,8 +271,8 @@ describe('capiform diff --bundle', () => {
 describe('ClusterClasses in clusterclasses/', () => {
   it('a change to a shared ClusterClass template is seen and rolls the workers of every cluster of the class', async () => {
     // The example's committed tree, twice; the PR changes the class's worker machine template.
-    const base = mkdtempSync(join(tmpdir(), 'capiform-base-'));
-    const head = mkdtempSync(join(tmpdir(), 'capiform-head-'));
+    const base = tempDir('capiform-base-');
+    const head = tempDir('capiform-head-');
     for (const d of ['providers', 'clusters', 'clusterclasses', 'argocd']) {
       cpSync(join(repoRoot, d), join(base, d), { recursive: true });
       cpSync(join(repoRoot, d), join(head, d), { recursive: true });

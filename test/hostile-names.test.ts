@@ -100,10 +100,10 @@ describe('symlinks in a local repository', () => {
   it('links that stay inside the repository are followed', async () => {
     const dir = bundleProject();
     const file = join(dir, 'repository', 'infrastructure-docker', 'v1.12.4', 'metadata.yaml');
-    mkdirSync(join(dir, 'repository', 'shared'));
-    copyFileSync(file, join(dir, 'repository', 'shared', 'metadata.yaml'));
+    mkdirSync(join(dir, 'repository', 'common'));
+    copyFileSync(file, join(dir, 'repository', 'common', 'metadata.yaml'));
     rmSync(file);
-    symlinkSync('../../shared/metadata.yaml', file);
+    symlinkSync('../../common/metadata.yaml', file);
     const r = await runCli(['render'], { cwd: dir });
     expect(r.stderr).not.toContain('refusing');
     expect(r.code).toBe(0);

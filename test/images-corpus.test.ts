@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { imagesOfTree, relocateImage } from '../src/bundle/images.js';
 import { renderComponents } from '../src/render/components/index.js';
+import { sharedDir } from './helpers/shared.js';
 
-const corpus = join(process.env.CAPIFORM_CORPUS_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'corpus'), 'repository');
-const present = existsSync(corpus);
+const shared = sharedDir('corpus');
+const corpus = join(shared.path, 'repository');
 
 /** Every `image:` value written in the file, found by text (independent of the YAML reader). */
 function imageLines(text: string, explicitOnly = false): string[] {
@@ -25,12 +26,8 @@ const components = [
   ['cert-manager', 'v1.19.4', 'cert-manager.yaml'],
 ] as const;
 
-describe('images of the corpus releases', () => {
+describe.skipIf(!shared.present)(`images of the corpus releases${shared.skipped}`, () => {
   it('match the images of their Deployments, and the explicit images of a cluster template', () => {
-    if (!present) {
-      console.log(`corpus not found at ${corpus}; skipping the corpus image checks`);
-      return;
-    }
     for (const [label, version, file] of components) {
       const text = readFileSync(join(corpus, label, version, file), 'utf8');
       const images = imagesOfTree([{ path: `providers/${label}/components.yaml`, content: text }]).map((r) => r.image);

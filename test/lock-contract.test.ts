@@ -3,14 +3,14 @@
  * contract, records the contract in the lock, and the next `render` (and `diff`) show the new versions; the config's
  * constraints and contract pin are respected, with errors that say what to change.
  */
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { manifestLabel } from '../src/resolve/provider-type.js';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { components, metadata, testdir } from './helpers/pipeline-fixtures.js';
+import { tempDir } from './helpers/testdir.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON documents
 type Any = Record<string, any>;
@@ -89,7 +89,7 @@ describe('capiform lock --upgrade --contract', { timeout: 240_000 }, () => {
     // A plain render keeps the locked versions although newer ones exist.
     await ok(dir, ['render']);
     expect(lock(dir).versions).toEqual(at('v1.9.0'));
-    const before = mkdtempSync(join(tmpdir(), 'capiform-lock-contract-'));
+    const before = tempDir('capiform-lock-contract-');
     cpSync(join(dir, 'providers'), join(before, 'providers'), { recursive: true });
 
     const plan = JSON.parse((await ok(dir, ['plan', 'upgrade', '--json'])).stdout) as Any;

@@ -3,9 +3,8 @@
  * provider names, the repository factory, the overrides layer and the cert-manager upgrade decision.
  */
 import { HttpClient } from '../src/resolve/http/client.js';
-import { chmodSync, existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { chmodSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, InputError, ResolutionError, UsageError } from '../src/errors.js';
 import { builtinProviders } from '../src/resolve/catalog.js';
@@ -28,9 +27,8 @@ import type { ProviderRepository } from '../src/resolve/repository.js';
 import { compareWithBuildTags, parseSemantic } from '../src/resolve/semver.js';
 import { latestContractRelease, latestPatchRelease, latestRelease } from '../src/resolve/versions.js';
 import { runCli } from './helpers/cli.js';
+import { sharedDir } from './helpers/shared.js';
 import { testdir } from './helpers/testdir.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 function metadata(...series: [number, number, string][]): string {
   return `apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3\nkind: Metadata\nreleaseSeries:\n${series
@@ -566,13 +564,10 @@ describe('capiform config repositories', () => {
   });
 });
 
-describe('integration: every provider and version of the shared corpus resolves', () => {
-  const corpus = resolve(process.env.CAPIFORM_CORPUS_DIR ?? resolve(here, '../../shared/corpus'), 'repository');
+const shared = sharedDir('corpus');
+describe.skipIf(!shared.present)(`integration: every provider and version of the shared corpus resolves${shared.skipped}`, () => {
+  const corpus = join(shared.path, 'repository');
   it('resolves latest per label and the contract of every version', async () => {
-    if (!existsSync(corpus)) {
-      console.warn(`resolve.test: corpus not found at ${corpus}; integration check not run`);
-      return;
-    }
     const types: Record<string, [string, string]> = {
       'cluster-api': ['cluster-api', 'CoreProvider'],
       'bootstrap-': ['', 'BootstrapProvider'],

@@ -3,13 +3,13 @@
  * clusters and of the ClusterClasses under clusterclasses/ get `<name>-<hash>` names, every reference follows, a spec
  * change becomes a rotation in the diff, a metadata-only change keeps the name, and the option is off by default.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { exampleRepo } from './helpers/diff-fixtures.js';
+import { tempDir } from './helpers/testdir.js';
 
 type Obj = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read deep YAML paths
@@ -22,7 +22,7 @@ const hashed = (base: string): RegExp => new RegExp(`^${base}-[0-9a-f]{10}$`);
  * spec (WORKER_IMAGE, like an instance type) and one in its metadata only (WORKER_NOTE).
  */
 function project(opts: { templates?: string; clusterTemplates?: string; workerImage?: string; workerNote?: string } = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'capiform-tplhash-'));
+  const dir = tempDir('capiform-tplhash-');
   cpSync(exampleRepo, join(dir, 'repo'), { recursive: true });
   const file = join(dir, 'repo/infrastructure-docker/v1.12.4/cluster-template.yaml');
   const worker = 'kind: DockerMachineTemplate\nmetadata:\n  name: ${CLUSTER_NAME}-md-0\n  namespace: ${NAMESPACE}\nspec:\n  template:\n    spec:\n';
@@ -75,7 +75,7 @@ function names(objs: Any[], kind: string): string[] {
 }
 
 function snapshot(dir: string): string {
-  const out = mkdtempSync(join(tmpdir(), 'capiform-tplhash-snap-'));
+  const out = tempDir('capiform-tplhash-snap-');
   for (const d of ['providers', 'clusters', 'clusterclasses']) cpSync(join(dir, d), join(out, d), { recursive: true });
   return out;
 }

@@ -41,7 +41,7 @@ export function manifestFiles(path: string): string[] {
 }
 
 /**
- * Parses a multi-document YAML file into objects with helper B's `parseManifests` (apimachinery splitting, YAML 1.1,
+ * Parses a multi-document YAML file into objects with `parseManifests` (apimachinery splitting, YAML 1.1,
  * clusterctl's error texts with file:line), then flattens `kind: List` documents.
  */
 export function parseManifestText(text: string, source: string): Obj[] {
@@ -138,7 +138,7 @@ export function localVersions(dir: string): string[] {
 
 /**
  * The listing of a provider in a clusterctl local repository `<basepath>/<label>/<version>/`: every version folder and
- * the metadata of the newest one (the only one the planner reads), through helper C's LocalRepository and
+ * the metadata of the newest one (the only one the planner reads), through the resolver's LocalRepository and
  * `readMetadata` (clusterctl's messages). `undefined` when the repository has no folder for the provider.
  */
 export async function readLocalListing(

@@ -39,8 +39,6 @@ export interface RepositoryOptions {
   onProgress?: ProgressListener | undefined;
   /** `--offline`, for a client built here: answer from the cache only (ignored when `http` is given). */
   offline?: boolean;
-  /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
-  githubBaseUrl?: string;
 }
 
 /** The contract clusterctl resolves `latest` against (`clusterv1.GroupVersion.Version`). */
@@ -108,7 +106,6 @@ export async function createRepository(
             (opts.onProgress || opts.offline ? httpClientFor(env, { onProgress: opts.onProgress, offline: opts.offline ?? false }) : defaultHttpClient(env)),
           env,
           variables: opts.get,
-          baseUrl: opts.githubBaseUrl,
         });
         // clusterctl resolves `latest` when it builds a GitHub repository (GitLab has no `latest`).
         if (kind === 'github' && repo.defaultVersion === 'latest') {

@@ -109,6 +109,10 @@ export class OverriddenRepository implements ProviderRepository {
     return this.inner.listVersions();
   }
 
+  get listVersionPage(): ProviderRepository['listVersionPage'] {
+    return this.inner.listVersionPage?.bind(this.inner);
+  }
+
   private version(v: string): string {
     return v === '' ? this.inner.defaultVersion : v;
   }

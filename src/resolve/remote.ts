@@ -1,11 +1,13 @@
 /**
  * The remote repository kinds, registered by hand (the factory switches on the kind and calls this). Settings come
  * from the environment and the config:
- *   GitHub: token `github-token` / GITHUB_TOKEN; API base config `baseUrl` > GITHUB_API_URL > https://api.github.com;
+ *   GitHub: token `github-token` / GITHUB_TOKEN; API base GITHUB_API_URL (https, or http on a loopback host) >
+ *           `https://<host>/api/v3` for a GitHub Enterprise host > https://api.github.com;
  *           GOPROXY (clusterctl semantics) for version lists.
  *   GitLab: token `gitlab-access-token` / GITLAB_ACCESS_TOKEN (Bearer).
  *   HTTPS:  one version, from the URL's folder or the config's `version`.
  */
+import { githubApiUrlFrom } from './github/client.js';
 import { GitHubRepository } from './github/repository.js';
 import { GitLabRepository } from './gitlab/repository.js';
 import { goproxySchemeAndHost } from './goproxy/index.js';
@@ -62,8 +64,6 @@ export interface RemoteRepositoryOptions {
   env: NodeJS.ProcessEnv;
   /** clusterctl variable lookup (overrides > env > clusterctl.yaml); `github-token`, `gitlab-access-token`. */
   variables?: ((name: string) => string | undefined) | undefined;
-  /** GitHub API base URL from the config (wins over GITHUB_API_URL). */
-  baseUrl?: string | undefined;
   /**
    * The provider was declared with an explicit type: `type: github` allows GitHub Enterprise hosts, `type: gitlab`
    * plain http on a loopback host.
@@ -87,11 +87,10 @@ export { remoteKindOf };
 export function createRemoteRepository(kind: RemoteKind, url: string, opts: RemoteRepositoryOptions): ProviderRepository {
   switch (kind) {
     case 'github': {
-      const apiUrl = opts.baseUrl ?? (opts.env.GITHUB_API_URL && opts.env.GITHUB_API_URL !== '' ? opts.env.GITHUB_API_URL : undefined);
       return new GitHubRepository(url, {
         http: opts.http,
         token: variable(opts, 'github-token', 'GITHUB_TOKEN'),
-        baseUrl: apiUrl,
+        baseUrl: githubApiUrlFrom(opts.env),
         webBaseUrl: opts.webBaseUrl,
         goproxy: goproxySchemeAndHost(opts.env.GOPROXY),
         anyHost: opts.explicitKind ?? false,

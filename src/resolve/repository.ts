@@ -6,6 +6,11 @@
 
 export type RepositoryKind = 'local' | 'github' | 'gitlab' | 'https';
 
+export interface VersionPage {
+  versions: string[];
+  last: boolean;
+}
+
 export interface ProviderRepository {
   readonly kind: RepositoryKind;
   /** The provider URL as configured (after envsubst of OS env for clusterctl.yaml entries). */
@@ -21,6 +26,11 @@ export interface ProviderRepository {
   readonly rootPath: string;
   /** Every version the repository offers, as the repository names them (e.g. `v1.13.5`). */
   listVersions(): Promise<string[]>;
+  /**
+   * Sources whose listing is paginated, newest created first (GitHub's releases API): the versions of page `index`
+   * (from 0) and whether it is the last one, so resolution reads only the pages it needs (candidates.ts).
+   */
+  listVersionPage?(index: number): Promise<VersionPage>;
   /** Bytes of `file` at `version`, or `null` when the repository has no such file. */
   getFile(version: string, file: string): Promise<Uint8Array | null>;
   /** Human-readable location of a file, for errors and the lock (`/abs/path` or `https://…`). */

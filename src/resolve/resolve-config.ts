@@ -8,10 +8,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import semver from 'semver';
 import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
-import { orderCandidates, satisfiesConstraint } from '../config/constraints.js';
+import { satisfiesConstraint } from '../config/constraints.js';
 import type { ArtifactStore } from '../lock/artifacts.js';
 import type { Lock, LockedSource } from '../lock/model.js';
 import { builtinProviders } from './catalog.js';
+import { constraintRule, settledCandidates } from './candidates.js';
 import type { HttpClient, ProgressListener } from './http/client.js';
 import { LocalRepository } from './local/local-repository.js';
 import { compatibleContracts, parseMetadata, releaseSeriesForVersion, type Metadata } from './metadata.js';
@@ -246,29 +247,29 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
     return c;
   };
 
-  const candidatesOf = async (p: ResolvedProvider, ref: RepositoryRef): Promise<{ all: string[]; candidates: string[] }> => {
+  /** A pinned version alone, else the constraint's candidates, reading only the listing pages needed to settle them. */
+  const candidatesOf = (p: ResolvedProvider, ref: RepositoryRef): Iterable<string> | AsyncIterable<string> => {
     const pin = opts.pinned.get(p.label);
-    if (pin) return { all: [pin], candidates: [pin] };
-    const all = await ref.repo.listVersions();
-    return { all, candidates: orderCandidates(all, p.constraint) };
+    return pin ? [pin] : settledCandidates(ref.repo, constraintRule(p.constraint));
   };
 
   const problems: string[] = [];
   const pick = async (p: ResolvedProvider, accept: (c: string) => boolean, wanted: string): Promise<ProviderResolution | null> => {
     const ref = opts.repositories.get(p.label)!;
-    const { all, candidates } = await candidatesOf(p, ref);
-    if (candidates.length === 0) {
+    const seen: string[] = [];
+    for await (const v of candidatesOf(p, ref)) {
+      const c = await contractAt(p, ref, v);
+      seen.push(`${v} (${c ?? 'no release series'})`);
+      if (c !== null && accept(c)) return { provider: p, repo: ref.repo, source: ref.source, version: v, contract: c };
+    }
+    if (seen.length === 0) {
+      // Every page was read to find that nothing fits, so the full list costs nothing more.
+      const all = await ref.repo.listVersions();
       const sorted = all.filter((v) => semver.valid(v)).sort((a, b) => semver.rcompare(a, b));
       problems.push(
         `${p.label} (${p.configPath}.version): no version satisfies "${p.constraint}"; available: ${sorted.length ? sorted.slice(0, 12).join(', ') : 'none'}`,
       );
       return null;
-    }
-    const seen: string[] = [];
-    for (const v of candidates) {
-      const c = await contractAt(p, ref, v);
-      seen.push(`${v} (${c ?? 'no release series'})`);
-      if (c !== null && accept(c)) return { provider: p, repo: ref.repo, source: ref.source, version: v, contract: c };
     }
     tried.set(p.label, seen);
     problems.push(`${p.label} (${p.configPath}): no version satisfying "${p.constraint}" implements ${wanted}; tried ${seen.slice(0, 12).join(', ')}`);

@@ -7,7 +7,7 @@ import { statSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { InputError, IntegrityError, NetworkError, ResolutionError } from '../errors.js';
 import { sha256Hex } from '../lock/cache.js';
-import { createOctokit, defaultGitHubApiUrl, githubFailure } from './github/client.js';
+import { createOctokit, defaultGitHubApiUrl, githubApiUrlFrom, githubFailure } from './github/client.js';
 import { contentFileSchema, releaseSchema } from './github/schema.js';
 import { digestOf } from './github/repository.js';
 import type { HttpClient } from './http/client.js';
@@ -21,7 +21,7 @@ export interface TemplateSourceOptions {
   readStdin?: () => Promise<Uint8Array>;
   /** `github-token` / GITHUB_TOKEN. */
   token?: string | undefined;
-  /** GitHub API base URL (config `baseUrl` > GITHUB_API_URL > https://api.github.com). */
+  /** GitHub API base URL: `GITHUB_API_URL`, else https://api.github.com. */
   githubApiUrl?: string | undefined;
 }
 
@@ -84,7 +84,11 @@ export async function readGitHubContent(url: string, u: GoUrl, opts: TemplateSou
   const parts = u.path.replace(/^\//, '').split('/');
   if (parts.length < 5) throw new InputError(invalidGitHubUrlMessage(url));
   const [owner, repo, kind, fourth] = parts as [string, string, string, string];
-  const octokit = createOctokit({ http: opts.http, token: opts.token, baseUrl: opts.githubApiUrl ?? defaultGitHubApiUrl });
+  const octokit = createOctokit({
+    http: opts.http,
+    token: opts.token,
+    baseUrl: githubApiUrlFrom({ GITHUB_API_URL: opts.githubApiUrl }) ?? defaultGitHubApiUrl,
+  });
   if (kind === 'blob') {
     const path = parts.slice(4).join('/');
     let data: unknown;

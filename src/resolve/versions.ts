@@ -9,6 +9,7 @@
  */
 import { CapiformError, ResolutionError } from '../errors.js';
 import { decodeMetadata, metadataFile, releaseSeriesForContract } from './metadata.js';
+import { settledCandidates, type CandidateRule } from './candidates.js';
 import type { ProviderRepository } from './repository.js';
 import { compareSemantic, formatSemantic, goQuote, tryParseSemantic, type SemanticVersion } from './semver.js';
 
@@ -53,35 +54,51 @@ export async function latestPatchRelease(
   major?: number | bigint | null,
   minor?: number | bigint | null,
 ): Promise<string> {
-  let versions: string[];
-  try {
-    versions = await repo.listVersions();
-  } catch (err) {
-    if (err instanceof CapiformError) {
-      err.message = `failed to get repository versions: ${err.message}`;
-      throw err;
-    }
-    throw new ResolutionError(`failed to get repository versions: ${(err as Error).message}`, { cause: err });
-  }
-  const candidates: SemanticVersion[] = [];
-  for (const v of versions) {
-    const sv = tryParseSemantic(v);
-    if (!sv) continue;
-    if (major !== undefined && major !== null && sv.major !== BigInt(major)) continue;
-    if (minor !== undefined && minor !== null && sv.minor !== BigInt(minor)) continue;
-    candidates.push(sv);
-  }
+  const inSeries = (sv: SemanticVersion): boolean =>
+    (major === undefined || major === null || sv.major === BigInt(major)) &&
+    (minor === undefined || minor === null || sv.minor === BigInt(minor));
+  const rule: CandidateRule = {
+    order: (versions) => {
+      const parsed: SemanticVersion[] = [];
+      for (const v of versions) {
+        const sv = tryParseSemantic(v);
+        if (sv && inSeries(sv)) parsed.push(sv);
+      }
+      return sortCandidates(parsed).map((sv) => `v${formatSemantic(sv)}`);
+    },
+    range: seriesRange(major, minor),
+  };
   const hint = `check the versions the repository at ${repo.url} offers`;
-  if (candidates.length === 0) throw new ResolutionError(noValidReleaseMessage, { hint });
-  for (const sv of sortCandidates(candidates).slice(0, maxCandidates)) {
-    const version = `v${formatSemantic(sv)}`;
-    const bytes = await probe(repo, version, metadataFile);
-    if (bytes === null) continue;
-    return version;
+  let probed = 0;
+  const candidates = settledCandidates(repo, rule);
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await candidates.next();
+    } catch (err) {
+      if (err instanceof CapiformError) {
+        err.message = `failed to get repository versions: ${err.message}`;
+        throw err;
+      }
+      throw new ResolutionError(`failed to get repository versions: ${(err as Error).message}`, { cause: err });
+    }
+    if (next.done) break;
+    probed++;
+    const bytes = await probe(repo, next.value, metadataFile);
+    if (bytes !== null) return next.value;
+    if (probed === maxCandidates) break;
   }
+  if (probed === 0) throw new ResolutionError(noValidReleaseMessage, { hint });
   throw new ResolutionError(noValidReleaseMessage, {
     hint: `${hint}; clusterctl only probes the 5 newest tags, and each needs a release with ${metadataFile}`,
   });
+}
+
+/** The releases of `major.minor` (either may be absent) as an npm semver range. */
+function seriesRange(major?: number | bigint | null, minor?: number | bigint | null): string {
+  if (major === undefined || major === null) return '*';
+  if (minor === undefined || minor === null) return `>=${major}.0.0 <${BigInt(major) + 1n}.0.0`;
+  return `>=${major}.${minor}.0 <${major}.${BigInt(minor) + 1n}.0`;
 }
 
 /** `latestRelease` = the latest patch release over all versions (not contract-aware). */

@@ -2,11 +2,11 @@
  * Bad input to `capiform generate …`: every case prints clusterctl's message (plus capiform's hint) and exits with the
  * documented code, without a stack trace and without hanging.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/testdir.js';
 
 const metadata = `apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3
 kind: Metadata
@@ -45,7 +45,7 @@ let config: string;
 
 /** A local repository with one provider per case, and a clusterctl.yaml pointing at each. */
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'capiform-bad-'));
+  root = tempDir('capiform-bad-');
   const providers: { name: string; type: string; url: string }[] = [];
   const add = (name: string, files: Record<string, string>, version = 'v1.0.0'): void => {
     const dir = join(root, 'repo', `infrastructure-${name}`, version);
@@ -115,10 +115,8 @@ describe('generate: bad input', () => {
     expectNoStack(r.stderr);
   });
 
-  it('an alias bomb is refused quickly (exit 2)', async () => {
-    const start = Date.now();
+  it('an alias bomb is refused, not expanded (exit 2)', async () => {
     const r = await cli(['generate', 'yaml', '--from', 'bomb.yaml']);
-    expect(Date.now() - start).toBeLessThan(5000);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/alias/i);
     expectNoStack(r.stderr);

@@ -1,15 +1,15 @@
 /** `capiform generate …` happy paths through the in-process CLI, on a small local repository. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/testdir.js';
 
 let root: string;
 let config: string;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'capiform-cli-'));
+  root = tempDir('capiform-cli-');
   const dir = join(root, 'repo', 'infrastructure-demo', 'v0.3.1');
   mkdirSync(dir, { recursive: true });
   writeFileSync(

@@ -6,7 +6,7 @@
  * share it, and a change to the sources gets a fresh one.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -29,7 +29,10 @@ export async function compiledCli(): Promise<string> {
   const checkout = createHash('sha256').update(root).digest('hex').slice(0, 8);
   const out = join(root, 'node_modules', '.cache', `capiform-src-${checkout}`, h.digest('hex').slice(0, 16));
   const entry = join(out, 'cli.mjs');
-  if (existsSync(entry)) return entry;
+  if (existsSync(entry)) {
+    utimesSync(out, new Date(), new Date());
+    return entry;
+  }
 
   // Loaded only to compile: it takes a second.
   const { default: ts } = await import('typescript');
@@ -64,9 +67,12 @@ export async function compiledCli(): Promise<string> {
     rmSync(tmp, { recursive: true, force: true });
     return entry;
   }
-  // Copies of older sources are of no further use.
+  // Copies of other sources go once unused for a day, not at once: another checkout sharing this node_modules (a
+  // second worktree, a run on another branch) may be running tests from one right now.
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
   for (const name of readdirSync(dirname(out))) {
-    if (name !== basename(out) && !name.includes('.tmp-')) rmSync(join(dirname(out), name), { recursive: true, force: true });
+    const other = join(dirname(out), name);
+    if (name !== basename(out) && !name.includes('.tmp-') && statSync(other).mtimeMs < dayAgo) rmSync(other, { recursive: true, force: true });
   }
   return entry;
 }

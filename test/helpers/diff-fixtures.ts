@@ -3,13 +3,12 @@
  * with plain `${VAR}` / `${VAR:=default}` replacement — the shape `capiform render` writes, without the pipeline.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
-import { afterAll } from 'vitest';
 import { hashTemplateNames } from '../../src/render/template-hash.js';
+import { tempDir as testTempDir } from './testdir.js';
 
 export type Files = Record<string, string>;
 type Obj = Record<string, unknown>;
@@ -101,17 +100,9 @@ export function kustomization(resources: string[]): string {
   return `${header}apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${resources.map((r) => `- ${r}`).join('\n')}\n`;
 }
 
-const created: string[] = [];
-// Registered on the importing test file's suite.
-afterAll(() => {
-  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
 /** A temporary folder, removed after the test file ran. */
 export function tempDir(prefix = 'capiform-diff-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  created.push(d);
-  return d;
+  return testTempDir(prefix);
 }
 
 export function writeFiles(dir: string, files: Files): void {

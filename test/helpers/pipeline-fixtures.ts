@@ -3,11 +3,11 @@
  * repository in clusterctl's local layout (core, kubeadm bootstrap/control plane, docker with a ClusterClass flavor,
  * cert-manager) with two versions each.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from './testdir.js';
 
-export function testdir(files: Record<string, string>, root = mkdtempSync(join(tmpdir(), 'capiform-'))): string {
+export function testdir(files: Record<string, string>, root = tempDir('capiform-')): string {
   for (const [p, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, p)), { recursive: true });
     writeFileSync(join(root, p), content);

@@ -1,13 +1,11 @@
 /** Small builders for plan tests: a rendered-tree inventory, a local repository, and cluster manifests. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { manifestLabel } from '../../src/resolve/provider-type.js';
-
-export const corpusDir = resolve(import.meta.dirname, '../..', process.env.CAPIFORM_CORPUS_DIR ?? '../shared/corpus');
+import { tempDir as testTempDir } from './testdir.js';
 
 export function tempDir(prefix = 'capiform-plan-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return testTempDir(prefix);
 }
 
 export function writeFile(path: string, content: string): void {

@@ -3,15 +3,16 @@
  * offline runs never reach the server, progress goes where each output mode wants it, and explicit `type:` entries
  * reach GitLab and HTTPS mirrors on any host.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/resolve/http/client.js';
-import { proxyFetch, proxySettings } from '../../src/resolve/http/proxy.js';
+import { proxyFetch, proxySettings, withoutExperimentalWarning } from '../../src/resolve/http/proxy.js';
 import { fixtureConfig, fixtureRepository } from '../helpers/pipeline-fixtures.js';
 import { runCli } from '../helpers/cli.js';
+import { compiledCli } from '../helpers/compiled-cli.js';
 import { testdir } from '../helpers/testdir.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { ForwardProxy } from './forward-proxy.js';
@@ -221,31 +222,32 @@ describe('download progress', { timeout: 240_000 }, () => {
   });
 });
 
-/** A GitLab generic-package API on a host that does not start with `gitlab.` (any self-hosted instance). */
-async function gitlabServer(files: Record<string, Uint8Array>, token: string): Promise<{ url: string; paths: string[]; stop: () => Promise<void> }> {
+/**
+ * A GitLab generic-package API on a host that does not start with `gitlab.` (any self-hosted instance), over plain
+ * http on 127.0.0.1, so anonymous: capiform sends no token over plain http. Records the Authorization headers it sees.
+ */
+async function gitlabServer(files: Record<string, Uint8Array>): Promise<{ url: string; paths: string[]; authorization: (string | undefined)[]; stop: () => Promise<void> }> {
   const paths: string[] = [];
+  const authorization: (string | undefined)[] = [];
   const server = createServer((req, res) => {
     paths.push(req.url ?? '');
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401).end('{"message":"401 Unauthorized"}');
-      return;
-    }
+    authorization.push(req.headers.authorization);
     const body = files[req.url ?? ''];
     if (!body) res.writeHead(404).end('{"message":"404 Not Found"}');
     else res.writeHead(200, { 'content-length': String(body.length) }).end(body);
   });
   const port = await listenOnLoopback(server);
-  return { url: `http://127.0.0.1:${port}`, paths, stop: () => closeServer(server) };
+  return { url: `http://127.0.0.1:${port}`, paths, authorization, stop: () => closeServer(server) };
 }
 
 describe('explicit repository types', { timeout: 240_000 }, () => {
-  it('type: gitlab on any host, type: github for a GitHub Enterprise host, type: https for a plain mirror', async () => {
+  it('type: gitlab on any host (loopback http: GITLAB_ACCESS_TOKEN not sent), type: github for a GitHub Enterprise host, type: https for a plain mirror', async () => {
     const root = testdir();
     fixtureRepository(root);
     const prefix = '/api/v4/projects/platform%2Fcapi/packages/generic';
     const gitlabFiles: Record<string, Uint8Array> = {};
     for (const [f, bytes] of Object.entries(releaseAssets(root, 'bootstrap-kubeadm', 'v1.13.1'))) gitlabFiles[`${prefix}/kubeadm-bootstrap/v1.13.1/${f}`] = bytes;
-    const gitlab = await gitlabServer(gitlabFiles, 'glpat-secret-1234');
+    const gitlab = await gitlabServer(gitlabFiles);
     try {
       fake.addRelease('platform/cluster-api', { tag: 'v1.13.1', assets: releaseAssets(root, 'cluster-api', 'v1.13.1') });
       for (const [f, bytes] of Object.entries(releaseAssets(root, 'infrastructure-docker', 'v1.13.1'))) fake.files.set(`/mirror/docker/v1.13.1/${f}`, bytes);
@@ -263,6 +265,7 @@ describe('explicit repository types', { timeout: 240_000 }, () => {
       expect(r.stdout).toContain('bootstrap-kubeadm v1.13.1 (v1beta2)');
       expect(r.stdout).toContain('infrastructure-docker v1.13.1 (v1beta2)');
       expect(gitlab.paths).toEqual([`${prefix}/kubeadm-bootstrap/v1.13.1/metadata.yaml`, `${prefix}/kubeadm-bootstrap/v1.13.1/bootstrap-components.yaml`]);
+      expect(gitlab.authorization).toEqual([undefined, undefined]);
       expect(fake.requests.filter((q) => q.area === 'api').map((q) => q.path)).toEqual(['/api/repos/platform/cluster-api/releases?per_page=100']);
       expect(fake.requests.filter((q) => q.area === 'files').map((q) => q.path)).toEqual([
         '/files/mirror/docker/v1.13.1/metadata.yaml',
@@ -274,6 +277,21 @@ describe('explicit repository types', { timeout: 240_000 }, () => {
     } finally {
       await gitlab.stop();
     }
+  });
+
+  it('GITHUB_API_URL over plain http:// to a non-loopback host: exit 2 naming the variable and its value; lock untouched, no request', async () => {
+    const dir = project(fake);
+    const cache = tempDir();
+    expect((await runCli(['lock'], { cwd: dir, env: env(cache) })).code).toBe(0);
+    const before = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
+    fake.reset();
+    const r = await runCli(['lock', '--upgrade'], { cwd: dir, env: env(tempDir(), { GITHUB_API_URL: 'http://ghe.example.com/api/v3', GITHUB_TOKEN: 'ghp_canary0123456789' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error: GITHUB_API_URL=http://ghe.example.com/api/v3 is not an https:// URL');
+    expect(r.stderr).toContain('fix: use https://ghe.example.com/api/v3; plain http:// is accepted only for loopback hosts');
+    expect(r.stderr).not.toContain('ghp_canary');
+    expect(readFileSync(join(dir, 'capi.lock.yaml'), 'utf8')).toBe(before);
+    expect(fake.count()).toBe(0);
   });
 
   it('plain http:// is refused except on loopback hosts: exit 3 naming the config entry', async () => {
@@ -334,6 +352,45 @@ describe('HTTP proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', { timeout: 240_000 
     expect(r.stderr).toContain(`fix: requests go through HTTP_PROXY=http://127.0.0.1:${closed.port}: check the proxy, or list the host in NO_PROXY`);
     expect(r.stderr).not.toContain('pr0xy-s3cret');
     expect(fake.count()).toBe(0);
+  });
+
+  it("HTTPS_PROXY set: no \"EnvHttpProxyAgent is experimental\" warning from Node on stderr (a real process)", async () => {
+    const dir = project(fake);
+    proxy.refuseConnect = false;
+    const cli = await compiledCli();
+    // Asynchronous: the proxy and the fake GitHub answer from this process.
+    const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [cli, 'lock'], { cwd: dir, env: { ...env(tempDir()), HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url } });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    expect(run.stderr).not.toContain('EnvHttpProxyAgent');
+    expect(run.stderr).not.toContain('Warning');
+    expect(run.status).toBe(0);
+    expect(proxy.seen).toContain(`CONNECT 127.0.0.1:${fake.port}`);
+  });
+
+  it('only undici\'s UNDICI-EHPA warning is held back, only while the agent is built', async () => {
+    const seen: string[] = [];
+    const listener = (w: Error & { code?: string }): void => {
+      seen.push(w.code ?? w.message);
+    };
+    process.on('warning', listener);
+    try {
+      const emit = process.emitWarning;
+      withoutExperimentalWarning(() => {
+        process.emitWarning('EnvHttpProxyAgent is experimental, expect them to change at any time.', { code: 'UNDICI-EHPA' });
+        process.emitWarning('something else', { code: 'CAPIFORM-TEST-OTHER' });
+        process.emitWarning('old style', 'Warning', 'CAPIFORM-TEST-OLD');
+      });
+      expect(process.emitWarning).toBe(emit);
+      // Warnings reach listeners on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(seen).toEqual(['CAPIFORM-TEST-OTHER', 'CAPIFORM-TEST-OLD']);
   });
 
   it('https targets tunnel through HTTPS_PROXY with CONNECT', async () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRepository } from '../../src/resolve/factory.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { httpFor, metadataYaml, tempDir } from './setup.js';
+import { haveOpenssl, loopbackTls } from './tls-loopback.js';
 
 let fake: FakeRemotes;
 beforeEach(async () => {
@@ -31,16 +32,23 @@ describe('createRepository with remote URLs', () => {
     expect(fake.count('api')).toBe(1);
   });
 
-  it('GitLab: the URL version, token from the variables (gitlab-access-token)', async () => {
-    const path = '/api/v4/projects/g%2Fp/packages/generic/acme/v1.0.0';
-    fake.gitlabToken = 'glpat-abcdef';
-    fake.gitlabFiles.set(`${path}/metadata.yaml`, md);
-    const repo = await createRepository(
-      { name: 'acme', type: 'InfrastructureProvider', url: `https://gitlab.example.org${path}/infrastructure-components.yaml` },
-      { http: httpFor(fake, tempDir()), env: {}, get: (n) => (n === 'gitlab-access-token' ? 'glpat-abcdef' : undefined) },
-    );
-    expect(repo.defaultVersion).toBe('v1.0.0');
-    expect(await repo.getFile('v1.0.0', 'metadata.yaml')).not.toBeNull();
+  it.skipIf(!haveOpenssl)('GitLab: the URL version, token from the variables (gitlab-access-token), sent over https', async () => {
+    const tls = loopbackTls();
+    const gitlab = await new FakeRemotes().start(tls);
+    try {
+      const path = '/api/v4/projects/g%2Fp/packages/generic/acme/v1.0.0';
+      gitlab.gitlabToken = 'glpat-abcdef';
+      gitlab.gitlabFiles.set(`${path}/metadata.yaml`, md);
+      const repo = await createRepository(
+        { name: 'acme', type: 'InfrastructureProvider', url: `https://gitlab.example.org${path}/infrastructure-components.yaml` },
+        { http: httpFor(gitlab, tempDir(), { fetch: tls.fetch }), env: {}, get: (n) => (n === 'gitlab-access-token' ? 'glpat-abcdef' : undefined) },
+      );
+      expect(repo.defaultVersion).toBe('v1.0.0');
+      expect(await repo.getFile('v1.0.0', 'metadata.yaml')).not.toBeNull();
+      expect(gitlab.requests.map((r) => r.headers.authorization)).toEqual(['Bearer glpat-abcdef']);
+    } finally {
+      await gitlab.stop();
+    }
   });
 
   it('wraps construction errors like clusterctl', async () => {

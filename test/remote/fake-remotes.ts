@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 export interface FakeAsset {
@@ -64,12 +65,15 @@ export class FakeRemotes {
   /** Require this token on API requests (401 without it). */
   apiToken: string | undefined;
   readonly requests: RecordedRequest[] = [];
+  /** Where downloads redirect to (GitHub's signed object host): another server's origin, or this one. */
+  objectsOrigin: string | undefined;
   private server: Server | undefined;
   private assetIds = new Map<number, { repo: string; tag: string; name: string }>();
+  private scheme: 'http' | 'https' = 'http';
   port = 0;
 
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.scheme}://127.0.0.1:${this.port}`;
   }
   get apiUrl(): string {
     return `${this.origin}/api`;
@@ -101,13 +105,17 @@ export class FakeRemotes {
     this.requests.length = 0;
   }
 
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
+  /** Listens on 127.0.0.1, over https with `tls` (tls-loopback.ts). */
+  async start(tls?: { key: Buffer; cert: Buffer }): Promise<this> {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((err: unknown) => {
         res.statusCode = 599;
         res.end(String(err));
       });
-    });
+    };
+    this.scheme = tls ? 'https' : 'http';
+    // An https.Server is a tls.Server wrapping the same request handling; listen and close work alike.
+    this.server = tls ? (createTlsServer({ key: tls.key, cert: tls.cert }, handler) as unknown as Server) : createServer(handler);
     this.port = await listenOnLoopback(this.server);
     return this;
   }
@@ -234,7 +242,7 @@ export class FakeRemotes {
         if (!(req.headers.accept ?? '').includes('application/octet-stream')) {
           return send(200, JSON.stringify({ id: Number(m[2]), name: info.name }), { 'content-type': 'application/json' });
         }
-        return send(302, '', { location: `${this.origin}/objects/${info.repo}/${info.tag}/${info.name}?sig=secret-signature` });
+        return send(302, '', { location: `${this.objectsOrigin ?? this.origin}/objects/${info.repo}/${info.tag}/${info.name}?sig=secret-signature` });
       }
       m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(rest);
       if (m) {
@@ -252,7 +260,7 @@ export class FakeRemotes {
     if (area === 'web') {
       const m = /^\/web\/([^/]+\/[^/]+)\/releases\/download\/([^/]+)\/(.+)$/.exec(path);
       if (m && this.asset(m[1]!, decodeURIComponent(m[2]!), decodeURIComponent(m[3]!))) {
-        return send(302, '', { location: `${this.origin}/objects/${m[1]}/${m[2]}/${m[3]}?sig=secret-signature` });
+        return send(302, '', { location: `${this.objectsOrigin ?? this.origin}/objects/${m[1]}/${m[2]}/${m[3]}?sig=secret-signature` });
       }
       return send(404, 'Not Found');
     }

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IntegrityError, NetworkError, ResolutionError } from '../../src/errors.js';
+import { ConfigError, IntegrityError, NetworkError, ResolutionError } from '../../src/errors.js';
 import { GitHubRepository } from '../../src/resolve/github/repository.js';
 import { OfflineError, RateLimitError } from '../../src/resolve/http/errors.js';
 import type { HttpClient } from '../../src/resolve/http/client.js';
 import { createRemoteRepository } from '../../src/resolve/remote.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { blobCount, httpFor, latestPatchRelease, metadataYaml, tempDir } from './setup.js';
+import { thrown } from '../helpers/thrown.js';
+import { haveOpenssl, loopbackTls, type LoopbackTls } from './tls-loopback.js';
 
 const md = metadataYaml([
   { major: 1, minor: 0, contract: 'v1beta2' },
@@ -182,46 +184,6 @@ describe('GitHub releases', () => {
     expect(fake.requests.every((r) => typeof r.headers['if-none-match'] === 'string')).toBe(true);
   });
 
-  it('sends the token to the API only and never prints it', async () => {
-    fake.apiToken = token;
-    fake.addRelease('o/r', release('v1.0.0'));
-    const http = httpFor(fake, cacheDir, { retries: 0 });
-    const repo = repoFor(http, { GITHUB_TOKEN: token });
-    await repo.listVersions();
-    await repo.getFile('v1.0.0', 'components.yaml');
-    for (const r of fake.requests) {
-      if (r.area === 'api') expect(r.headers.authorization).toBe(`token ${token}`);
-      else expect(r.headers.authorization).toBeUndefined();
-    }
-    // An error on an authenticated request does not leak the token, nor do the request log or the signed URL.
-    fake.fault('/api/repos/o/r2/releases/tags/v9.9.9', { kind: 'status', status: 500 });
-    const err = (await repoFor(http, { GITHUB_TOKEN: token }, 'https://github.com/o/r2/releases/v9.9.9/c.yaml')
-      .getFile('v9.9.9', 'c.yaml')
-      .catch((e: unknown) => e)) as Error;
-    expect(err).toBeInstanceOf(NetworkError);
-    const everything = JSON.stringify([err.message, (err as NetworkError).hint, http.log]);
-    expect(everything).not.toContain(token);
-    expect(everything).not.toContain('secret-signature');
-  });
-
-  it('downloads through the API (Accept: application/octet-stream) when asked, following the redirect without the token', async () => {
-    fake.addRelease('o/r', release('v1.0.0'));
-    const http = httpFor(fake, cacheDir);
-    const repo = createRemoteRepository('github', url, {
-      http,
-      env: { GITHUB_API_URL: fake.apiUrl, GOPROXY: 'off', GITHUB_TOKEN: token },
-      assetDownload: 'api',
-    }) as GitHubRepository;
-    await repo.listVersions();
-    expect(new TextDecoder().decode((await repo.getFile('v1.0.0', 'components.yaml'))!)).toContain('v1.0.0');
-    const asset = fake.requests.find((r) => r.path.includes('/releases/assets/'))!;
-    expect(asset.headers.accept).toBe('application/octet-stream');
-    expect(asset.headers.authorization).toBe(`token ${token}`);
-    const object = fake.requests.find((r) => r.area === 'objects')!;
-    expect(object.headers.authorization).toBeUndefined();
-    expect(fake.count('web')).toBe(0);
-  });
-
   it('falls back to the API when the download URL is refused (private repository)', async () => {
     fake.addRelease('o/r', release('v1.0.0'));
     fake.fault('/web/o/r/releases/download/v1.0.0/components.yaml', { kind: 'status', status: 404 });
@@ -291,10 +253,119 @@ describe('GitHub releases', () => {
     expect(ghe.apiBaseUrl).toBe('https://ghe.corp/api/v3');
     const configured = createRemoteRepository('github', 'https://ghe.corp/o/r/releases/v1/c.yaml', {
       http,
-      env: { GITHUB_API_URL: 'https://env.example/api' },
-      baseUrl: 'https://config.example/api/v3/',
+      env: { GITHUB_API_URL: 'https://env.example/api/v3/' },
       explicitKind: true,
     }) as GitHubRepository;
-    expect(configured.apiBaseUrl).toBe('https://config.example/api/v3');
+    expect(configured.apiBaseUrl).toBe('https://env.example/api/v3');
+  });
+});
+
+describe.skipIf(!haveOpenssl)('tokens: sent over https to the API only, never over plain http nor through a redirect', () => {
+  let tls: LoopbackTls;
+  let api: FakeRemotes;
+  /** GitHub's object host on another port, over plain http: where release downloads redirect. */
+  let objects: FakeRemotes;
+  beforeEach(async () => {
+    tls ??= loopbackTls();
+    api = await new FakeRemotes().start(tls);
+    objects = await new FakeRemotes().start();
+    api.objectsOrigin = objects.origin;
+    for (const f of [api, objects]) f.addRelease('o/r', release('v1.0.0'));
+  });
+  afterEach(async () => {
+    await api.stop();
+    await objects.stop();
+  });
+
+  function tlsRepo(extra: { assetDownload?: 'api'; retries?: number } = {}): { repo: GitHubRepository; http: HttpClient } {
+    const http = httpFor(api, cacheDir, { fetch: tls.fetch, ...(extra.retries !== undefined ? { retries: extra.retries } : {}) });
+    const repo = createRemoteRepository('github', url, {
+      http,
+      env: { GITHUB_API_URL: api.apiUrl, GOPROXY: 'off', GITHUB_TOKEN: token },
+      ...(extra.assetDownload ? { assetDownload: extra.assetDownload } : {}),
+    }) as GitHubRepository;
+    return { repo, http };
+  }
+
+  it('the API gets the token over https; the download host and the redirect target do not; errors never print it', async () => {
+    api.apiToken = token;
+    const { repo, http } = tlsRepo({ retries: 0 });
+    await repo.listVersions();
+    expect(new TextDecoder().decode((await repo.getFile('v1.0.0', 'components.yaml'))!)).toContain('v1.0.0');
+    expect(api.requests.filter((r) => r.area === 'api').map((r) => r.headers.authorization)).toEqual([`token ${token}`]);
+    // The download URL on the web host (https, same server), then GitHub's 302 to the object host (http, another port).
+    expect(api.requests.filter((r) => r.area === 'web').map((r) => [r.status, r.headers.authorization])).toEqual([[302, undefined]]);
+    expect(objects.requests.map((r) => [r.area, r.status, r.headers.authorization])).toEqual([['objects', 200, undefined]]);
+    // An error on an authenticated request does not leak the token, nor do the request log or the signed URL.
+    api.fault('/api/repos/o/r2/releases/tags/v9.9.9', { kind: 'status', status: 500 });
+    const other = createRemoteRepository('github', 'https://github.com/o/r2/releases/v9.9.9/c.yaml', {
+      http,
+      env: { GITHUB_API_URL: api.apiUrl, GOPROXY: 'off', GITHUB_TOKEN: token },
+    });
+    const err = (await other.getFile('v9.9.9', 'c.yaml').catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(NetworkError);
+    const everything = JSON.stringify([err.message, (err as NetworkError).hint, http.log]);
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain('secret-signature');
+  });
+
+  it('an asset through the API (Accept: application/octet-stream): 302 to the object host on another port, followed without the token', async () => {
+    const { repo } = tlsRepo({ assetDownload: 'api' });
+    await repo.listVersions();
+    expect(new TextDecoder().decode((await repo.getFile('v1.0.0', 'components.yaml'))!)).toContain('v1.0.0');
+    const asset = api.requests.find((r) => r.path.includes('/releases/assets/'))!;
+    expect(asset.headers.accept).toBe('application/octet-stream');
+    expect(asset.headers.authorization).toBe(`token ${token}`);
+    expect(asset.status).toBe(302);
+    expect(objects.requests.map((r) => [r.path.split('?')[0], r.status, r.headers.authorization])).toEqual([
+      ['/objects/o/r/v1.0.0/components.yaml', 200, undefined],
+    ]);
+    expect(api.count('web')).toBe(0);
+  });
+
+  it('a redirect to another https host drops the token too', async () => {
+    const elsewhere = await new FakeRemotes().start(tls);
+    try {
+      elsewhere.addRelease('o/r', release('v1.0.0'));
+      api.objectsOrigin = elsewhere.origin;
+      const { repo } = tlsRepo({ assetDownload: 'api' });
+      await repo.listVersions();
+      expect(await repo.getFile('v1.0.0', 'components.yaml')).not.toBeNull();
+      expect(elsewhere.requests.map((r) => [r.area, r.status, r.headers.authorization])).toEqual([['objects', 200, undefined]]);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+});
+
+describe('GITHUB_API_URL over plain http', () => {
+  it('on a loopback host: accepted, and the token is not sent; a 401 says why', async () => {
+    fake.addRelease('o/r', release('v1.0.0'));
+    const repo = repoFor(httpFor(fake, cacheDir, { retries: 0 }), { GITHUB_TOKEN: token }, url);
+    expect(repo.apiBaseUrl).toBe(fake.apiUrl);
+    await repo.listVersions();
+    expect(await repo.getFile('v1.0.0', 'components.yaml')).not.toBeNull();
+    expect(fake.requests.length).toBeGreaterThan(0);
+    expect(fake.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+
+    fake.apiToken = token;
+    const err = (await repoFor(httpFor(fake, tempDir(), { retries: 0 }), { GITHUB_TOKEN: token }, url)
+      .listVersions()
+      .catch((e: unknown) => e)) as ResolutionError;
+    expect(err).toBeInstanceOf(ResolutionError);
+    expect(err.message).toContain('401');
+    expect(err.hint).toContain(`GITHUB_TOKEN, which is not sent over plain http:// (${fake.apiUrl})`);
+  });
+
+  it.each([
+    ['http://ghe.example.com/api/v3', 'https://ghe.example.com/api/v3'],
+    ['http://10.0.0.7:8080', 'https://10.0.0.7:8080'],
+  ])('elsewhere (%s): a ConfigError (exit 2) naming the variable and its value; hint: %s', (value, fixed) => {
+    const e = thrown(() => repoFor(httpFor(fake, cacheDir), { GITHUB_API_URL: value, GITHUB_TOKEN: token }), ConfigError);
+    expect(e.message).toBe(`GITHUB_API_URL=${value} is not an https:// URL: the API would be read, and a token sent, in plain text`);
+    expect(e.where).toBe('GITHUB_API_URL');
+    expect(e.hint).toContain(`use ${fixed};`);
+    expect(e.exitCode).toBe(2);
+    expect(fake.count()).toBe(0);
   });
 });

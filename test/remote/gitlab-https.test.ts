@@ -4,8 +4,12 @@ import { GitLabRepository } from '../../src/resolve/gitlab/repository.js';
 import { gitlabUrlFormMessage } from '../../src/resolve/gitlab/url.js';
 import { HttpsRepository } from '../../src/resolve/https/repository.js';
 import { createRemoteRepository, remoteKindOf } from '../../src/resolve/remote.js';
+import { createServer } from 'node:http';
 import { FakeRemotes } from './fake-remotes.js';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 import { httpFor, tempDir } from './setup.js';
+import { haveOpenssl, loopbackTls } from './tls-loopback.js';
+import { thrown } from '../helpers/thrown.js';
 
 let fake: FakeRemotes;
 let cacheDir: string;
@@ -36,22 +40,58 @@ describe('GitLab generic packages', () => {
     );
   });
 
-  it('sends GITLAB_ACCESS_TOKEN as Bearer, never prints it; 401 → clusterctl credentials message', async () => {
+  it.skipIf(!haveOpenssl)('sends GITLAB_ACCESS_TOKEN as Bearer over https, never prints it; 401 → clusterctl credentials message', async () => {
+    const tls = loopbackTls();
+    const gitlab = await new FakeRemotes().start(tls);
+    try {
+      const token = 'glpat-secret-0123456789';
+      gitlab.gitlabToken = token;
+      gitlab.gitlabFiles.set(`${glPath}/metadata.yaml`, 'md');
+      const http = httpFor(gitlab, cacheDir, { fetch: tls.fetch });
+      const ok = createRemoteRepository('gitlab', glUrl, { http, env: { GITLAB_ACCESS_TOKEN: token } });
+      expect(await ok.getFile('v1.2.3', 'metadata.yaml')).not.toBeNull();
+      expect(gitlab.requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
+      const wrong = createRemoteRepository('gitlab', glUrl, { http, env: { GITLAB_ACCESS_TOKEN: 'glpat-wrong-999' } });
+      const err = (await wrong.getFile('v1.2.3', 'metadata.yaml').catch((e: unknown) => e)) as NetworkError;
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(err.message).toBe(
+        `failed to get file "metadata.yaml" with version "v1.2.3" from "https://gitlab.example.org${glPath}/metadata.yaml": unauthorized access, please check your credentials`,
+      );
+      expect(err.hint).toContain('GITLAB_ACCESS_TOKEN');
+      expect(err.exitCode).toBe(3);
+      expect(JSON.stringify([err.message, err.hint, http.log])).not.toContain('glpat-');
+    } finally {
+      await gitlab.stop();
+    }
+  });
+
+  it('never sends the token over plain http (type: gitlab on a loopback host); a 401 says so', async () => {
     const token = 'glpat-secret-0123456789';
-    fake.gitlabToken = token;
-    fake.gitlabFiles.set(`${glPath}/metadata.yaml`, 'md');
-    const http = httpFor(fake, cacheDir);
-    const ok = createRemoteRepository('gitlab', glUrl, { http, env: { GITLAB_ACCESS_TOKEN: token } });
-    expect(await ok.getFile('v1.2.3', 'metadata.yaml')).not.toBeNull();
-    expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
-    const wrong = createRemoteRepository('gitlab', glUrl, { http, env: { GITLAB_ACCESS_TOKEN: 'glpat-wrong-999' } });
-    const err = (await wrong.getFile('v1.2.3', 'metadata.yaml').catch((e: unknown) => e)) as NetworkError;
-    expect(err).toBeInstanceOf(NetworkError);
-    expect(err.message).toBe(
-      `failed to get file "metadata.yaml" with version "v1.2.3" from "https://gitlab.example.org${glPath}/metadata.yaml": unauthorized access, please check your credentials`,
-    );
-    expect(err.exitCode).toBe(3);
-    expect(JSON.stringify([err.message, err.hint, http.log])).not.toContain('glpat-');
+    const seen: (string | undefined)[] = [];
+    let requireToken = false;
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      if (requireToken && req.headers.authorization !== `Bearer ${token}`) res.writeHead(401).end('{"message":"401 Unauthorized"}');
+      else res.writeHead(200).end('md');
+    });
+    const port = await listenOnLoopback(server);
+    try {
+      const repo = createRemoteRepository('gitlab', `http://127.0.0.1:${port}${glPath}/infrastructure-components.yaml`, {
+        http: httpFor(fake, cacheDir, { retries: 0 }),
+        env: { GITLAB_ACCESS_TOKEN: token },
+        explicitKind: true,
+      });
+      expect(await repo.getFile('v1.2.3', 'metadata.yaml')).not.toBeNull();
+      expect(seen).toEqual([undefined]);
+      requireToken = true;
+      const err = (await repo.getFile('v1.2.3', 'infrastructure-components.yaml').catch((e: unknown) => e)) as NetworkError;
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(err.message).toContain('unauthorized access, please check your credentials');
+      expect(err.hint).toBe('no token is sent over plain http://; serve the repository over https:// for a token to be sent');
+      expect(seen).toEqual([undefined, undefined]);
+    } finally {
+      await closeServer(server);
+    }
   });
 
   it('other statuses: retried when 5xx, then `…, got <code>`', async () => {
@@ -90,7 +130,9 @@ describe('GitLab generic packages', () => {
     const repo = createRemoteRepository('gitlab', u, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true });
     expect(repo.fileLocation('v1', 'metadata.yaml')).toBe('http://127.0.0.1:9/api/v4/projects/42/packages/generic/p/v1/metadata.yaml');
     const lan = 'http://10.0.0.7/api/v4/projects/42/packages/generic/p/v1/c.yaml';
-    expect(() => createRemoteRepository('gitlab', lan, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true })).toThrow(gitlabUrlFormMessage);
+    const e = thrown(() => createRemoteRepository('gitlab', lan, { http: httpFor(fake, cacheDir), env: {}, explicitKind: true }), ResolutionError);
+    expect(e.message).toBe(gitlabUrlFormMessage);
+    expect(e.hint).toContain('use https://10.0.0.7…; plain http:// is accepted only for a loopback host');
   });
 
   it('works on any host (explicit type) and with a numeric project id', () => {

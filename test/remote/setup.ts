@@ -1,6 +1,5 @@
 /** Shared wiring for the remote tests: a fake upstream, a temp cache, and an HttpClient pointed at both. */
-import { mkdtempSync, readdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { ContentCache } from '../../src/lock/cache.js';
@@ -8,9 +7,10 @@ import { HttpClient, type HttpClientOptions } from '../../src/resolve/http/clien
 import { isSemanticVersion } from '../../src/resolve/github/semantic.js';
 import type { ProviderRepository } from '../../src/resolve/repository.js';
 import { FakeRemotes } from './fake-remotes.js';
+import { tempDir as testTempDir } from '../helpers/testdir.js';
 
 export function tempDir(prefix = 'capiform-remote-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return testTempDir(prefix);
 }
 
 export function httpFor(fake: FakeRemotes, cacheDir: string, opts: HttpClientOptions = {}): HttpClient {
@@ -42,7 +42,7 @@ export const metadataYaml = (series: { major: number; minor: number; contract: s
 
 /**
  * clusterctl's `latestPatchRelease` (spec §4.5) over any repository: releases before pre-releases, descending, first
- * 5 candidates, the first whose metadata.yaml exists wins. (Helper C's src/resolve/versions.ts is the product
+ * 5 candidates, the first whose metadata.yaml exists wins. (src/resolve/versions.ts is the product
  * implementation; this mirror keeps the remote tests independent of it.)
  */
 export async function latestPatchRelease(repo: ProviderRepository, major?: number, minor?: number): Promise<string> {

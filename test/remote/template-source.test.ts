@@ -32,6 +32,13 @@ async function fails(url: string, o: TemplateSourceOptions = opts): Promise<Capi
 }
 
 describe('template sources (--from)', () => {
+  it('GITHUB_API_URL over plain http to a non-loopback host: exit 2 naming it, before any request', async () => {
+    const err = await fails('https://github.com/o/r/blob/main/t.yaml', { ...opts, githubApiUrl: 'http://ghe.example.com/api/v3', token: 'ghp_canary0123' });
+    expect(err.message).toBe('GITHUB_API_URL=http://ghe.example.com/api/v3 is not an https:// URL: the API would be read, and a token sent, in plain text');
+    expect(err.exitCode).toBe(2);
+    expect(fake.count()).toBe(0);
+  });
+
   it('GitHub blob URL → contents API with ?ref=branch, base64 decoded', async () => {
     fake.contents.set('kubernetes-sigs/cluster-api/main/config/default/cluster-template.yaml', template);
     const url = 'https://github.com/kubernetes-sigs/cluster-api/blob/main/config/default/cluster-template.yaml';

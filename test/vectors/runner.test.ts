@@ -4,15 +4,16 @@
  * handler fails unless ./unsupported.ts lists it with a reason.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Vector, VectorFile, VectorHandler } from './types.js';
 import { unsupported } from './unsupported.js';
+import { sharedDir } from '../helpers/shared.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '../..');
-const vectorsDir = resolve(repoRoot, process.env.CAPIFORM_VECTORS_DIR ?? '../shared/vectors');
+const vectors = sharedDir('vectors');
+const vectorsDir = vectors.path;
 
 const handlers: Record<string, VectorHandler> = {};
 for (const name of readdirSync(join(here, 'handlers')).sort()) {
@@ -50,12 +51,8 @@ function loadFiles(folder: string): VectorFile[] {
     });
 }
 
-if (!existsSync(vectorsDir)) {
-  describe('vectors', () => {
-    it(`skipped: no vectors directory at ${vectorsDir} (set CAPIFORM_VECTORS_DIR)`, () => {
-      console.warn(`vectors: ${vectorsDir} not found; vector suite not run`);
-    });
-  });
+if (!vectors.present) {
+  it.skip(`vectors${vectors.skipped}`, () => {});
 } else {
   for (const folder of readdirSync(vectorsDir).sort()) {
     const files = loadFiles(folder);

@@ -7,7 +7,7 @@ import { envsubstEval } from '../../render/envsubst/index.js';
 
 export type Env = Record<string, string | undefined>;
 
-/** `envsubst.Eval(text, os.Getenv)` with drone/envsubst's semantics (helper A's port). */
+/** `envsubst.Eval(text, os.Getenv)` with drone/envsubst's semantics (src/render/envsubst). */
 export function evalWithEnv(text: string, env: Env): string {
   return envsubstEval(text, (name) => (Object.hasOwn(env, name) ? (env[name] ?? '') : ''));
 }

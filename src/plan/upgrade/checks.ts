@@ -1,5 +1,5 @@
 /**
- * Upgrade-path checks capiform adds on top of clusterctl's plan (issue 5). clusterctl documents these rules but its
+ * Upgrade-path checks capiform adds on top of clusterctl's plan. clusterctl documents these rules but its
  * `upgrade plan` does not report them; they are returned separately from clusterctl's own result.
  */
 import { manifestLabel } from '../../resolve/provider-type.js';

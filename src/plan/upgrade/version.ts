@@ -1,5 +1,5 @@
 /**
- * Versions as clusterctl's upgrader reads them, on top of helper C's k8s `version.ParseSemantic` port
+ * Versions as clusterctl's upgrader reads them, on top of the k8s `version.ParseSemantic` port
  * (src/resolve/semver.ts): numbers instead of bigints (release series hold int32s), `Compare` ignoring build
  * metadata, and `versionTag` (`v` + the version).
  */

@@ -1,7 +1,7 @@
 /**
  * The one place this module turns objects into YAML. It follows DESIGN.md "YAML" (YAML 1.1 quoting, no line folding,
  * `- item` sequences not indented, `---` between documents, a final newline).
- * TODO(yaml): switch to `emitManifests` from src/yaml once it lands; this file then disappears.
+ * TODO(yaml): emit with `emitManifests` from src/yaml, so that one module owns YAML output.
  */
 import { stringify } from 'yaml';
 

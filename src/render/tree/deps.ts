@@ -1,6 +1,6 @@
 /**
- * The render functions the pipeline calls, in one place: helper G's Render API, helper B's YAML emitter and
- * cert-manager processing, helper H's Argo CD glue.
+ * The render functions the pipeline calls, in one place: the Render API, the YAML emitter and cert-manager
+ * processing, the Argo CD glue.
  */
 import { processCertManagerManifest, type ImageOverrides } from '../components/index.js';
 

@@ -3,11 +3,41 @@
  * `request.fetch`: retries, rate limits, ETags, counting, offline and redaction stay in one place.
  */
 import { Octokit } from '@octokit/rest';
-import { CapiformError, NetworkError } from '../../errors.js';
+import { CapiformError, ConfigError, NetworkError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { githubRateLimitMessage } from '../http/errors.js';
+import { redactUrl } from '../http/redact.js';
+import { isLoopbackHost } from '../repository-kind.js';
 
 export const defaultGitHubApiUrl = 'https://api.github.com';
+
+/**
+ * `GITHUB_API_URL` (GitHub Enterprise: `https://ghe.example.com/api/v3`), or `undefined` when unset. A base URL over
+ * plain http would expose the token and every answer to the network, so it is refused except on a loopback host
+ * (a local test server), where the HTTP layer still sends no token.
+ */
+export function githubApiUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.GITHUB_API_URL;
+  if (value === undefined || value === '') return undefined;
+  checkApiBaseUrl('GITHUB_API_URL', value);
+  return value;
+}
+
+/** An API base URL read from `variable`: https, or http on a loopback host; else a ConfigError naming both. */
+export function checkApiBaseUrl(variable: string, value: string): void {
+  const shown = `${variable}=${redactUrl(value)}`;
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new ConfigError(`${shown} is not a URL`, { where: variable, hint: `set ${variable} to the API root, e.g. https://ghe.example.com/api/v3` });
+  }
+  if (u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.host))) return;
+  throw new ConfigError(`${shown} is not an https:// URL: the API would be read, and a token sent, in plain text`, {
+    where: variable,
+    hint: `use https://${u.host}${u.pathname === '/' ? '' : u.pathname}; plain http:// is accepted only for loopback hosts (127.0.0.1, localhost), and no token is sent over it`,
+  });
+}
 
 export interface GitHubApiOptions {
   http: HttpClient;

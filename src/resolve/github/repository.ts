@@ -1,20 +1,22 @@
 /**
  * GitHub releases as a provider repository (clusterctl `repository_github.go`).
  *
- * Request budget, cold: one paginated release listing per repository (100 per page; each release carries its assets
- * with name, size and sha256 digest), so finding a release by tag and an asset by name costs nothing more. Asset
- * bytes come from the release's download URL on the web host, which does not count against the API rate limit; when
- * that fails (private repository, GitHub Enterprise without anonymous access) the asset is fetched through the API
- * (`Accept: application/octet-stream`) and the repository keeps using the API. Set `assetDownload: 'api'` to always
- * use the API. Every JSON answer is revalidated with its ETag (304s do not count against GitHub's limit); assets
- * with a digest already in the cache are not downloaded at all.
+ * Request budget, cold: the pages of the release listing that version resolution needs (100 releases per page,
+ * usually one; see candidates.ts). Each release carries its assets with name, size and sha256 digest, so finding a
+ * listed release by tag and an asset by name costs nothing more. Asset bytes come from the release's download URL on
+ * the web host, which does not count against the API rate limit; when that fails (private repository, GitHub
+ * Enterprise without anonymous access) the asset is fetched through the API (`Accept: application/octet-stream`) and
+ * the repository keeps using the API; the `assetDownload: 'api'` option always uses the API. Every JSON answer is
+ * revalidated with its ETag (304s do not count against GitHub's limit); assets with a digest already in the cache
+ * are not downloaded at all.
  */
 import { posix } from 'node:path';
 import type { Octokit } from '@octokit/rest';
 import { IntegrityError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { OfflineError } from '../http/errors.js';
 import { GoproxyClient, type GoproxyTarget } from '../goproxy/index.js';
-import type { ProviderRepository } from '../repository.js';
+import type { ProviderRepository, VersionPage } from '../repository.js';
 import { createOctokit, defaultGitHubApiUrl, githubFailure } from './client.js';
 import { releaseListSchema, releaseSchema, type Release, type ReleaseAsset } from './schema.js';
 import { isSemanticVersion } from './semantic.js';
@@ -25,7 +27,7 @@ export interface GitHubRepositoryOptions {
   http: HttpClient;
   /** `github-token` / `GITHUB_TOKEN`. */
   token?: string | undefined;
-  /** API base URL: config `baseUrl`, else `GITHUB_API_URL`, else https://api.github.com (`https://<host>/api/v3` for GHE). */
+  /** API base URL (`GITHUB_API_URL`, checked by the caller); default https://api.github.com, `https://<host>/api/v3` for GHE. */
   baseUrl?: string | undefined;
   /** Where release downloads live: default `https://<host of the provider URL>`. */
   webBaseUrl?: string | undefined;
@@ -83,65 +85,112 @@ export class GitHubRepository implements ProviderRepository {
     return `${this.location.owner}/${this.location.repository}`;
   }
 
-  /** `GetVersions`: the Go module proxy when enabled, else (or when it has nothing) the releases API. */
-  listVersions(): Promise<string[]> {
-    this.state.versions ??= this.loadVersions();
-    return this.state.versions;
-  }
-
-  private async loadVersions(): Promise<string[]> {
-    if (this.goproxy) {
-      try {
-        return await this.goproxy.listVersions(`${this.location.host}/${this.slug}`);
-      } catch {
-        // clusterctl logs and falls back to the GitHub API (offline: to the cached API listing).
-      }
-    }
+  /** `GetVersions`: the Go module proxy when enabled, else (or when it has nothing) the releases API, every page. */
+  async listVersions(): Promise<string[]> {
+    const proxied = await this.goproxyVersions();
+    if (proxied) return proxied;
     const releases = await this.listReleases();
     return releases.filter((r) => isSemanticVersion(r.tag_name)).map((r) => r.tag_name);
   }
 
-  /** The releases API, every page (100 per page), drafts dropped, in API order. */
-  async listReleases(): Promise<Release[]> {
-    if (!this.state.listingLoad) {
-      this.state.listingLoad = this.loadListing();
-      this.state.listingLoad.catch(() => (this.state.listingLoad = undefined));
-    }
-    return [...(await this.state.listingLoad).values()];
+  /**
+   * One page of the releases API (100 releases, newest created first), so resolution can stop paging once its
+   * candidates are settled (candidates.ts). The goproxy's list is one page.
+   */
+  async listVersionPage(index: number): Promise<VersionPage> {
+    const proxied = await this.goproxyVersions();
+    if (proxied) return { versions: index === 0 ? proxied : [], last: true };
+    const s = this.state;
+    while (s.pages.length <= index && !s.complete) await this.readNextPage();
+    return { versions: s.pages[index] ?? [], last: s.complete && index >= s.pages.length - 1 };
   }
 
-  private async loadListing(): Promise<Map<string, Release>> {
-    let data: unknown;
-    try {
-      data = await this.octokit.paginate(this.octokit.rest.repos.listReleases, {
+  /** The goproxy's version list, or `null` when it is disabled or has nothing (clusterctl then uses the API). */
+  private goproxyVersions(): Promise<string[] | null> {
+    const proxy = this.goproxy;
+    if (!proxy) return Promise.resolve(null);
+    // clusterctl logs a failure and falls back to the GitHub API (offline: to the cached API listing).
+    this.state.goproxyVersions ??= proxy.listVersions(`${this.location.host}/${this.slug}`).catch(() => null);
+    return this.state.goproxyVersions;
+  }
+
+  /**
+   * The releases API, every page (100 per page), drafts dropped, in API order. Offline, the pages an online run read
+   * (`capiform lock` reads only those its choice needs): `plan upgrade`, always offline, then sees the newest releases
+   * instead of failing on a page no online run needed.
+   */
+  async listReleases(): Promise<Release[]> {
+    while (!this.state.complete) {
+      try {
+        await this.readNextPage();
+      } catch (err) {
+        if (err instanceof OfflineError && this.state.pages.length > 0) break;
+        throw err;
+      }
+    }
+    return [...this.state.listing.values()];
+  }
+
+  /** Reads the next page of the listing; concurrent callers (core, bootstrap, control plane) take turns. */
+  private readNextPage(): Promise<void> {
+    const s = this.state;
+    const read = s.reading.then(() => this.readPage());
+    s.reading = read.catch(() => undefined);
+    return read;
+  }
+
+  private async readPage(): Promise<void> {
+    const s = this.state;
+    if (s.complete) return;
+    s.pager ??= this.octokit.paginate
+      .iterator(this.octokit.rest.repos.listReleases, {
         owner: this.location.owner,
         repo: this.location.repository,
         per_page: 100,
         headers: { 'x-capiform-what': `release list of ${this.slug}` },
-      });
+      })
+      [Symbol.asyncIterator]();
+    let next: IteratorResult<{ data: unknown; headers: { link?: string | undefined } }>;
+    try {
+      next = await s.pager.next();
     } catch (err) {
       const f = githubFailure(err);
       throw new ResolutionError(`failed to get the list of releases of ${this.slug}: ${f.status} ${f.message}`, {
         where: this.url,
         hint:
           f.status === 404 || f.status === 401
-            ? 'check the owner and repository in the URL; private repositories need GITHUB_TOKEN'
+            ? `check the owner and repository in the URL; private repositories need GITHUB_TOKEN${
+                this.apiBaseUrl.startsWith('http:') ? `, which is not sent over plain http:// (${this.apiBaseUrl})` : ''
+              }`
             : undefined,
       });
     }
-    const parsed = releaseListSchema.safeParse(data);
+    if (next.done) {
+      s.complete = true;
+      return;
+    }
+    const parsed = releaseListSchema.safeParse(next.value.data);
     if (!parsed.success) {
       throw new ResolutionError(`unexpected answer from the GitHub releases API for ${this.slug}: ${parsed.error.message}`);
     }
-    const listing = new Map<string, Release>();
-    for (const r of parsed.data) if (!r.draft && !listing.has(r.tag_name)) listing.set(r.tag_name, r);
-    this.state.listing = listing;
-    return listing;
+    const versions: string[] = [];
+    for (const r of parsed.data) {
+      if (r.draft || s.listing.has(r.tag_name)) continue;
+      s.listing.set(r.tag_name, r);
+      if (isSemanticVersion(r.tag_name)) versions.push(r.tag_name);
+    }
+    s.pages.push(versions);
+    s.listed = true;
+    if (!/\brel="next"/.test(next.value.headers.link ?? '')) s.complete = true;
   }
 
-  /** `getReleaseByTag`: from the listing when it was read, else one API call; `null` when there is no such release. */
+  /**
+   * `getReleaseByTag`: from the listing when it holds the tag (or was read to the end), else one API call; `null`
+   * when there is no such release.
+   */
   releaseByTag(tag: string): Promise<Release | null> {
-    if (this.state.listing) return Promise.resolve(this.state.listing.get(tag) ?? null);
+    const listed = this.state.listing.get(tag);
+    if (listed || this.state.complete) return Promise.resolve(listed ?? null);
     let p = this.state.byTag.get(tag);
     if (!p) {
       p = this.fetchRelease(tag);
@@ -222,7 +271,7 @@ export class GitHubRepository implements ProviderRepository {
     const name = this.assetName(file);
     const what = `${name} (${this.slug} ${version})`;
     // clusterctl: with the goproxy enabled, a plain GET of the download URL comes first (no API call).
-    if (this.goproxy && !this.state.listing && this.assetDownload === 'auto' && !this.state.browserDownloadsFail) {
+    if (this.goproxy && !this.state.listed && this.assetDownload === 'auto' && !this.state.browserDownloadsFail) {
       const res = await this.http.request({ url: this.fileLocation(version, file), service: 'github', what, revalidate: true });
       if (res.status === 200) {
         await this.http.cache?.put(res.body);
@@ -297,10 +346,18 @@ export class GitHubRepository implements ProviderRepository {
 }
 
 interface RepoState {
-  versions?: Promise<string[]>;
-  /** All releases by tag, once the listing has been read through the API. */
-  listing?: Map<string, Release>;
-  listingLoad?: Promise<Map<string, Release>> | undefined;
+  goproxyVersions?: Promise<string[] | null>;
+  /** The releases read so far through the API, by tag, in API order. */
+  listing: Map<string, Release>;
+  /** The semver tags of each page read. */
+  pages: string[][];
+  /** Some page of the listing was read through the API. */
+  listed: boolean;
+  /** The listing was read to its last page. */
+  complete: boolean;
+  pager?: AsyncIterator<{ data: unknown; headers: { link?: string | undefined } }>;
+  /** The page being read: the next one waits for it. */
+  reading: Promise<void>;
   byTag: Map<string, Promise<Release | null>>;
   files: Map<string, Promise<Uint8Array | null>>;
   missing: Map<string, string>;
@@ -318,7 +375,17 @@ function sharedState(http: HttpClient, key: string): RepoState {
   }
   let state = byKey.get(key);
   if (!state) {
-    state = { byTag: new Map(), files: new Map(), missing: new Map(), browserDownloadsFail: false };
+    state = {
+      listing: new Map(),
+      pages: [],
+      listed: false,
+      complete: false,
+      reading: Promise.resolve(),
+      byTag: new Map(),
+      files: new Map(),
+      missing: new Map(),
+      browserDownloadsFail: false,
+    };
     byKey.set(key, state);
   }
   return state;

@@ -101,7 +101,10 @@ export class GitLabRepository implements ProviderRepository {
     }
     if (res.status === 401) {
       throw new NetworkError(`${prefix}: unauthorized access, please check your credentials`, {
-        hint: 'set GITLAB_ACCESS_TOKEN (or the gitlab-access-token variable) to a token with read_package_registry',
+        hint:
+          this.location.scheme === 'http'
+            ? 'no token is sent over plain http://; serve the repository over https:// for a token to be sent'
+            : 'set GITLAB_ACCESS_TOKEN (or the gitlab-access-token variable) to a token with read_package_registry',
       });
     }
     throw new NetworkError(`${prefix}, got ${res.status}`);

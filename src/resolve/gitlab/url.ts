@@ -37,7 +37,12 @@ export function parseGitLabUrl(url: string, opts: { loopbackHttp?: boolean } = {
     parts[4] !== 'packages' ||
     parts[5] !== 'generic'
   ) {
-    throw new ResolutionError(gitlabUrlFormMessage, { where: url });
+    throw new ResolutionError(gitlabUrlFormMessage, {
+      where: url,
+      ...(u.scheme === 'http'
+        ? { hint: `use https://${u.host}…; plain http:// is accepted only for a loopback host (127.0.0.1, localhost) of a provider declared \`type: 'gitlab'\`, and no token is sent over it` }
+        : {}),
+    });
   }
   return {
     scheme,

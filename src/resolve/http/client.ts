@@ -2,7 +2,8 @@
  * The one HTTP layer every remote source uses (GitHub through octokit's `request.fetch`, GitLab, HTTPS, goproxy,
  * template URLs). It owns what every source needs once: timeouts, bounded retries with backoff on 5xx and broken
  * connections, rate-limit errors that say when the limit resets, ETag revalidation against the cache, request counts
- * per host (for budgets and tests), progress events, offline mode (no socket is ever opened) and credential redaction.
+ * per host (for budgets and tests), progress events, offline mode (no socket is ever opened), credential redaction, and
+ * credentials sent over https only (never over plain http, nor through a redirect).
  *
  * Statuses other than 5xx/429/rate-limited 403 are returned to the caller, which knows what a 404 means for it
  * ("not found" is a value; an unhealthy upstream is an error).
@@ -238,8 +239,11 @@ export class HttpClient {
       this.log.push(record);
       let res: Response;
       const signal = AbortSignal.timeout(timeoutMs);
+      // A token never travels in plain text: over http (a loopback test server or mirror, or where a redirect
+      // leads) the request goes without it.
+      const sent = target.startsWith('http:') ? withoutCredentials(hdrs) : hdrs;
       try {
-        res = await this.doFetch(target, { method, headers: hdrs, redirect: 'manual', signal });
+        res = await this.doFetch(target, { method, headers: sent, redirect: 'manual', signal });
       } catch (err) {
         throw new RetryableFailure(this.describe(err, timeoutMs));
       }

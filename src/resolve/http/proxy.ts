@@ -42,6 +42,26 @@ export function describeProxies(settings: ProxySettings): string {
 }
 
 /**
+ * Runs `create` with undici's "EnvHttpProxyAgent is experimental" warning (code UNDICI-EHPA) held back: users with
+ * HTTPS_PROXY set would otherwise see it on every command, about an API they never chose. Every other warning passes
+ * through; the constructor emits synchronously, so nothing else runs while the filter is in place.
+ */
+export function withoutExperimentalWarning<T>(create: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]): void {
+    const options = rest[0];
+    const code = typeof options === 'object' && options !== null ? (options as { code?: unknown }).code : rest[1];
+    if (code === 'UNDICI-EHPA') return;
+    (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return create();
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
+/**
  * A fetch that honours the proxy settings in `env`, or `undefined` (use the built-in fetch) when there are none.
  * Every HTTP request capiform makes, octokit's included, goes through the HttpClient and so through this fetch.
  */
@@ -51,12 +71,15 @@ export function proxyFetch(env: NodeJS.ProcessEnv): typeof fetch | undefined {
   let loaded: Promise<typeof fetch> | undefined;
   const load = async (): Promise<typeof fetch> => {
     const undici = await import('undici');
-    const agent = new undici.EnvHttpProxyAgent({
-      // Explicit values, so undici never falls back to process.env (the CLI's environment is the one passed in).
-      httpProxy: settings.httpProxy ?? '',
-      httpsProxy: settings.httpsProxy ?? settings.httpProxy ?? '',
-      noProxy: settings.noProxy,
-    });
+    const agent = withoutExperimentalWarning(
+      () =>
+        new undici.EnvHttpProxyAgent({
+          // Explicit values, so undici never falls back to process.env (the CLI's environment is the one passed in).
+          httpProxy: settings.httpProxy ?? '',
+          httpsProxy: settings.httpsProxy ?? settings.httpProxy ?? '',
+          noProxy: settings.noProxy,
+        }),
+    );
     // undici's fetch and Response are the ones Node's global fetch is built from; the global types describe them.
     return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
       undici.fetch(input as Parameters<typeof undici.fetch>[0], { ...(init as Parameters<typeof undici.fetch>[1]), dispatcher: agent })) as unknown as typeof fetch;

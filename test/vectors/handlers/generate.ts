@@ -3,7 +3,7 @@
  * `generate yaml`, InitImages). Repositories are in-memory `ProviderRepository`s built from the vectors' `files`;
  * a management cluster, where a Go test fixture has one, is a `ManagementClusterView` built from the fixture notes.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -33,6 +33,7 @@ import { parseProviderName } from '../../../src/resolve/provider-name.js';
 import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
 import type { Vector, VectorHandler } from '../types.js';
+import { tempDir } from '../../helpers/testdir.js';
 
 type Obj = Record<string, unknown>;
 const rec = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {});
@@ -122,7 +123,7 @@ function fixtureCluster(state: unknown, raw: string): ManagementClusterView | un
 
 let tmp: string | undefined;
 function tempFile(name: string, content: string): string {
-  tmp ??= mkdtempSync(join(tmpdir(), 'capiform-vectors-'));
+  tmp ??= tempDir('capiform-vectors-');
   const p = join(tmp, name);
   writeFileSync(p, content);
   return p;

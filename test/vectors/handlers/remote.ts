@@ -3,10 +3,10 @@
  * sources (template-sources.json). Each vector's fake world (goproxy lists, GitHub releases, GitLab packages, served
  * files) is served by a real HTTP server on 127.0.0.1; the code under test talks to it through the HTTP layer's
  * origin rewrites (github.com, proxy.golang.org, gitlab.example.org, mirror.example.org) and GITHUB_API_URL.
- * `latestPatchRelease`, `latestRelease` and `local.GetVersions` are helper C's (handlers/resolve.ts);
+ * `latestPatchRelease`, `latestRelease` and `local.GetVersions` are in handlers/resolve.ts;
  * `GetFromConfigMap` needs a cluster (test/vectors/unsupported.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -20,6 +20,7 @@ import { HttpClient } from '../../../src/resolve/http/client.js';
 import { readLocalFile, readRawUrl, readTemplateSource } from '../../../src/resolve/template-source.js';
 import { FakeRemotes, type FakeRelease } from '../../remote/fake-remotes.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';
+import { tempDir } from '../../helpers/testdir.js';
 
 type Input = Record<string, unknown>;
 const text = (b: Uint8Array | null): string | null => (b === null ? null : new TextDecoder().decode(b));
@@ -30,7 +31,7 @@ async function withWorld<T>(setup: (fake: FakeRemotes) => void, fn: (fake: FakeR
   try {
     setup(fake);
     const http = new HttpClient({
-      cache: new ContentCache(mkdtempSync(join(tmpdir(), 'capiform-vec-'))),
+      cache: new ContentCache(tempDir('capiform-vec-')),
       retries: 1,
       retryDelayMs: 1,
       timeoutMs: 5_000,
@@ -110,7 +111,7 @@ function templateWorld(fake: FakeRemotes, template: string): void {
 }
 
 function tmpWithTemplate(template: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'capiform-tpl-'));
+  const dir = tempDir('capiform-tpl-');
   writeFileSync(join(dir, 'cluster-template.yaml'), template);
   return dir;
 }
@@ -362,7 +363,7 @@ export const handlers: Record<string, VectorHandler> = {
 };
 
 /**
- * For the `latestPatchRelease` / `latestRelease` handlers (helper C): a GitHubRepository over a vector's fake world —
+ * For the `latestPatchRelease` / `latestRelease` handlers (handlers/resolve.ts): a GitHubRepository over a vector's fake world —
  * `goproxyLists` served by the goproxy, `releasesWithMetadata` as GitHub releases holding `metadata.yaml` (content
  * `metadata`) — with the goproxy enabled as clusterctl's tests have it.
  */
