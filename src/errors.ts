@@ -84,6 +84,13 @@ export class IntegrityError extends CapiformError {
   }
 }
 
+/** Another capiform process holds a lock this command needs, longer than it was willing to wait. Exit 3. */
+export class LockBusyError extends CapiformError {
+  constructor(message: string, details: ErrorDetails = {}, code = 'E_LOCK_BUSY') {
+    super(code, message, ExitCode.resolution, details);
+  }
+}
+
 /** A `--check`/`--exit-code` run found differences. Exit 1. */
 export class DifferencesFound extends CapiformError {
   constructor(message: string, details: ErrorDetails = {}, code = 'E_DIFFERENCES') {

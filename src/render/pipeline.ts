@@ -63,7 +63,7 @@ import type { KustomizationOptions } from './argocd/index.js';
 import { digestOf, TreeCache } from './tree/tree-cache.js';
 import { codeFingerprint } from '../version.js';
 import { decodeUtf8 } from '../yaml/index.js';
-import { diffTree, generatedHeader, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
 import { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
 
@@ -350,7 +350,12 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   if (lockChanged && opts.frozen) {
     throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
   }
-  if (lockChanged && (opts.mode === 'render' || opts.mode === 'lock')) {
+  // `lock` changes the lock alone (one atomic rename); `render` hands it to the tree writer, which swaps the lock and
+  // the tree in together under its journal so that no crash leaves a new lock beside an old tree.
+  if (lockChanged && opts.mode === 'lock') {
+    // A render interrupted mid-swap is completed (or discarded) first, so the lock written here cannot be overwritten
+    // by the old render's staged one later. The CLI has done this already, under the project lock.
+    repairTree(config.dir);
     writeAtomic(lockPath, lockText);
     lockWritten = true;
   }
@@ -360,7 +365,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   let changes: TreeChanges | undefined;
   let repaired: PipelineResult['repaired'] = 'none';
   if (opts.mode === 'render') {
-    const res = writeTree(config.dir, files, { env: opts.env ?? {}, verified: cache.verified });
+    const res = writeTree(config.dir, files, { env: opts.env ?? {}, verified: cache.verified, lock: { name: lockFileName, content: lockText } });
+    lockWritten = lockChanged;
     changes = { added: res.added, changed: res.changed, removed: res.removed };
     repaired = res.repaired;
   } else if (opts.mode === 'check') {

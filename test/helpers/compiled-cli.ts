@@ -25,7 +25,9 @@ export async function compiledCli(): Promise<string> {
   const sources = files(join(root, 'src')).filter((p) => !p.endsWith('.test.ts'));
   const h = createHash('sha256').update(readFileSync(join(root, 'node_modules/typescript/package.json'))).update(readFileSync(join(root, 'package.json')));
   for (const p of sources) h.update(relative(root, p)).update('\0').update(readFileSync(p)).update('\0');
-  const out = join(root, 'node_modules', '.cache', 'capiform-src', h.digest('hex').slice(0, 16));
+  // One folder per checkout: git worktrees can share node_modules, and each removes the copies it no longer needs.
+  const checkout = createHash('sha256').update(root).digest('hex').slice(0, 8);
+  const out = join(root, 'node_modules', '.cache', `capiform-src-${checkout}`, h.digest('hex').slice(0, 16));
   const entry = join(out, 'cli.mjs');
   if (existsSync(entry)) {
     utimesSync(out, new Date(), new Date());

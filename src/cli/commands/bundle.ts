@@ -1,18 +1,21 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
 import { readFileSync } from 'node:fs';
-import { basename, relative, resolve as resolvePath } from 'node:path';
+import { basename, isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, IntegrityError } from '../../errors.js';
 import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
 import { imagesOfTree } from '../../bundle/images.js';
 import { bundleFiles, checkLockedFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
-import type { LockedFile } from '../../lock/model.js';
+import { lockFileName, type LockedFile } from '../../lock/model.js';
 import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
 import { verifyBundleFile } from '../../bundle/verify.js';
 import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { requireWritableFile } from '../paths.js';
 import { configImageOverrides, upstreamTree } from './images.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
+import { asProjectWriter, lockTimeoutOption } from './pipeline-shared.js';
 
 interface BundleOptions {
   config?: string;
@@ -20,6 +23,8 @@ interface BundleOptions {
   hauler?: boolean;
   zarf?: boolean;
   operator?: boolean;
+  lockTimeout?: string;
+  quiet?: boolean;
 }
 
 export interface BundleResult {
@@ -46,6 +51,19 @@ export async function createBundle(io: CliIO, opts: BundleOptions): Promise<Bund
   if (opts.out !== undefined) requireWritableFile(io.cwd, opts.out, '--out');
   const { loadConfig } = await import('../../config/load.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
+  const dir = config.dir;
+  // The default name comes from the lock, read later; its folder is known now.
+  const rel = relative(dir, resolvePath(io.cwd, opts.out ?? 'dist/bundle.tar.gz'));
+  const intoProject = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  // Writing into the project, it is one of the project's writers (never beside a render); either way it reads the
+  // lock and tree of one completed write, and refuses a tree a crash left unfinished.
+  const build = (): Promise<BundleResult> => readSettled(dir, () => buildBundle(io, opts, config), lockFileName);
+  if (!intoProject) return build();
+  assertNoUnfinishedWrite(dir);
+  return asProjectWriter(io, dir, opts, 'bundle', build, { noRepair: true });
+}
+
+async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfig): Promise<BundleResult> {
   const configFile = config.file;
   const dir = config.dir;
   // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
@@ -94,9 +112,10 @@ export function registerBundle(program: Command, io: CliIO): void {
     .option('--hauler', 'add a Hauler manifest (hauler.yaml: Images and Files)')
     .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
+    .addOption(lockTimeoutOption())
     .action(async (local: BundleOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const res = await createBundle(io, local);
+      const res = await createBundle(io, { ...local, ...(g.quiet ? { quiet: true } : {}) });
       if (g.json) {
         io.stdout(`${JSON.stringify({ ...res, file: relative(io.cwd, res.file) || res.file })}\n`);
         return;

@@ -24,6 +24,8 @@ import {
 import { bundleRepository } from '../../bundle/source.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
+import { lockFileName } from '../../lock/model.js';
+import { readSettled } from '../../render/tree/write-tree.js';
 
 interface DiffFlags {
   base?: string;
@@ -113,8 +115,9 @@ export function registerDiff(program: Command, io: CliIO): void {
       let head: RenderedTree;
       let allowEmptyBase = true;
       if (dirs.length === 2) {
-        base = readTreeFromDir(resolve(io.cwd, dirs[0] ?? ''), dirs[0]);
-        head = readTreeFromDir(resolve(io.cwd, dirs[1] ?? ''), dirs[1]);
+        const [a, b] = dirs.map((d) => resolve(io.cwd, d));
+        base = await readSettled(a!, () => readTreeFromDir(a!, dirs[0]));
+        head = await readSettled(b!, () => readTreeFromDir(b!, dirs[1]));
         allowEmptyBase = false;
       } else if (flags.render) {
         const ctx: RenderAtContext = {
@@ -124,15 +127,21 @@ export function registerDiff(program: Command, io: CliIO): void {
           onProgress: downloadProgress(io, cmd.optsWithGlobals()),
           ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}),
         };
-        [base, head] = await withBundle(io, flags.bundle, root, async (opts, bundle) => {
-          const sides: RenderAtContext = bundle
-            ? { ...ctx, bundleLock: bundle.lock, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
-            : ctx;
-          return [await renderTreeAt(flags.base ?? 'HEAD', sides), await renderTreeAt(undefined, sides)];
-        });
+        // The working side renders from the lock on disk: one a completed write left, never a half-swapped one.
+        [base, head] = await readSettled(
+          root,
+          () =>
+            withBundle(io, flags.bundle, root, async (opts, bundle) => {
+              const sides: RenderAtContext = bundle
+                ? { ...ctx, bundleLock: bundle.lock, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
+                : ctx;
+              return [await renderTreeAt(flags.base ?? 'HEAD', sides), await renderTreeAt(undefined, sides)] as const;
+            }),
+          lockFileName,
+        );
       } else {
         base = readTreeFromGit(root, flags.base ?? 'HEAD');
-        head = readTreeFromDir(root, 'working tree');
+        head = await readSettled(root, () => readTreeFromDir(root, 'working tree'));
       }
       const secretValues: Record<string, string> = {};
       const warnings: string[] = [];

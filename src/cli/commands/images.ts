@@ -4,6 +4,8 @@ import { InputError, UsageError } from '../../errors.js';
 import { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
 import type { ResolvedConfig } from '../../config/types.js';
+import { lockFileName } from '../../lock/model.js';
+import { readSettled } from '../../render/tree/write-tree.js';
 import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
@@ -43,7 +45,7 @@ export async function upstreamTree(io: CliIO, config: ResolvedConfig, opts: { js
 export async function stackImages(io: CliIO, opts: { config?: string; tree?: string; json?: boolean; quiet?: boolean }): Promise<ImageRecord[]> {
   if (opts.tree) {
     const dir = requireFolder(io.cwd, opts.tree, '--tree', 'pass the folder that holds providers/ and clusters/');
-    const tree = readTree(dir);
+    const tree = await readSettled(dir, () => readTree(dir));
     if (!tree.some((f) => f.path.startsWith('providers/'))) {
       throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'pass the directory that holds providers/ and clusters/' });
     }
@@ -51,13 +53,20 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
   }
   const { loadConfig } = await import('../../config/load.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
-  let tree: readonly TreeFileInput[] = readTree(config.dir);
-  if (!tree.some((f) => f.path.startsWith('providers/'))) {
-    const { runPipeline } = await import('../../render/pipeline.js');
-    tree = (await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) })).files;
-  }
-  const sources = await upstreamTree(io, config, opts);
-  return imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: configImageOverrides(config) });
+  // Either way it reads one completed write: never a tree (or lock) a crash or a running render left half-swapped.
+  return readSettled(
+    config.dir,
+    async () => {
+      let tree: readonly TreeFileInput[] = readTree(config.dir);
+      if (!tree.some((f) => f.path.startsWith('providers/'))) {
+        const { runPipeline } = await import('../../render/pipeline.js');
+        tree = (await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) })).files;
+      }
+      const sources = await upstreamTree(io, config, opts);
+      return imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: configImageOverrides(config) });
+    },
+    lockFileName,
+  );
 }
 
 export function registerImages(program: Command, io: CliIO): void {

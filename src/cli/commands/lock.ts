@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { contractPattern } from '../../config/schema.js';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
-import { downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
+import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
 
 export function registerLock(program: Command, io: CliIO): void {
   program
@@ -15,7 +15,8 @@ export function registerLock(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
-    .action(async (local: { upgrade?: true | string[]; contract?: string }, cmd: Command) => {
+    .addOption(lockTimeoutOption())
+    .action(async (local: { upgrade?: true | string[]; contract?: string; lockTimeout?: string }, cmd: Command) => {
       const { contract } = local;
       if (contract !== undefined) {
         if (!contractPattern.test(contract)) throw new UsageError(`--contract ${JSON.stringify(contract)} is not a contract such as "v1beta2"`);
@@ -29,18 +30,24 @@ export function registerLock(program: Command, io: CliIO): void {
       const { runPipeline } = await import('../../render/pipeline.js');
       const upgrade = local.upgrade === true ? 'all' : local.upgrade;
       try {
-        const res = await withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b,
-          config,
-          mode: 'lock',
-          ...(upgrade ? { upgrade } : {}),
-          ...(contract !== undefined ? { contract } : {}),
-          env: io.env,
-          offline: opts.offline ?? false,
-          onProgress: downloadProgress(out, opts),
-          log: (l) => {
-            if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
-          },
-        }));
+        const res = await asProjectWriter(io, config.dir, { ...opts, ...local }, 'lock', (repaired) => {
+          if (repaired !== 'none' && !opts.quiet && !opts.json) out.stderr(`repaired an interrupted earlier render (${repaired} its staged changes)\n`);
+          return withBundle(io, opts.bundle, config.dir, (b) =>
+            runPipeline({
+              ...b,
+              config,
+              mode: 'lock',
+              ...(upgrade ? { upgrade } : {}),
+              ...(contract !== undefined ? { contract } : {}),
+              env: io.env,
+              offline: opts.offline ?? false,
+              onProgress: downloadProgress(out, opts),
+              log: (l) => {
+                if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
+              },
+            }),
+          );
+        });
         if (opts.json) {
           out.stdout(`${JSON.stringify({ changed: res.lockChanged, contract: res.lock.contract, providers: res.lock.providers.map((p) => ({ label: p.label, version: p.version, contract: p.contract })) }, null, 2)}\n`);
         } else if (!opts.quiet) {

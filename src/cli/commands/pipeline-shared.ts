@@ -1,10 +1,11 @@
 /** What `capiform lock` and `capiform render` share: loading the config and redacting credentials from output. */
-import type { Command } from 'commander';
-import { CapiformError } from '../../errors.js';
+import { Option, type Command } from 'commander';
+import { CapiformError, UsageError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { CliIO } from '../context.js';
 import type { ProgressListener } from '../../resolve/http/client.js';
 import { progressMode, progressReporter } from '../../resolve/http/progress.js';
+import { defaultLockTimeoutSeconds, withProjectLock, type Repair } from '../../render/tree/project-lock.js';
 
 export interface PipelineCliOptions {
   config?: string;
@@ -53,4 +54,44 @@ export function shortList(paths: readonly string[], max = 20): string {
 export function downloadProgress(io: CliIO, opts: { json?: boolean; quiet?: boolean }): ProgressListener | undefined {
   const mode = progressMode({ json: opts.json ?? false, quiet: opts.quiet ?? false, isTTY: io.isTTY, env: io.env });
   return progressReporter(mode, (t) => io.stderr(t));
+}
+
+/** `--lock-timeout <seconds>` for the commands that write the project (render, lock, bundle). */
+export function lockTimeoutOption(): Option {
+  return new Option('--lock-timeout <seconds>', `how long to wait while another capiform writes this project (default ${defaultLockTimeoutSeconds})`);
+}
+
+/** The parsed `--lock-timeout`, or the default. */
+function lockTimeoutSeconds(value: string | undefined): number {
+  if (value === undefined) return defaultLockTimeoutSeconds;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+    throw new UsageError(`--lock-timeout ${JSON.stringify(value)} is not a number of seconds`, { where: '--lock-timeout', hint: '--lock-timeout 120 (0: do not wait)' });
+  }
+  return n;
+}
+
+/**
+ * Runs `fn` as the project's only writer (see render/tree/project-lock.ts); the waiting notice goes to stderr unless
+ * `--quiet`.
+ */
+export async function asProjectWriter<T>(
+  io: CliIO,
+  dir: string,
+  opts: PipelineCliOptions & { lockTimeout?: string },
+  command: string,
+  fn: (repaired: Repair) => Promise<T>,
+  extra: { noRepair?: boolean } = {},
+): Promise<T> {
+  return withProjectLock(
+    dir,
+    {
+      command: `capiform ${command}`,
+      timeoutSeconds: lockTimeoutSeconds(opts.lockTimeout),
+      env: io.env,
+      ...(extra.noRepair ? { noRepair: true } : {}),
+      ...(opts.quiet ? {} : { notice: (l: string) => io.stderr(`${l}\n`) }),
+    },
+    fn,
+  );
 }

@@ -40,6 +40,8 @@ import {
   type UpgradeItem,
 } from '../../plan/upgrade/index.js';
 import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
+import { lockFileName } from '../../lock/model.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
 
 interface PlanGlobals {
   json?: boolean;
@@ -189,12 +191,16 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
     });
   }
   if (local.repository) requireFolder(io.cwd, local.repository, '--repository', repositoryHint);
-  const inventory = loadInventory(base);
+  // The lock and the tree of one completed write: never a pair a crash or a running render left half-swapped.
+  const { inventory, certManager } = await readSettled(
+    base,
+    () => ({ inventory: loadInventory(base), certManager: certManagerPlan(base, repositoryDir, local.certManagerVersion) }),
+    lockFileName,
+  );
   const repositories = await loadRepositories(inventory.providers, inventory.locked, repositoryDir, base, io.env);
   const input = { inventory: inventory.providers, repositories };
   const result = planWithDropped(input);
   const findings = checkUpgradePaths(result, inventory.providers, repositories);
-  const certManager = certManagerPlan(base, repositoryDir, local.certManagerVersion);
   const custom = providerFlags.some(([flag]) => ((local[flag] as string[] | undefined) ?? []).length > 0);
   if (custom && local.contract !== undefined) {
     throw new UsageError(
@@ -244,16 +250,19 @@ interface MoveOptions {
   inferOwners?: boolean;
 }
 
-function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, globals: PlanGlobals): void {
+async function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, globals: PlanGlobals): Promise<void> {
   if (local.namespace !== undefined && local.allNamespaces) {
     throw new UsageError('--namespace and --all-namespaces cannot be used together', { hint: 'pass one of them' });
   }
   if (local.namespace === '') throw new UsageError('--namespace needs a namespace name', { hint: 'or use --all-namespaces' });
   let inputs = [...paths];
+  let base: string | undefined;
   if (inputs.length === 0) {
-    const base = baseDir(io, globals.config);
+    const dir = baseDir(io, globals.config);
+    assertNoUnfinishedWrite(dir);
+    base = dir;
     // ClusterClasses shared by a namespace's clusters live in clusterclasses/, and move with those clusters.
-    inputs = ['providers', 'clusterclasses', 'clusters'].map((d) => join(base, d)).filter((d) => existsSync(d));
+    inputs = ['providers', 'clusterclasses', 'clusters'].map((d) => join(dir, d)).filter((d) => existsSync(d));
     if (inputs.length === 0) {
       throw new InputError(`nothing to plan: no providers/, clusterclasses/ or clusters/ directory in ${base}`, {
         where: base,
@@ -261,7 +270,7 @@ function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, global
       });
     }
   }
-  const objects = readManifests(inputs, io.cwd);
+  const objects = base === undefined ? readManifests(inputs, io.cwd) : await readSettled(base, () => readManifests(inputs, io.cwd));
   const plan = planMove(objects, { namespace: local.namespace ?? '', inferOwners: local.inferOwners !== false });
   if (globals.json) io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
   else io.stdout(formatMovePlan(plan));
@@ -300,7 +309,7 @@ export function registerPlan(program: Command, io: CliIO): void {
     .option('-A, --all-namespaces', 'move every namespace (the default)')
     .option('--no-infer-owners', 'use only the ownerReferences in the manifests (by default capiform adds the ones CAPI controllers set at runtime)')
     .option('--config <file>', 'capi.config.* whose directory holds the rendered tree')
-    .action((paths: string[], local: MoveOptions, cmd: Command) => {
-      runMove(io, paths, local, cmd.optsWithGlobals<PlanGlobals>());
+    .action(async (paths: string[], local: MoveOptions, cmd: Command) => {
+      await runMove(io, paths, local, cmd.optsWithGlobals<PlanGlobals>());
     });
 }

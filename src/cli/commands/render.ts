@@ -4,7 +4,7 @@ import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../main.js';
 import { withBundle } from './bundle-option.js';
-import { downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
+import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
 
 export function registerRender(program: Command, io: CliIO): void {
   program
@@ -15,16 +15,27 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
-    .action(async (local: { check?: boolean; frozen?: boolean }, cmd: Command) => {
+    .addOption(lockTimeoutOption())
+    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
       const { runPipeline } = await import('../../render/pipeline.js');
+      const { readSettled } = await import('../../render/tree/write-tree.js');
+      const { lockFileName } = await import('../../lock/model.js');
       const say = (l: string): void => {
         if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
       };
       try {
-        const res = await withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b, config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+        const run = (): ReturnType<typeof runPipeline> =>
+          withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b, config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+        // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
+        const res = local.check
+          ? await readSettled(config.dir, run, lockFileName)
+          : await asProjectWriter(io, config.dir, { ...opts, ...local }, 'render', async (repaired) => {
+              const r = await run();
+              return r.repaired === 'none' ? { ...r, repaired } : r;
+            });
         const ch = res.changes!;
         const differing = [...ch.added, ...ch.changed, ...ch.removed].sort();
         if (local.check && res.lockChanged) differing.unshift('capi.lock.yaml');

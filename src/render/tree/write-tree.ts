@@ -1,9 +1,11 @@
 /**
  * Writing the rendered tree. capiform owns the files it lists in `.capiform/owned.json`: it rewrites them, removes
  * the ones it no longer produces, and never touches anything else. Writes are crash-safe: each changed top-level
- * directory is rebuilt in a staging area (unchanged and foreign files are hard-linked), then swapped in with renames
- * under a journal. A run killed at any point leaves a journal the next run completes (after the swap began) or
- * discards (before), so every directory is either the old or the new one. A no-op render writes nothing.
+ * directory, and the new lock file when it changes, is prepared in a staging area (unchanged and foreign files are
+ * hard-linked), then swapped in with renames under one journal. Nothing live changes before the journal says
+ * `swap`, and everything the swap needs is staged by then, so a run killed at any point leaves a journal the next
+ * writing run discards (before the swap: the old lock and tree stay) or completes (after: the new lock and tree).
+ * Readers refuse a tree with a journal rather than read a mix. A no-op render writes nothing.
  */
 import {
   existsSync,
@@ -15,6 +17,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
   copyFileSync,
@@ -43,20 +46,46 @@ export interface TreeChanges {
 }
 
 interface Journal {
-  version: 1;
+  /** 1: written before the lock file joined the journal (no `lock`). */
+  version: 1 | 2;
   phase: 'staging' | 'swap' | 'cleanup';
   /** Top-level directories being replaced; `staged` = a new version exists in staging (false: the directory goes away). */
   dirs: { name: string; staged: boolean }[];
+  /** The lock file (name relative to the root) replaced by `staging/<lock>` in the same swap. */
+  lock?: string;
 }
 
-/** Test hook: `CAPIFORM_CRASH_AT=<step>` kills the process at that step (used by the crash-safety tests only). */
-export type StepHook = (step: string) => void;
+/**
+ * Every point of a write where a crash leaves a different state on disk, in order. `recovered` is reached by the
+ * writing commands once an earlier interrupted write is finished or rolled back; the `:dir` steps happen once per
+ * changed top-level directory.
+ */
+export const writeSteps = [
+  'recovered',
+  'staging:begin',
+  'staging:dir',
+  'staging:lock',
+  'staging:owned',
+  'swap:begin',
+  'swap:dir-retired',
+  'swap:dir-done',
+  'swap:lock',
+  'swap:owned',
+  'cleanup:begin',
+  'done',
+] as const;
+export type WriteStep = (typeof writeSteps)[number];
 
-function crashHook(env: NodeJS.ProcessEnv): StepHook {
+/** Test hook: `CAPIFORM_CRASH_AT=<step>[#n]` kills the process at the n-th (default first) time it reaches that step. */
+export type StepHook = (step: WriteStep) => void;
+
+export function crashHook(env: NodeJS.ProcessEnv): StepHook {
   const at = env.CAPIFORM_CRASH_AT;
   if (!at) return () => {};
+  const [name, nth] = at.split('#');
+  let left = nth === undefined ? 1 : Number(nth);
   return (step) => {
-    if (step === at) process.kill(process.pid, 'SIGKILL');
+    if (step === name && --left === 0) process.kill(process.pid, 'SIGKILL');
   };
 }
 
@@ -120,18 +149,24 @@ export function diffTree(root: string, files: readonly TreeFile[], verified: Rea
   return changes;
 }
 
-function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  const fd = openSync(tmp, 'r');
+function writeDurable(path: string, text: string): void {
+  writeFileSync(path, text);
+  const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeDurable(tmp, text);
   renameSync(tmp, path);
 }
+
+const journalPath = (root: string): string => join(root, stateDir, journalFile);
 
 function readJournal(root: string): Journal | null {
   const p = join(root, stateDir, journalFile);
@@ -140,19 +175,67 @@ function readJournal(root: string): Journal | null {
     return JSON.parse(readFileSync(p, 'utf8')) as Journal;
   } catch {
     // A torn journal can only come from a kill while it was first written (before any swap): discard.
-    return { version: 1, phase: 'staging', dirs: [] };
+    return { version: 2, phase: 'staging', dirs: [] };
   }
 }
 
 /**
- * Completes or discards an interrupted write. Returns what it did (`none` when the tree was clean).
+ * A reader's refusal: the tree has a journal, so a write is under way or was interrupted and the tree and lock on
+ * disk may be a mix of two renders.
  */
-export function repairTree(root: string): 'none' | 'discarded' | 'completed' {
+export function unfinishedWriteError(root: string): InputError {
+  const p = journalPath(root);
+  return new InputError(`the tree in ${root} has an unfinished write (${stateDir}/${journalFile}): a render is running or was interrupted, so the tree and capi.lock.yaml may not match`, {
+    where: p,
+    hint: 'run `capiform render` (it finishes or rolls back the interrupted write, waiting for a running one first), then run this command again',
+  }, 'E_UNFINISHED_WRITE');
+}
+
+/** Throws unfinishedWriteError when the tree under `root` has a journal. */
+export function assertNoUnfinishedWrite(root: string): void {
+  if (existsSync(journalPath(root))) throw unfinishedWriteError(root);
+}
+
+/** Identity of the last completed write: every write renames a new owned.json (and lock) into place. */
+function writeStamp(root: string, lockName: string | undefined): string {
+  const id = (p: string): string => {
+    try {
+      const st = statSync(p, { bigint: true });
+      return `${st.ino}:${st.mtimeNs}:${st.size}`;
+    } catch {
+      return '-';
+    }
+  };
+  return `${id(join(root, stateDir, ownedFile))}/${lockName ? id(join(root, lockName)) : ''}`;
+}
+
+/**
+ * Runs `read` (which reads the tree and/or the lock) so that it sees one completed write: it refuses a tree with a
+ * journal, and reads again when a writer finished a write while it was reading.
+ */
+export async function readSettled<T>(root: string, read: () => T | Promise<T>, lockName?: string): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    assertNoUnfinishedWrite(root);
+    const before = writeStamp(root, lockName);
+    const value = await read();
+    assertNoUnfinishedWrite(root);
+    if (writeStamp(root, lockName) === before) return value;
+    if (attempt === 2) throw unfinishedWriteError(root);
+  }
+}
+
+/**
+ * Completes or discards an interrupted write. Returns what it did (`none` when the tree was clean). Itself
+ * interrupted (the hook's steps are those of the swap), it leaves a journal the next repair takes up again.
+ */
+export function repairTree(root: string, hook: StepHook = () => {}): 'none' | 'discarded' | 'completed' {
   const state = join(root, stateDir);
+  if (!existsSync(state)) return 'none';
   const staging = join(state, 'staging');
   const old = join(state, 'old');
   const journal = readJournal(root);
   if (!journal) {
+    for (const name of readdirSync(state).filter((n) => n.startsWith(`${journalFile}.tmp-`))) rmSync(join(state, name), { force: true });
     if (existsSync(staging) || existsSync(old)) {
       rmSync(staging, { recursive: true, force: true });
       rmSync(old, { recursive: true, force: true });
@@ -165,8 +248,8 @@ export function repairTree(root: string): 'none' | 'discarded' | 'completed' {
     rmSync(join(state, journalFile), { force: true });
     return 'discarded';
   }
-  if (journal.phase === 'swap') swapIn(root, journal);
-  cleanup(root);
+  if (journal.phase === 'swap') swapIn(root, journal, hook);
+  cleanup(root, hook);
   return 'completed';
 }
 
@@ -183,19 +266,26 @@ function swapIn(root: string, journal: Journal, hook: StepHook = () => {}): void
     if (d.staged && !stagedExists) continue;
     if (existsSync(live) && !existsSync(retired)) renameSync(live, retired);
     else if (existsSync(live)) rmSync(live, { recursive: true, force: true });
-    hook(`swap:${d.name}:retired`);
+    hook('swap:dir-retired');
     if (d.staged) renameSync(staged, live);
-    hook(`swap:${d.name}:done`);
+    hook('swap:dir-done');
+  }
+  if (journal.lock) {
+    // One rename replaces a file atomically: the old lock needs no parking.
+    const stagedLock = join(state, 'staging', journal.lock);
+    if (existsSync(stagedLock)) renameSync(stagedLock, join(root, journal.lock));
+    hook('swap:lock');
   }
   const stagedOwned = join(state, 'staging', ownedFile);
   if (existsSync(stagedOwned)) renameSync(stagedOwned, join(state, ownedFile));
   hook('swap:owned');
 }
 
-function cleanup(root: string): void {
+function cleanup(root: string, hook: StepHook = () => {}): void {
   const state = join(root, stateDir);
   const jp = join(state, journalFile);
-  if (existsSync(jp)) writeAtomic(jp, `${JSON.stringify({ version: 1, phase: 'cleanup', dirs: [] } satisfies Journal)}\n`);
+  if (existsSync(jp)) writeAtomic(jp, `${JSON.stringify({ version: 2, phase: 'cleanup', dirs: [] } satisfies Journal)}\n`);
+  hook('cleanup:begin');
   rmSync(join(state, 'old'), { recursive: true, force: true });
   rmSync(join(state, 'staging'), { recursive: true, force: true });
   rmSync(jp, { force: true });
@@ -237,6 +327,8 @@ export interface WriteTreeOptions {
   /** Paths already known to be byte-equal on disk (skipped when comparing). */
   verified?: ReadonlySet<string>;
   hook?: StepHook;
+  /** The lock file to replace together with the tree, in the same journaled swap (written only when it differs). */
+  lock?: { name: string; content: string };
 }
 
 export interface WriteTreeResult extends TreeChanges {
@@ -253,7 +345,9 @@ export function writeTree(root: string, files: readonly TreeFile[], opts: WriteT
   const ownedPath = join(root, stateDir, ownedFile);
   const ownedCurrent = readIfFile(ownedPath);
   const touched = new Set([...changes.added, ...changes.changed, ...changes.removed].map(topDir));
-  if (touched.size === 0) {
+  const lockCurrent = opts.lock ? readIfFile(join(root, opts.lock.name)) : null;
+  const newLock = opts.lock && (lockCurrent === null || !lockCurrent.equals(Buffer.from(opts.lock.content))) ? opts.lock : undefined;
+  if (touched.size === 0 && !newLock) {
     if (ownedCurrent === null || !ownedCurrent.equals(Buffer.from(newOwned))) writeAtomic(ownedPath, newOwned);
     return { ...changes, repaired };
   }
@@ -263,7 +357,7 @@ export function writeTree(root: string, files: readonly TreeFile[], opts: WriteT
   const owned = readOwned(root);
   const changedSet = new Set([...changes.added, ...changes.changed]);
   const dirs = [...touched].sort(compareBytes);
-  const journal: Journal = { version: 1, phase: 'staging', dirs: dirs.map((name) => ({ name, staged: true })) };
+  const journal: Journal = { version: 2, phase: 'staging', dirs: dirs.map((name) => ({ name, staged: true })), ...(newLock ? { lock: newLock.name } : {}) };
   writeAtomic(join(state, journalFile), `${JSON.stringify(journal)}\n`);
   hook('staging:begin');
   rmSync(staging, { recursive: true, force: true });
@@ -277,15 +371,20 @@ export function writeTree(root: string, files: readonly TreeFile[], opts: WriteT
       mkdirSync(dirname(dst), { recursive: true });
       writeFileSync(dst, content);
     }
-    hook(`staging:${dir}`);
+    hook('staging:dir');
+  }
+  if (newLock) {
+    writeDurable(join(staging, newLock.name), newLock.content);
+    hook('staging:lock');
   }
   writeFileSync(join(staging, ownedFile), newOwned);
+  hook('staging:owned');
   for (const d of journal.dirs) d.staged = existsSync(join(staging, d.name));
   journal.phase = 'swap';
   writeAtomic(join(state, journalFile), `${JSON.stringify(journal)}\n`);
   hook('swap:begin');
   swapIn(root, journal, hook);
-  cleanup(root);
+  cleanup(root, hook);
   hook('done');
   return { ...changes, repaired };
 }
