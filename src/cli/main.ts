@@ -3,6 +3,8 @@ import { CapiformError, ExitCode } from '../errors.js';
 import { processIO, type CliIO } from './context.js';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
+import { commandPathFor, usageErrorFrom } from './usage-error.js';
+import { onWarning } from '../yaml/warnings.js';
 import { capiformVersion } from '../version.js';
 import { fsUserError } from './fs-error.js';
 
@@ -18,6 +20,8 @@ export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
     .configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),
+      // Parse errors are printed by main() in capiform's error format (usage-error.ts).
+      outputError: () => {},
     });
   for (const register of commands) register(program, io);
   return program;
@@ -26,6 +30,13 @@ export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
 /** Runs the CLI and returns the exit code. Never throws. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const program = buildProgram(io, await commandsFor(argv));
+  // The same upstream file may be parsed once per cluster: each warning is printed once per run.
+  const warned = new Set<string>();
+  const stopWarnings = onWarning((message) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    io.stderr(`Warning: ${message}\n`);
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return currentExit(program);
@@ -33,6 +44,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (err instanceof CommanderError) {
       // --help and --version end through here with exit code 0.
       if (err.exitCode === 0) return ExitCode.ok;
+      // `capiform` alone prints the help and ends with commander.help: not an error to explain.
+      if (err.code === 'commander.help' || err.code === 'commander.helpDisplayed') return ExitCode.input;
+      io.stderr(formatError(usageErrorFrom(err, commandPathFor(program, argv)), io));
       return ExitCode.input;
     }
     const userError = err instanceof CapiformError ? err : fsUserError(err);
@@ -46,6 +60,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       }\n`,
     );
     return ExitCode.internal;
+  } finally {
+    stopWarnings();
   }
 }
 

@@ -2,12 +2,12 @@
  * Finding and reading `capi.config.*`. Stage 1 (parse against the schema) happens here; TypeScript configs are
  * loaded with jiti, imported only when needed so commands that never read a config do not pay for it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
+import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 import { checkConfig, normaliseConfig } from './normalise.js';
 import { configSchema } from './schema.js';
@@ -41,43 +41,36 @@ export function findConfigFile(cwd: string, explicit?: string): string {
   });
 }
 
-/** Reads the file and returns the plain value it exports (before validation). */
-export async function readConfigFile(file: string): Promise<unknown> {
+/**
+ * Reads the file and returns the plain value it exports (before validation). TypeScript and JavaScript configs run
+ * in a worker thread bounded by `timeoutMs` (load-isolated.ts).
+ */
+export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TIMEOUT_SECONDS * 1000): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json' || ext === '.yaml' || ext === '.yml') {
-    const text = readFileSync(file, 'utf8');
-    if (ext === '.json') {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new ConfigError(`config is not valid JSON: ${(err as Error).message}`, { where: file });
-      }
-    }
+    const text = readTextFile(file, MAX_CONFIG_SIZE, 'config file');
+    const format = ext === '.json' ? 'JSON' : 'YAML';
     try {
-      return parseYaml(text, { prettyErrors: true }) as unknown;
+      return format === 'JSON' ? parseJsonValue(text) : parseYamlValue(text);
     } catch (err) {
-      const where = err instanceof YAMLParseError && err.linePos ? `${file}:${err.linePos[0].line}:${err.linePos[0].col}` : file;
-      throw new ConfigError(`config is not valid YAML: ${(err as Error).message.split('\n')[0]}`, { where });
+      if (!(err instanceof ValueSyntaxError)) throw err;
+      const where = err.line === undefined ? file : `${file}:${err.line}${err.col === undefined ? '' : `:${err.col}`}`;
+      const hint = err.code === 'E_DUPLICATE_KEY' ? 'keep one of the two keys: which value was meant is ambiguous' : undefined;
+      throw new ConfigError(`config is not valid ${format}: ${err.message}`, { where, ...(hint ? { hint } : {}) }, err.code);
     }
   }
   if (ext !== '.ts' && ext !== '.mts' && ext !== '.js' && ext !== '.mjs') {
     throw new ConfigError(`unsupported config file type "${ext}"`, { where: file, hint: `use one of ${configFileNames.join(', ')}` });
   }
-  let mod: Record<string, unknown>;
-  try {
-    if (ext === '.ts' || ext === '.mts') {
-      const [{ createJiti }, api] = await Promise.all([import('jiti'), import('../index.js')]);
-      // `import { defineConfig } from 'capiform'` works from any directory and means this copy of capiform, already
-      // loaded natively: handing jiti the module (instead of an alias it would transpile, with every module behind
-      // it) keeps loading a config at ~0.3 s instead of ~10 s.
-      const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, virtualModules: { capiform: api } });
-      mod = (await jiti.import(file)) as Record<string, unknown>;
-    } else {
-      mod = (await import(`${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`)) as Record<string, unknown>;
+  const reply = await importConfigIsolated(file, timeoutMs);
+  if (!reply.ok) {
+    if (reply.notPlainData) {
+      throw new ConfigError(`the config's value is not plain data: ${reply.message}`, {
+        where: file,
+        hint: 'export objects, arrays, strings, numbers and booleans only (no functions or class instances)',
+      });
     }
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    const lines = err instanceof Error ? err.message.split('\n') : [String(err)];
+    const lines = reply.message.split('\n');
     // jiti puts the position of a syntax error on the message's second line: ` /path/capi.config.ts:3:18`.
     const at = lines.slice(1).map((l) => /:(\d+):(\d+)\s*$/.exec(l.trim())).find((m) => m !== null);
     throw new ConfigError(`failed to load the config: ${(lines[0] ?? '').trim()}`, {
@@ -85,16 +78,13 @@ export async function readConfigFile(file: string): Promise<unknown> {
       hint: 'fix the syntax or the import in the config file',
     });
   }
-  // jiti gives a module without a default export a non-enumerable `default` (the namespace itself): only an
-  // enumerable `default` is the config.
-  const value = Object.keys(mod).includes('default') ? mod.default : mod.config;
-  if (value === undefined) {
+  if (reply.value === undefined) {
     throw new ConfigError('the config file exports no config', {
       where: file,
       hint: 'export the config: `export default defineConfig({ … })` or `export const config = defineConfig({ … })`',
     });
   }
-  return value;
+  return reply.value;
 }
 
 type AnySchema = z.core.$ZodType;
@@ -205,6 +195,6 @@ export function validateConfig(value: unknown, file: string, env: NodeJS.Process
 /** Finds, reads, validates and normalises the config. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<ResolvedConfig> {
   const file = findConfigFile(opts.cwd, opts.configFile);
-  const value = await readConfigFile(file);
+  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}));
   return validateConfig(value, file, opts.env ?? {});
 }

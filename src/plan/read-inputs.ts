@@ -4,8 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { parseManifests } from '../yaml/index.js';
+import { MAX_CONFIG_SIZE, MAX_MANIFEST_SIZE, parseManifests, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
@@ -46,7 +45,8 @@ export function manifestFiles(path: string): string[] {
  */
 export function parseManifestText(text: string, source: string): Obj[] {
   const out: Obj[] = [];
-  for (const obj of parseManifests(text, { source })) {
+  // The rendered tree is capiform's own output: a repeated key means a hand edit whose intent is ambiguous.
+  for (const obj of parseManifests(text, { source, duplicateKeys: 'error' })) {
     if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
       for (const item of obj.items) if (rec(item)) out.push(item as Obj);
     } else out.push(obj);
@@ -59,7 +59,8 @@ export function readManifests(paths: readonly string[], cwd: string): Obj[] {
   const objects: Obj[] = [];
   for (const p of paths) {
     for (const file of manifestFiles(resolve(cwd, p))) {
-      objects.push(...parseManifestText(readFileSync(file, 'utf8'), relative(cwd, file) || file));
+      const source = relative(cwd, file) || file;
+      objects.push(...parseManifestText(readTextFile(file, MAX_MANIFEST_SIZE, 'manifest', source), source));
     }
   }
   return objects;
@@ -95,11 +96,13 @@ export interface LockedInventoryProvider extends InventoryProvider {
 /** Reads the providers of capi.lock.yaml (namespace left empty; the tree knows it). */
 export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
   let doc: unknown;
+  const text = readTextFile(lockPath, MAX_CONFIG_SIZE, 'capi.lock.yaml');
   try {
-    doc = parseYaml(readFileSync(lockPath, 'utf8'));
+    doc = parseYamlValue(text);
   } catch (err) {
-    throw new InputError(`failed to parse ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, {
-      where: lockPath,
+    if (!(err instanceof ValueSyntaxError)) throw err;
+    throw new InputError(`failed to parse ${lockPath}: ${err.message}`, {
+      where: err.line === undefined ? lockPath : `${lockPath}:${err.line}`,
       hint: 'run `capiform lock` to rewrite it',
     });
   }

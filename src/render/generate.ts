@@ -38,6 +38,7 @@ import type { ProgressListener } from '../resolve/http/client.js';
 import { checkProviderContract, readMetadata } from '../resolve/metadata.js';
 import { withOverrides as withOverridesLayer } from '../resolve/overrides.js';
 import { parseProviderName } from '../resolve/provider-name.js';
+import { decodeUtf8 } from '../yaml/index.js';
 import { getProvider, type UserProvider } from '../resolve/providers.js';
 
 /** What generate needs from the outside world. */
@@ -53,10 +54,9 @@ export interface GenerateIO {
   offline?: boolean;
 }
 
-const decoder = new TextDecoder('utf-8');
 const rec = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
-const text = (bytes: Uint8Array): string => decoder.decode(bytes);
+const text = (bytes: Uint8Array, source: string): string => decodeUtf8(bytes, source);
 
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -78,7 +78,9 @@ export async function readArtifact(
   file: string,
 ): Promise<{ raw: string; source: string } | null> {
   const bytes = await ctx.repo.getFile(version, file);
-  return bytes === null ? null : { raw: text(bytes), source: ctx.repo.fileLocation(version, file) };
+  if (bytes === null) return null;
+  const source = ctx.repo.fileLocation(version, file);
+  return { raw: text(bytes, source), source };
 }
 
 function notFoundMessage(repo: ProviderRepository, version: string, file: string): string {
@@ -230,7 +232,7 @@ export async function readTemplateSource(
   io: GenerateIO,
   variables?: VariableLookup,
 ): Promise<{ raw: string; source: string }> {
-  if (from === '-') return { raw: text(await io.readStdin()), source: '<stdin>' };
+  if (from === '-') return { raw: text(await io.readStdin(), '<stdin>'), source: '<stdin>' };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(from)?.[1]?.toLowerCase();
   if (scheme === 'https') {
     const [remote, sources] = await Promise.all([import('../resolve/remote.js'), import('../resolve/template-source.js')]);
@@ -261,8 +263,9 @@ export async function readTemplateSource(
   }
   if (info.isDirectory()) throw new InputError(`invalid path: file "${path}" is actually a directory`, { where: abs });
   try {
-    return { raw: text(await readFile(abs)), source: abs };
+    return { raw: text(await readFile(abs), abs), source: abs };
   } catch (err) {
+    if (err instanceof CapiformError) throw err;
     throw new InputError(`failed to read file "${path}": ${(err as Error).message}`, { where: abs });
   }
 }

@@ -16,7 +16,7 @@ import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
 import { ContentCache } from '../lock/cache.js';
 import { resolutionDigest, sha256Hex } from '../lock/digest.js';
 import { checkContractPin, contractUpgradeVersions } from '../lock/contract-upgrade.js';
-import { formatLock, parseLock } from '../lock/format.js';
+import { formatLock, readLockFile } from '../lock/format.js';
 import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
 import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
 import {
@@ -62,6 +62,7 @@ import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { digestOf, TreeCache } from './tree/tree-cache.js';
 import { codeFingerprint } from '../version.js';
+import { decodeUtf8 } from '../yaml/index.js';
 import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
 import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
 import { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
@@ -138,7 +139,7 @@ function objectName(o: KubeObject): string {
 
 function readExistingLock(path: string): Lock | undefined {
   if (!existsSync(path)) return undefined;
-  return parseLock(readFileSync(path, 'utf8'), path);
+  return readLockFile(path);
 }
 
 function writeAtomic(path: string, text: string): void {
@@ -258,7 +259,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
             where: r.repo.fileLocation(r.version, file),
           });
         }
-        return { raw: Buffer.from(bytes).toString('utf8'), sha: sha256Hex(bytes) };
+        return { raw: decodeUtf8(bytes, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(bytes) };
       }));
     return { r, load, pinned: store.pinnedFile(r.provider.label, r.version, file) };
   });
@@ -278,7 +279,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
           : 'check certManager.version and certManager.url',
       });
     }
-    certManagerRaw = Buffer.from(bytes).toString('utf8');
+    certManagerRaw = decodeUtf8(bytes, cm.repo.fileLocation(cm.version, 'cert-manager.yaml'), { keepBom: true });
   }
 
   if (opts.mode !== 'lock') {
@@ -574,7 +575,7 @@ async function renderClusters(ctx: RenderContext, providers: readonly ProviderRe
     const key = `${r.provider.label}/${file}`;
     let p = rawCache.get(key);
     if (!p) {
-      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: Buffer.from(b).toString('utf8'), sha: sha256Hex(b) }));
+      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: decodeUtf8(b, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(b) }));
       rawCache.set(key, p);
     }
     return p;

@@ -17,6 +17,7 @@
  * therefore fully read (their values feed the CRD typed round-trip), at about 50 ms per MB warm, instead of the
  * ~300 ms per MB of a full `yaml` parse. The corpus test checks both paths agree on every provider release.
  */
+import { MAX_NESTING_DEPTH } from './input.js';
 import { keyToString, resolvePlain, type Scalar } from './resolve.js';
 
 export class Bail extends Error {
@@ -71,6 +72,8 @@ const FLOW_IND = ',[]{}';
 
 export class FastParser {
   private pos: number;
+  /** Collections open around the current node; too deep a document is left to the slow path, which reports it. */
+  private depth = 0;
   constructor(
     private readonly src: string,
     start: number,
@@ -214,6 +217,7 @@ export class FastParser {
 
   private parseMap(indent: number, firstKey: number): MapNode {
     const s = this.src;
+    if (++this.depth > MAX_NESTING_DEPTH) throw new Bail('nesting too deep');
     const node: MapNode = {
       t: 'map',
       flow: false,
@@ -271,10 +275,12 @@ export class FastParser {
       if (this.isDashItem(k)) break; // a sibling sequence belongs to an outer compact form
       if (s.startsWith('...', k) && n === 0) throw new Bail('document end');
     }
+    this.depth--;
     return node;
   }
 
   private parseSeq(indent: number, firstDash: number): SeqNode {
+    if (++this.depth > MAX_NESTING_DEPTH) throw new Bail('nesting too deep');
     const node: SeqNode = {
       t: 'seq',
       flow: false,
@@ -302,6 +308,7 @@ export class FastParser {
       d = this.pos + n;
       if (!this.isDashItem(d)) break;
     }
+    this.depth--;
     return node;
   }
 
@@ -384,7 +391,7 @@ export class FastParser {
     if (c === '|') return this.parseLiteral(q, parentIndent);
     if (c === '>') throw new Bail('folded block scalar');
     if (c === '{' || c === '[') {
-      const fp = new FlowParser(s, q, this.lineEnd(q));
+      const fp = new FlowParser(s, q, this.lineEnd(q), this.depth);
       const node = fp.parse();
       this.finishLine(node.end);
       return node;
@@ -670,6 +677,8 @@ class FlowParser {
     private readonly s: string,
     start: number,
     private readonly le: number,
+    /** Collections open around this flow collection. */
+    private depth: number,
   ) {
     this.i = start;
   }
@@ -684,6 +693,7 @@ class FlowParser {
     this.ws();
     const c = this.s[this.i];
     const start = this.i;
+    if ((c === '{' || c === '[') && ++this.depth > MAX_NESTING_DEPTH) throw new Bail('nesting too deep');
     if (c === '{') {
       this.i++;
       const value: Record<string, unknown> = {};
@@ -704,6 +714,7 @@ class FlowParser {
       if (this.s[this.i] === '}') {
         this.i++;
         node.end = this.i;
+        this.depth--;
         return node;
       }
       for (;;) {
@@ -731,6 +742,7 @@ class FlowParser {
         }
       }
       node.end = this.i;
+      this.depth--;
       return node;
     }
     if (c === '[') {
@@ -750,6 +762,7 @@ class FlowParser {
       if (this.s[this.i] === ']') {
         this.i++;
         node.end = this.i;
+        this.depth--;
         return node;
       }
       for (;;) {
@@ -767,6 +780,7 @@ class FlowParser {
         }
       }
       node.end = this.i;
+      this.depth--;
       return node;
     }
     return this.scalar(false);

@@ -19,6 +19,16 @@ export { deepEqual, spliceDocument } from './splice.js';
 export { resolvePlain, isAmbiguousPlain } from './resolve.js';
 export { splitDocuments } from './split.js';
 export { emitGoYaml, fromUnstructured, goYamlLess, joinYaml } from './go-yaml.js';
+export {
+  MAX_CONFIG_SIZE,
+  MAX_NESTING_DEPTH,
+  checkSize,
+  decodeUtf8,
+  readTextFile,
+} from './input.js';
+export { yamlPackage } from './slow-parse.js';
+export { checkNodeDepth, isStackOverflow, parseJsonValue, parseYamlValue, ValueSyntaxError } from './value.js';
+export { onWarning, warn } from './warnings.js';
 
 /** An object to write, with the source document it came from when it was read from a file. */
 export interface ManifestEntry {

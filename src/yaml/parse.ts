@@ -10,13 +10,14 @@
 import { InputError } from '../errors.js';
 import { goQuote } from '../resolve/go-quote.js';
 import { Bail, FastParser, type Node } from './fast-parse.js';
-import { slowParseDocument, YamlSyntaxError } from './slow-parse.js';
+import { checkSize, MAX_MANIFEST_SIZE, tooDeep } from './input.js';
+import { slowParseDocument, YamlDepthError, YamlSyntaxError } from './slow-parse.js';
 import { splitDocuments } from './split.js';
+import { warn } from './warnings.js';
 
 export type KubeObject = Record<string, unknown>;
 
-/** Largest manifest text we accept (bytes of UTF-16 code units, roughly bytes): 64 MiB. */
-export const MAX_MANIFEST_SIZE = 64 * 1024 * 1024;
+export { MAX_MANIFEST_SIZE };
 
 export interface ParsedDocument {
   /** The document's source text (without separator lines). */
@@ -25,6 +26,8 @@ export interface ParsedDocument {
   line: number;
   /** The source tree with offsets into `text`, when the fast parser understood the document. */
   node: Node | null;
+  /** The text repeats a mapping key (the value holds the last one): emitters must not reuse the text as is. */
+  duplicateKeys?: boolean;
   value: KubeObject;
 }
 
@@ -33,6 +36,12 @@ export interface ParseOptions {
   source?: string;
   /** Set false to parse every document with the `yaml` package (the reference path; tests use it). */
   fast?: boolean;
+  /**
+   * A key a mapping already has: `warn` (the default) keeps the last value as clusterctl does and warns, for
+   * upstream files; `error` refuses the document, for files capiform wrote (the rendered tree); `last-wins` is
+   * clusterctl's silent behaviour.
+   */
+  duplicateKeys?: 'warn' | 'error' | 'last-wins';
 }
 
 /** clusterctl `util.Ordinalize`, including its 11st/12nd/13rd quirk. */
@@ -57,12 +66,8 @@ function goTypeName(v: unknown): string {
 /** Parses a whole manifest into documents (empty ones dropped), keeping what the splicer needs. */
 export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDocument[] {
   const where = (line: number) => (opts.source ? `${opts.source}:${line}` : `line ${line}`);
-  if (text.length > MAX_MANIFEST_SIZE) {
-    throw new InputError(`manifest is too large: ${text.length} bytes, the limit is ${MAX_MANIFEST_SIZE} bytes`, {
-      where: opts.source,
-      hint: 'Split the file; provider components files are a few MB at most.',
-    });
-  }
+  checkSize(text.length, MAX_MANIFEST_SIZE, opts.source, 'manifest');
+  const duplicateKeys = opts.duplicateKeys ?? 'warn';
   const chunks = splitDocuments(text, opts.source);
   const out: ParsedDocument[] = [];
   for (const chunk of chunks) {
@@ -93,10 +98,27 @@ export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDoc
             : 'Each document must be a YAML mapping with a kind.',
       });
     };
+    let duplicated = false;
     if (!fastOk) {
+      const onDuplicateKey =
+        duplicateKeys === 'last-wins'
+          ? undefined
+          : (key: string, line: number): void => {
+              const at = where(chunk.line + line - 1);
+              duplicated = true;
+              if (duplicateKeys === 'warn') {
+                warn(`${at}: mapping key "${key}" appears more than once; the last value is used, as clusterctl does`);
+                return;
+              }
+              throw new InputError(`mapping key "${key}" appears more than once`, {
+                where: at,
+                hint: 'keep one of the keys: which value was meant is ambiguous (was the file edited by hand?)',
+              }, 'E_DUPLICATE_KEY');
+            };
       try {
-        value = slowParseDocument(docText);
+        value = slowParseDocument(docText, onDuplicateKey ? { onDuplicateKey } : {});
       } catch (e) {
+        if (e instanceof YamlDepthError) throw tooDeep(opts.source, e.line === undefined ? chunk.line : chunk.line + e.line - 1);
         if (e instanceof YamlSyntaxError) {
           const lineInfo = e.line !== undefined ? `line ${e.line}: ` : '';
           fail(`error converting YAML to JSON: yaml: ${lineInfo}${e.message}`, e.line);
@@ -113,7 +135,7 @@ export function parseDocuments(text: string, opts: ParseOptions = {}): ParsedDoc
     // clusterctl decodes into map[string]interface{} (spec R0.2), so a mapping without `kind` is accepted
     // (`generate yaml` of `v1: ${VAR1:=default1}` works; vector envsubst-018).
     const obj = value as KubeObject;
-    out.push({ text: docText, line: chunk.line, node: fastOk ? node : null, value: obj });
+    out.push({ text: docText, line: chunk.line, node: fastOk ? node : null, value: obj, ...(duplicated ? { duplicateKeys: true } : {}) });
   }
   return out;
 }
@@ -129,7 +151,12 @@ export function decodeYaml(text: string): unknown {
   } catch (e) {
     if (!(e instanceof Bail)) throw e;
   }
-  return slowParseDocument(text);
+  try {
+    return slowParseDocument(text);
+  } catch (e) {
+    if (e instanceof YamlDepthError) throw tooDeep(undefined, e.line);
+    throw e;
+  }
 }
 
 /** `ToUnstructured`: the objects of a manifest, in order. */

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type * as YAMLNS from 'yaml';
 import { keyToString, resolvePlain, type Scalar } from './resolve.js';
 import { setKey } from './fast-parse.js';
+import { lineCol, MAX_NESTING_DEPTH } from './input.js';
 
 let yamlMod: typeof YAMLNS | undefined;
 export function yamlPackage(): typeof YAMLNS {
@@ -32,6 +33,22 @@ const NON_STR = new Set([
   'tag:yaml.org,2002:null',
 ]);
 
+/** A document nested deeper than MAX_NESTING_DEPTH; `line` is 1-based inside the document. */
+export class YamlDepthError extends Error {
+  constructor(readonly line: number | undefined) {
+    super(`nesting is deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
+}
+
+export interface SlowParseOptions {
+  /** Called for a key a mapping already has (go-yaml keeps the last value, and so do we); `line` is 1-based. */
+  onDuplicateKey?: (key: string, line: number) => void;
+}
+
+function lineAt(text: string, offset: number | undefined): number | undefined {
+  return offset === undefined ? undefined : lineCol(text, offset).line;
+}
+
 /** go-yaml v2 decoder's alias guard (`allowedAliasRatio`). */
 function allowedAliasRatio(decodeCount: number): number {
   const low = 400000;
@@ -42,7 +59,7 @@ function allowedAliasRatio(decodeCount: number): number {
 }
 
 /** Parses one document's text. Returns undefined for an empty document (nothing but comments or whitespace). */
-export function slowParseDocument(text: string): unknown {
+export function slowParseDocument(text: string, opts: SlowParseOptions = {}): unknown {
   const Y = yamlPackage();
   const doc = Y.parseDocument(text, {
     version: '1.1',
@@ -55,6 +72,8 @@ export function slowParseDocument(text: string): unknown {
   if (doc.errors.length > 0) {
     const e = doc.errors[0] as YAMLNS.YAMLError;
     const off = e.pos?.[0];
+    // The package catches its own stack overflow on absurdly deep input and reports it as a parse error.
+    if (/Maximum call stack size exceeded/.test(e.message)) throw new YamlDepthError(e.linePos?.[0]?.line ?? lineAt(text, off));
     const line = e.linePos?.[0]?.line ?? (off === undefined ? undefined : text.slice(0, off).split('\n').length);
     const msg = e.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'invalid YAML';
     throw new YamlSyntaxError(msg, line);
@@ -63,6 +82,8 @@ export function slowParseDocument(text: string): unknown {
   let decodeCount = 0;
   let aliasCount = 0;
   let aliasDepth = 0;
+  let depth = 0;
+  const nodeLine = (node: unknown): number | undefined => lineAt(text, (node as { range?: [number] } | null)?.range?.[0]);
   const convert = (node: unknown): unknown => {
     decodeCount++;
     if (aliasDepth > 0) aliasCount++;
@@ -87,8 +108,11 @@ export function slowParseDocument(text: string): unknown {
       if (node.tag) return raw;
       return node.type === 'PLAIN' ? resolvePlain(raw) : raw;
     }
+    if ((Y.isMap(node) || Y.isSeq(node)) && depth >= MAX_NESTING_DEPTH) throw new YamlDepthError(nodeLine(node));
     if (Y.isMap(node)) {
+      depth++;
       const out: Record<string, unknown> = {};
+      const explicit = opts.onDuplicateKey ? new Set<string>() : undefined;
       for (const pair of node.items) {
         const k = pair.key as unknown;
         const isMerge = Y.isScalar(k) && k.type === 'PLAIN' && k.value === '<<' && !k.tag;
@@ -105,11 +129,22 @@ export function slowParseDocument(text: string): unknown {
         const kv = convert(k);
         if (kv !== null && typeof kv === 'object')
           throw new YamlSyntaxError('invalid map key: a collection cannot be a key', undefined);
-        setKey(out, keyToString(kv as Scalar), convert(pair.value));
+        const key = keyToString(kv as Scalar);
+        if (explicit) {
+          if (explicit.has(key) && aliasDepth === 0) opts.onDuplicateKey?.(key, nodeLine(k) ?? 1);
+          explicit.add(key);
+        }
+        setKey(out, key, convert(pair.value));
       }
+      depth--;
       return out;
     }
-    if (Y.isSeq(node)) return node.items.map((it) => convert(it));
+    if (Y.isSeq(node)) {
+      depth++;
+      const items = node.items.map((it) => convert(it));
+      depth--;
+      return items;
+    }
     if (Y.isPair(node)) return convert(node.value);
     return null;
   };

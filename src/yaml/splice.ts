@@ -123,13 +123,14 @@ function applyEdits(text: string, edits: Edit[]): string {
  * Always ends with a newline.
  */
 export function spliceDocument(
-  source: { text: string; node: Node | null; value: unknown } | undefined,
+  source: { text: string; node: Node | null; value: unknown; duplicateKeys?: boolean } | undefined,
   target: Record<string, unknown>,
 ): string {
   if (!source) return emitObject(target);
   let out: string;
   if (source.node === null) {
-    out = deepEqual(source.value, target) ? source.text : emitObject(target);
+    // A text that repeats a key is never written out again: output holds each key once.
+    out = !source.duplicateKeys && deepEqual(source.value, target) ? source.text : emitObject(target);
   } else {
     const edits: Edit[] = [];
     try {

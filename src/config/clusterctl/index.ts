@@ -7,10 +7,11 @@
  *   the file (case-insensitive, `.` = nested path; numbers/bools as text, maps/lists as `""`, null = unset);
  * - structured keys: `providers:`, `images:`, `cert-manager:`, `overridesFolder`.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { extname, isAbsolute, join, resolve } from 'node:path';
-import { ConfigError } from '../../errors.js';
+import { CapiformError, ConfigError } from '../../errors.js';
+import { MAX_CONFIG_SIZE, readTextFile } from '../../yaml/index.js';
 import { defaultCertManagerConfig, type CertManagerConfig } from './cert-manager.js';
 import type { ImageMeta } from './images.js';
 import { evalWithEnvOrThrow, type Env } from './os-env.js';
@@ -387,8 +388,9 @@ function readClusterctlConfig(opts: { path?: string; env: Env; cwd: string }): C
   let text: string;
   try {
     if (statSync(file).isDirectory()) throw new Error('is a directory');
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file, MAX_CONFIG_SIZE, 'clusterctl configuration file');
   } catch (err) {
+    if (err instanceof CapiformError) throw err;
     throw new ConfigError(`failed to read the clusterctl configuration file ${file}: ${(err as Error).message}`, {
       where: file,
       hint: 'check that the file exists and is readable',

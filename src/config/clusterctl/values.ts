@@ -3,8 +3,9 @@
  * keys lower-cased (viper is case-insensitive), nested lookups by `.`-separated paths, and `cast.ToString` /
  * mapstructure "weak" conversions of scalars to strings.
  */
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
 import { ConfigError } from '../../errors.js';
+import { checkNodeDepth, isStackOverflow, MAX_NESTING_DEPTH, ValueSyntaxError, yamlPackage as yaml } from '../../yaml/index.js';
 
 /** A scalar with its yaml.v3 type and its `cast.ToString` text (`""` for null). */
 export interface ConfigScalar {
@@ -106,7 +107,7 @@ export function resolvePlainScalar(text: string): ConfigScalar {
 }
 
 function scalarFromNode(node: Node): ConfigScalar {
-  if (!isScalar(node)) return { kind: 'str', text: '' };
+  if (!yaml().isScalar(node)) return { kind: 'str', text: '' };
   const value = node.value;
   const text = value === null || value === undefined ? '' : String(value);
   const tag = node.tag;
@@ -121,15 +122,15 @@ const maxNodes = 1_000_000;
 /** Converts a parsed document to config values, resolving aliases with a bound on total work. */
 function toConfigValue(doc: Document, node: unknown, budget: { n: number }): ConfigValue {
   if (--budget.n < 0) throw new ConfigError('While parsing config: document too large or too many alias expansions');
-  if (isAlias(node)) return toConfigValue(doc, node.resolve(doc), budget);
-  if (isMap(node)) {
+  if (yaml().isAlias(node)) return toConfigValue(doc, node.resolve(doc), budget);
+  if (yaml().isMap(node)) {
     const out: ConfigMap = new Map();
     const merged: ConfigMap[] = [];
     for (const pair of node.items) {
-      const keyNode = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
-      const key = isScalar(keyNode) ? String(keyNode.value ?? '') : String(keyNode ?? '');
+      const keyNode = yaml().isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      const key = yaml().isScalar(keyNode) ? String(keyNode.value ?? '') : String(keyNode ?? '');
       const value = toConfigValue(doc, pair.value, budget);
-      if (key === '<<' && isScalar(keyNode) && keyNode.type === 'PLAIN') {
+      if (key === '<<' && yaml().isScalar(keyNode) && keyNode.type === 'PLAIN') {
         // yaml.v3 merge keys: explicit keys win over merged ones, earlier merged maps over later ones.
         for (const m of Array.isArray(value) ? value : [value]) if (isConfigMap(m)) merged.push(m);
         continue;
@@ -139,9 +140,16 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
     for (const m of merged) for (const [k, v] of m) if (!out.has(k)) out.set(k, v);
     return out;
   }
-  if (isSeq(node)) return node.items.map((item) => toConfigValue(doc, item, budget));
-  if (isScalar(node)) return scalarFromNode(node);
+  if (yaml().isSeq(node)) return node.items.map((item) => toConfigValue(doc, item, budget));
+  if (yaml().isScalar(node)) return scalarFromNode(node);
   return { kind: 'null', text: '' };
+}
+
+function tooDeepConfig(source: string, line: number | undefined): ConfigError {
+  return new ConfigError(`While parsing config: nesting is deeper than ${MAX_NESTING_DEPTH} levels of mappings and sequences`, {
+    where: line === undefined ? source : `${source}:${line}`,
+    hint: 'flatten the clusterctl configuration file; its values nest a few levels at most',
+  }, 'E_INPUT_TOO_DEEP');
 }
 
 /**
@@ -149,11 +157,12 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
  * with `where` = `source:line`.
  */
 export function parseConfigText(text: string, source: string): ConfigMap {
-  const docs = parseAllDocuments(text, { version: '1.2', schema: 'failsafe', uniqueKeys: true });
+  const docs = yaml().parseAllDocuments(text, { version: '1.2', schema: 'failsafe', uniqueKeys: true });
   const list = Array.isArray(docs) ? docs : [docs];
   const first = list[0];
   if (!first) return new Map();
   const err = first.errors[0];
+  if (err && isStackOverflow(err)) throw tooDeepConfig(source, err.linePos?.[0]?.line);
   if (err) {
     const line = err.linePos?.[0]?.line;
     const summary = (err.message.split('\n')[0] ?? err.message).replace(/ at line \d+, column \d+:?$/, '');
@@ -164,6 +173,12 @@ export function parseConfigText(text: string, source: string): ConfigMap {
   }
   const contents = first.contents;
   if (contents === null || contents === undefined) return new Map();
+  try {
+    checkNodeDepth(contents, text);
+  } catch (e) {
+    if (e instanceof ValueSyntaxError) throw tooDeepConfig(source, e.line);
+    throw e;
+  }
   const value = toConfigValue(first, contents, { n: maxNodes });
   if (isConfigScalar(value) && value.kind === 'null') return new Map();
   if (!isConfigMap(value)) {

@@ -62,8 +62,9 @@ function parseFile(text: string): { docs: unknown[]; error?: string } {
   if (hit) return hit;
   let result: { docs: unknown[]; error?: string };
   try {
-    // Kubernetes' reading of YAML (apimachinery split, go-yaml v2 scalars): src/yaml.
-    result = { docs: parseManifests(text) };
+    // Kubernetes' reading of YAML (apimachinery split, go-yaml v2 scalars): src/yaml. A repeated key keeps the last
+    // value silently: diff shows what a tree means, and this text has no file name a warning could point at.
+    result = { docs: parseManifests(text, { duplicateKeys: 'last-wins' }) };
   } catch (err) {
     // Only where: the message quotes the document, which may be a Secret.
     const where = err instanceof CapiformError && err.where ? ` at ${err.where}` : '';

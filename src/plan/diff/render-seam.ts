@@ -8,12 +8,12 @@
  * the user's index and working tree are untouched), so local repositories named in the config resolve to the ref's
  * own copy.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
 import type { ArtifactCache } from '../../lock/artifacts.js';
-import { parseLock } from '../../lock/format.js';
+import { readLockFile } from '../../lock/format.js';
 import { lockFileName, type Lock } from '../../lock/model.js';
 import type { RepositoryFactory } from '../../resolve/resolve-config.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
@@ -153,7 +153,7 @@ async function renderDir(
 /** Every release the side's lock pins must be in the bundle (built from one lock, it carries that lock's releases). */
 function checkBundleCarries(bundle: Lock, lockPath: string): void {
   if (!existsSync(lockPath)) return; // the frozen render says a lock is missing
-  const side = parseLock(readFileSync(lockPath, 'utf8'), lockPath);
+  const side = readLockFile(lockPath);
   const carried = new Map(bundle.providers.map((p) => [p.label, p.version]));
   if (bundle.certManager) carried.set('cert-manager', bundle.certManager.version);
   const pinned = side.providers.map((p) => [p.label, p.version] as const);
