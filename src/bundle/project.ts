@@ -8,8 +8,7 @@ import { InputError, ResolutionError } from '../errors.js';
 import { ContentCache } from '../lock/cache.js';
 import { compareBytes } from './archive.js';
 import { lockFile, sha256Hex, type BundleTreeFile } from './layout.js';
-import { parseLock } from '../lock/format.js';
-import type { Lock, LockedFile } from '../lock/model.js';
+import { readLockDocument, type Lock, type LockedFile } from '../lock/index.js';
 
 /** Directories of the rendered tree. */
 export const treeRoots = ['providers', 'clusterclasses', 'clusters', 'argocd'];
@@ -23,8 +22,7 @@ export interface ProjectLock {
 export function readProjectLock(configDir: string): ProjectLock {
   const path = join(configDir, lockFile);
   if (!existsSync(path)) throw new InputError(`there is no ${lockFile} in ${configDir}`, { hint: 'run `capiform lock` (or `capiform render`) first' });
-  const text = readFileSync(path, 'utf8');
-  return { path, text, lock: parseLock(text, path) };
+  return { path, ...readLockDocument(path) };
 }
 
 function walk(root: string, rel: string, out: BundleTreeFile[]): void {

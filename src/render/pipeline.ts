@@ -7,21 +7,36 @@
  *   5. keep credentials out (fail or omit), assemble the tree files, write the lock and the tree.
  * Stages are plain functions; the only IO here is reading the lock and calling the tree writer.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
-import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
 import { ContentCache } from '../lock/cache.js';
-import { resolutionDigest, sha256Hex } from '../lock/digest.js';
-import { checkContractPin, contractUpgradeVersions } from '../lock/contract-upgrade.js';
-import { formatLock, readLockFile } from '../lock/format.js';
-import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
-import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
+import { sha256Hex } from '../cache/index.js';
+import {
+  ArtifactStore,
+  formatLock,
+  lockDrift,
+  lockFileName,
+  lockfileVersion,
+  LockStaleError,
+  pinnedVersions,
+  readLockDocument,
+  resolutionDigest,
+  staleLockError,
+  writeLock,
+  type ArtifactCache,
+  type Lock,
+  type LockDocument,
+  type LockDrift,
+  type LockedFile,
+  type LockedSource,
+} from '../lock/index.js';
+// Until the pipeline moves into src/pipeline, this composition reaches up to it for the contract upgrade.
+import { checkContractPin, contractUpgradeVersions } from '../pipeline/index.js';
 import {
   certManagerRepository,
-  pinnedVersions,
   providerLocation,
   isUpgrading,
   providerRepository,
@@ -137,15 +152,9 @@ function objectName(o: KubeObject): string {
   return `${String(o.kind)} ${m.namespace ? `${String(m.namespace)}/` : ''}${String(m.name ?? '')}`;
 }
 
-function readExistingLock(path: string): Lock | undefined {
+function readExistingLock(path: string): LockDocument | undefined {
   if (!existsSync(path)) return undefined;
-  return readLockFile(path);
-}
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  return readLockDocument(path);
 }
 
 /** Runs the pipeline. */
@@ -157,7 +166,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) });
   const lockPath = join(config.dir, lockFileName);
   checkLockPath(lockPath);
-  const existing = readExistingLock(lockPath);
+  const existingDocument = readExistingLock(lockPath);
+  const existing = existingDocument?.lock;
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
   }
@@ -345,7 +355,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       : undefined,
   };
   const lockText = formatLock(lock);
-  const lockChanged = !existing || readFileSync(lockPath, 'utf8') !== lockText;
+  const lockChanged = existingDocument?.text !== lockText;
   let lockWritten = false;
   if (lockChanged && opts.frozen) {
     throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
@@ -356,7 +366,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     // A render interrupted mid-swap is completed (or discarded) first, so the lock written here cannot be overwritten
     // by the old render's staged one later. The CLI has done this already, under the project lock.
     repairTree(config.dir);
-    writeAtomic(lockPath, lockText);
+    writeLock(lockPath, lock);
     lockWritten = true;
   }
 

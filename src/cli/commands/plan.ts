@@ -40,7 +40,7 @@ import {
   type UpgradeItem,
 } from '../../plan/upgrade/index.js';
 import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
-import { lockFileName } from '../../lock/model.js';
+import { lockFileName } from '../../lock/index.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
 
 interface PlanGlobals {

@@ -23,7 +23,7 @@ import {
   type Repositories,
 } from '../plan/upgrade/index.js';
 import type { RepositoryRef } from '../resolve/resolve-config.js';
-import type { Lock } from './model.js';
+import type { Lock } from '../lock/index.js';
 
 /** The config must not pin another contract: the next `lock` or `render` would undo the upgrade. */
 export function checkContractPin(config: ResolvedConfig, contract: string): void {
