@@ -7,5 +7,4 @@ export { formatLock, parseLock } from './format.js';
 export { lockFromBytes, readLock, readLockDocument, readLockedProviders, writeLock, type LockDocument, type LockedProviderSummary } from './file.js';
 export { resolutionDigest } from './digest.js';
 export { ArtifactStore, memoryCache, type ArtifactCache, type ArtifactSource, type ArtifactStoreOptions } from './artifacts.js';
-export { lockDrift, LockStaleError, staleLockError, type LockDrift } from './stale.js';
-export { pinnedVersions } from './pinned.js';
+export { checkContractPin, isUpgrading, lockDrift, LockStaleError, pinnedVersions, staleLockError, type LockDrift } from './stale.js';

@@ -2,4 +2,4 @@
  * The pipeline layer's door: compositions of the layers below. `lock --upgrade --contract` lives here because it
  * joins the lock with the upgrade planner (src/plan), which sits above the lock.
  */
-export { checkContractPin, contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';
+export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';

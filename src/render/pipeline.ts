@@ -16,7 +16,9 @@ import { ContentCache } from '../lock/cache.js';
 import { sha256Hex } from '../cache/index.js';
 import {
   ArtifactStore,
+  checkContractPin,
   formatLock,
+  isUpgrading,
   lockDrift,
   lockFileName,
   lockfileVersion,
@@ -33,12 +35,9 @@ import {
   type LockedFile,
   type LockedSource,
 } from '../lock/index.js';
-// Until the pipeline moves into src/pipeline, this composition reaches up to it for the contract upgrade.
-import { checkContractPin, contractUpgradeVersions } from '../pipeline/index.js';
 import {
   certManagerRepository,
   providerLocation,
-  isUpgrading,
   providerRepository,
   resolveVersions,
   type ProviderResolution,
@@ -100,6 +99,11 @@ export interface PipelineOptions {
    * then records it as the management contract).
    */
   contract?: string;
+  /**
+   * With `contract`: the versions to move to (`plan upgrade`'s proposal, src/pipeline/contract-upgrade.ts). Passed in
+   * because the upgrade planner sits above this layer.
+   */
+  planContract?: ContractPlanner;
   cache?: ArtifactCache;
   /** Where provider releases come from; default: local folders and remote repositories over `http`. */
   repositories?: RepositoryFactory;
@@ -113,6 +117,14 @@ export interface PipelineOptions {
   /** Progress and notes (already redacted). */
   log?: (line: string) => void;
 }
+
+/** Version pins by provider label for a contract upgrade, and notes (upgrade-path warnings) to print. */
+export type ContractPlanner = (
+  config: ResolvedConfig,
+  lock: Lock,
+  repositories: ReadonlyMap<string, RepositoryRef>,
+  contract: string,
+) => Promise<{ pinned: Map<string, string>; notes: string[] }>;
 
 /** An object left out of the tree because a credential would land in it (policy "omit"). */
 export interface OmittedObject {
@@ -217,7 +229,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   let pinned: Map<string, string>;
   if (opts.frozen) pinned = new Map(existing!.providers.map((p) => [p.label, p.version]));
   else if (opts.contract !== undefined && existing) {
-    const planned = await contractUpgradeVersions(config, existing, repositories, opts.contract);
+    if (!opts.planContract) throw new Error('runPipeline: `contract` needs `planContract`');
+    const planned = await opts.planContract(config, existing, repositories, opts.contract);
     for (const n of planned.notes) log(n);
     pinned = planned.pinned;
   } else pinned = pinnedVersions(config, existing, repositories, opts.upgrade);

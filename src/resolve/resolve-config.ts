@@ -307,8 +307,3 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
   }
   return { contract, providers: out, certManager };
 }
-
-/** Whether `lock --upgrade [names…]` re-resolves this provider: all, or named by name or label. */
-export function isUpgrading(p: { name: string; label: string }, upgrade: 'all' | readonly string[] | undefined): boolean {
-  return upgrade === 'all' || (upgrade !== undefined && (upgrade.includes(p.name) || upgrade.includes(p.label)));
-}
