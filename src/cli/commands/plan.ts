@@ -91,7 +91,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 function loadInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
-  const lockPath = join(base, 'capi.lock.yaml');
+  const lockPath = join(base, lockFileName);
   const tree = readTreeInventory(join(base, 'providers'), base);
   if (existsSync(lockPath)) {
     const locked = readLockInventory(lockPath);
