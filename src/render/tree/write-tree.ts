@@ -21,9 +21,6 @@ import {
   symlinkSync,
   writeFileSync,
   copyFileSync,
-  openSync,
-  fsyncSync,
-  closeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compareBytes, isTemporarySibling, writeFileAtomic } from '../../cache/index.js';
@@ -146,17 +143,10 @@ export function diffTree(root: string, files: readonly TreeFile[], verified: Rea
   return changes;
 }
 
-function writeDurable(path: string, text: string): void {
-  writeFileSync(path, text);
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The journal and owned.json are replaced durably: a power loss must not leave them empty under their names. */
+/**
+ * The journal, owned.json and the staged lock are written durably: a power loss must not leave them empty under their
+ * names (the swap that follows trusts a staged lock to be complete).
+ */
 const durable = { durable: true } as const;
 
 const journalPath = (root: string): string => join(root, stateDir, journalFile);
@@ -368,7 +358,7 @@ export function writeTree(root: string, files: readonly TreeFile[], opts: WriteT
     hook('staging:dir');
   }
   if (newLock) {
-    writeDurable(join(staging, newLock.name), newLock.content);
+    writeFileAtomic(join(staging, newLock.name), newLock.content, durable);
     hook('staging:lock');
   }
   writeFileSync(join(staging, ownedFile), newOwned);
