@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CliIO } from '../context.js';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-status.js';
 import { requireFolder, requireWritableFile } from '../paths.js';
 import { writeFileAtomic } from '../../cache/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
