@@ -12,8 +12,7 @@ import { dirname, join } from 'node:path';
 import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
-import { ContentCache } from '../lock/cache.js';
-import { sha256Hex } from '../cache/index.js';
+import { compareBytes, ContentCache, digestOf, sha256Hex } from '../cache/index.js';
 import {
   ArtifactStore,
   checkContractPin,
@@ -74,7 +73,7 @@ import { mergeDuplicateObjects } from './duplicate-objects.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
-import { digestOf, TreeCache } from './tree/tree-cache.js';
+import { TreeCache } from './tree/tree-cache.js';
 import { codeFingerprint } from '../version.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
@@ -384,7 +383,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   }
 
   // 6. Tree.
-  files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  files.sort((a, b) => compareBytes(a.path, b.path));
   let changes: TreeChanges | undefined;
   let repaired: PipelineResult['repaired'] = 'none';
   if (opts.mode === 'render') {
