@@ -5,7 +5,7 @@
  * Pure and synchronous: strings and lookups in, objects and strings out.
  */
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
-import { goQuote } from '../resolve/go-quote.js';
+import { goQuote } from '../go/index.js';
 
 export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
