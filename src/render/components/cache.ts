@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codeFingerprint } from '../../version.js';
-import type { KubeObject } from '../../yaml/parse.js';
+import type { KubeObject } from '../../yaml/index.js';
 
 /** Bump when the transforms or the output format change. */
 const FORMAT = 'capiform-components-v1';
