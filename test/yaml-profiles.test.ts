@@ -60,20 +60,6 @@ describe('the yaml package has one owner', () => {
   });
 });
 
-describe('the yaml layer', () => {
-  it('imports only the layers below it (src/errors, src/go), so every folder above can use it', () => {
-    const below = new Set(['src/errors.ts', 'src/go/index.ts']);
-    const upward: string[] = [];
-    for (const file of sourceFiles(join(root, 'src', 'yaml'))) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/\bfrom\s*'(\.[^']*)'/g)) {
-        const target = relative(root, resolve(file, '..', m[1]!)).replace(/\.js$/, '.ts');
-        if (!target.startsWith('src/yaml/') && !below.has(target)) upward.push(`${relative(root, file)} → ${target}`);
-      }
-    }
-    expect(upward).toEqual([]);
-  });
-});
-
 describe('each kind of file keeps its own reading', () => {
   it('manifests: go-yaml v2 YAML 1.1 scalars (`yes` and `0o17` are not strings)', () => {
     expect(decodeYaml('a: yes\nb: 0o17\nc: 1_000\n')).toEqual({ a: true, b: 15, c: 1000 });
