@@ -6,7 +6,7 @@
  */
 import { compareBytes } from '../cache/index.js';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
-import { goQuote } from '../resolve/go-quote.js';
+import { goQuote } from '../go/index.js';
 
 export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';

@@ -1,0 +1,2 @@
+/** Go behaviour capiform reproduces byte for byte (DESIGN.md "Layout": the layer just above errors). */
+export { goQuote } from './quote.js';
