@@ -4,3 +4,4 @@ export { configFileNames, findConfigFile, loadConfig, readConfigFile, validateCo
 export { configSchema, isVersionConstraint, providerKinds } from './schema.js';
 export { configJsonSchema } from './json-schema.js';
 export type * from './types.js';
+export { isSecretVariable, markersIn, redact, secretMarker, secretValues } from './secrets.js';

@@ -31,9 +31,9 @@ export function configImageOverrides(config: ResolvedConfig): ImageOverrides {
  */
 export async function upstreamTree(io: CliIO, config: ResolvedConfig, opts: { json?: boolean; quiet?: boolean }): Promise<readonly TreeFileInput[] | undefined> {
   if (Object.keys(configImageOverrides(config)).length === 0) return undefined;
-  const { runPipeline } = await import('../../render/pipeline.js');
+  const { renderInMemory } = await import('../../pipeline/index.js');
   const plain: ResolvedConfig = { ...config, images: {}, providers: config.providers.map((p) => ({ ...p, images: undefined })) };
-  const res = await runPipeline({ config: plain, mode: 'memory', env: io.env, onProgress: downloadProgress(io, opts) });
+  const res = await renderInMemory({ config: plain, env: io.env, onProgress: downloadProgress(io, opts) });
   return res.files;
 }
 
@@ -59,8 +59,8 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
     async () => {
       let tree: readonly TreeFileInput[] = readTree(config.dir);
       if (!tree.some((f) => f.path.startsWith('providers/'))) {
-        const { runPipeline } = await import('../../render/pipeline.js');
-        tree = (await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) })).files;
+        const { checkProject } = await import('../../pipeline/index.js');
+        tree = (await checkProject({ config, env: io.env, onProgress: downloadProgress(io, opts) })).files;
       }
       const sources = await upstreamTree(io, config, opts);
       return imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: configImageOverrides(config) });

@@ -1,0 +1,12 @@
+/**
+ * The render layer's door: the tree's directories rendered from resolved releases (functions of data; the tree cache
+ * is an optimisation inside them), and the tree writer the pipeline applies them with.
+ */
+export { renderCertManager, renderProvider } from './render-providers.js';
+export { renderClusters, withTemplateNames } from './render-clusters.js';
+export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+export { aggregate, secretsError, type Leak, type Problem } from './problems.js';
+export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
+export { TreeCache } from './tree/tree-cache.js';
+export { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
+export { diffTree, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
