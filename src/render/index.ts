@@ -3,9 +3,9 @@
  * is an optimisation inside them), and the tree writer the pipeline applies them with.
  */
 export { renderCertManager, renderProvider } from './render-providers.js';
-export { renderClusters, withTemplateNames } from './render-clusters.js';
+export { renderClusters } from './render-clusters.js';
 export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
-export { aggregate, secretsError, type Leak, type Problem } from './problems.js';
+export { aggregate, secretsError, type Problem } from './problems.js';
 export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
 export { TreeCache } from './tree/tree-cache.js';
 export { checkLockPath, checkTreePaths } from './tree/tree-paths.js';

@@ -215,7 +215,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
  * A rendered template's objects and text, with machine templates renamed `<name>-<hash>` when `templates.hashNames`
  * is on. The hash covers the substituted spec, so every cluster (or class) gets names of its own content.
  */
-export function withTemplateNames(t: { objects: KubeObject[]; yaml(): string }, hashNames: boolean): { objects: KubeObject[]; yaml: string } {
+function withTemplateNames(t: { objects: KubeObject[]; yaml(): string }, hashNames: boolean): { objects: KubeObject[]; yaml: string } {
   // Without machine templates the text stays the template's own, byte for byte.
   if (!hashNames || !t.objects.some((o) => isHashNamedTemplate(o.apiVersion, o.kind))) return { objects: t.objects, yaml: t.yaml() };
   const objects = hashTemplateNames(t.objects);
