@@ -9,10 +9,8 @@ import { ContentCache } from '../lock/cache.js';
 import { compareBytes } from './archive.js';
 import { lockFile, sha256Hex, type BundleTreeFile } from './layout.js';
 import { parseLock } from '../lock/format.js';
+import { treeRoots } from '../render/index.js';
 import type { Lock, LockedFile } from '../lock/model.js';
-
-/** Directories of the rendered tree. */
-export const treeRoots = ['providers', 'clusterclasses', 'clusters', 'argocd'];
 
 export interface ProjectLock {
   readonly path: string;

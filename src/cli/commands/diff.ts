@@ -10,7 +10,6 @@ import {
   defaultMaxSize,
   diffTrees,
   gitTopLevel,
-  treeRoots,
   formatMarkdown,
   formatText,
   readTreeFromDir,
@@ -22,6 +21,7 @@ import {
   type RenderedTree,
 } from '../../plan/diff/index.js';
 import { bundleRepository } from '../../bundle/source.js';
+import { treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { lockFileName } from '../../lock/model.js';

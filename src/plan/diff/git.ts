@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../errors.js';
-import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
+import { treeRoots } from '../../render/index.js';
+import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
 
 interface GitResult {
   status: number | null;
