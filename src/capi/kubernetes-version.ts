@@ -1,11 +1,11 @@
 /**
- * Versions as clusterctl's upgrader reads them, on top of the k8s `version.ParseSemantic` port
- * (src/resolve/semver.ts): numbers instead of bigints (release series hold int32s), `Compare` ignoring build
- * metadata, and `versionTag` (`v` + the version).
+ * Kubernetes versions as clusterctl and kubeadm read them, on top of the k8s `version.ParseSemantic` port
+ * (src/go/semver.ts): numbers instead of bigints (release series hold int32s), `Compare` ignoring build
+ * metadata, `versionTag` (`v` + the version), and the looser reading kubeadm's image pins need.
  */
-import { compareSemantic as compareK8s, formatSemantic as formatK8s, tryParseSemantic, type SemanticVersion } from '../../resolve/semver.js';
+import { compareSemantic, formatSemantic, tryParseSemantic, type SemanticVersion } from '../go/index.js';
 
-export interface Semantic {
+export interface KubernetesVersion {
   major: number;
   minor: number;
   patch: number;
@@ -15,28 +15,42 @@ export interface Semantic {
   buildMetadata: string;
 }
 
-function toK8s(v: Semantic): SemanticVersion {
+function toSemantic(v: KubernetesVersion): SemanticVersion {
   return { major: BigInt(v.major), minor: BigInt(v.minor), patch: BigInt(v.patch), preRelease: v.preRelease, buildMetadata: v.buildMetadata };
 }
 
 /** `version.ParseSemantic`, or `null` when the string is not a strict semantic version. */
-export function parseSemantic(s: string): Semantic | null {
+export function parseKubernetesVersion(s: string): KubernetesVersion | null {
   const v = tryParseSemantic(s);
   if (!v) return null;
   return { major: Number(v.major), minor: Number(v.minor), patch: Number(v.patch), preRelease: v.preRelease, buildMetadata: v.buildMetadata };
 }
 
+/** `version.ParseSemantic` from k8s.io/apimachinery: true when `value` is a valid semantic version. */
+export function isKubernetesSemanticVersion(value: string): boolean {
+  return tryParseSemantic(value) !== null;
+}
+
 /** k8s `Version.Compare`: -1, 0 or 1; build metadata is ignored. */
-export function compareSemantic(a: Semantic, b: Semantic): number {
-  return compareK8s(toK8s(a), toK8s(b));
+export function compareKubernetesVersions(a: KubernetesVersion, b: KubernetesVersion): number {
+  return compareSemantic(toSemantic(a), toSemantic(b));
 }
 
 /** `Version.String()`: `1.2.3-pre+build`. */
-export function formatSemantic(v: Semantic): string {
-  return formatK8s(toK8s(v));
+export function formatKubernetesVersion(v: KubernetesVersion): string {
+  return formatSemantic(toSemantic(v));
 }
 
 /** clusterctl's `versionTag(v)`: `v` + the semantic version string. */
-export function versionTag(v: Semantic): string {
-  return `v${formatSemantic(v)}`;
+export function versionTag(v: KubernetesVersion): string {
+  return `v${formatKubernetesVersion(v)}`;
+}
+
+/**
+ * The minor (`1.33`) of a Kubernetes version as kubeadm's image pins are keyed: `[v]X.Y.Z` followed by nothing or
+ * a `-`/`+` suffix, read loosely (leading zeros allowed); `null` when it has no such shape.
+ */
+export function kubernetesMinor(version: string): string | null {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version);
+  return m ? `${m[1]}.${m[2]}` : null;
 }

@@ -5,7 +5,7 @@
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { providerTypeOrder, providerTypes } from '../resolve/provider-type.js';
+import { providerTypeOrder, providerTypes } from '../capi/index.js';
 import { formatConfigPath } from '../config/issues.js';
 import { MAX_CONFIG_SIZE, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { lockfileVersion, type Lock, type LockedFile, type LockedProvider, type LockedSource } from './model.js';

@@ -8,7 +8,7 @@
  * emitters splice edits into the original text.
  */
 import { InputError } from '../errors.js';
-import { goQuote } from '../resolve/go-quote.js';
+import { goQuote } from '../go/index.js';
 import { Bail, FastParser, type Node } from './fast-parse.js';
 import { checkSize, MAX_MANIFEST_SIZE, tooDeep } from './input.js';
 import { slowParseDocument, YamlDepthError, YamlSyntaxError } from './slow-parse.js';

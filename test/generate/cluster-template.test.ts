@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { isKubernetesSemanticVersion } from '../../src/capi/index.js';
 import {
   formatClusterVariables,
   formatYamlVariables,
   goQuote,
-  isKubernetesSemanticVersion,
   mergeTemplates,
   newTemplate,
   renderClusterTemplate,
