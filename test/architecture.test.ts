@@ -1,0 +1,59 @@
+/**
+ * The layers of DESIGN.md, checked on every run: an import only points down (errors, go, capi, yaml, envsubst, cache,
+ * config, resolve, lock, topology, render, validate, plan, bundle, pipeline, cli), no import circles, and other
+ * folders import a folder through its index.ts.
+ *
+ * The code is being reshaped into these layers step by step, so the violations that remain are recorded in
+ * test/architecture/recorded.json. A violation not recorded there fails (nothing new may run up a layer), and so does a
+ * recorded one that is gone (the list only shrinks: re-record it with `npx jiti test/architecture/record.ts`).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { violations, type Violation } from './architecture/imports.js';
+import { testdir } from './helpers/testdir.js';
+
+const root = join(import.meta.dirname, '..');
+const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'architecture', 'recorded.json'), 'utf8')) as Record<Violation['rule'], string[]>;
+const found = violations(root);
+
+describe('architecture: the layers of DESIGN.md', () => {
+  for (const rule of ['upward import', 'import circle', 'bypasses index.ts'] as const) {
+    it(`no new ${rule}`, () => {
+      const known = new Set(recorded[rule] ?? []);
+      const fresh = found.filter((v) => v.rule === rule && !known.has(v.key)).map((v) => v.detail);
+      expect(fresh, `${rule}: fix these (DESIGN.md "Layout")`).toEqual([]);
+    });
+    it(`recorded ${rule}s still exist (the list only shrinks)`, () => {
+      const now = new Set(found.filter((v) => v.rule === rule).map((v) => v.key));
+      const gone = (recorded[rule] ?? []).filter((k) => !now.has(k));
+      expect(gone, `fixed: remove them from test/architecture/recorded.json (npx jiti test/architecture/record.ts)`).toEqual([]);
+    });
+  }
+
+  it('counts what is left to reshape', () => {
+    const counts = Object.fromEntries(['upward import', 'import circle', 'bypasses index.ts'].map((r) => [r, found.filter((v) => v.rule === r).length]));
+    expect(counts['upward import']).toBeLessThanOrEqual(recorded['upward import'].length);
+    expect(counts['import circle']).toBeLessThanOrEqual(recorded['import circle'].length);
+  });
+});
+
+describe('architecture: the checker itself', () => {
+  it('names an upward import, a door bypassed and a circle, with file and line', () => {
+    const dir = testdir({
+      'src/errors.ts': 'export class E {}\n',
+      'src/yaml/index.ts': "export * from './parse.js';\n",
+      'src/yaml/parse.ts': "import { render } from '../render/emit.js';\nexport const parse = render;\n",
+      'src/render/index.ts': "export * from './emit.js';\n",
+      'src/render/emit.ts': "import { parse } from '../yaml/parse.js';\nexport const render = (): unknown => parse;\n",
+      'src/render/ok.ts': "import { parse } from '../yaml/index.js';\nimport { E } from '../errors.js';\nexport const ok = [parse, E];\n",
+    });
+    const v = violations(dir);
+    expect(v.map((x) => `${x.rule}: ${x.detail}`)).toEqual([
+      'bypasses index.ts: src/render/emit.ts:1 imports ../yaml/parse.js: import src/yaml through its door src/yaml/index.ts',
+      'bypasses index.ts: src/yaml/parse.ts:1 imports ../render/emit.js: import src/render through its door src/render/index.ts',
+      'import circle: import circle: src/render/emit.ts -> src/yaml/parse.ts -> src/render/emit.ts',
+      'upward import: src/yaml/parse.ts:1 imports ../render/emit.js: layer yaml may not import from render, which sits above it in DESIGN.md',
+    ]);
+  });
+});
