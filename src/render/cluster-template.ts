@@ -390,7 +390,7 @@ const variablesTable: TabwriterOptions = { minwidth: 0, tabwidth: 4, padding: 2,
  * The `--list-variables` table of `text`, whose lines each hold one tab at most: a line's first tab ends its only
  * column cell, anything after it is the line's last cell.
  */
-export function tabwrite(text: string): string {
+export function variablesTableText(text: string): string {
   const lines = text.split('\n').map((l) => {
     const t = l.indexOf('\t');
     return t < 0 ? [l] : [l.slice(0, t), l.slice(t + 1)];
@@ -456,7 +456,7 @@ export function formatClusterVariables(variableMap: Record<string, string | null
   }
   if (optional.length > 0) {
     out += '\nOptional Variables:\n';
-    out += tabwrite(optional.map(([n, v]) => `  - ${n}\t(defaults to ${v})\n`).join(''));
+    out += variablesTableText(optional.map(([n, v]) => `  - ${n}\t(defaults to ${v})\n`).join(''));
   }
   return `${out}\n`;
 }

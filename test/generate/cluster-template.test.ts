@@ -7,7 +7,7 @@ import {
   mergeTemplates,
   newTemplate,
   renderClusterTemplate,
-  tabwrite,
+  variablesTableText as tabwrite,
 } from '../../src/render/cluster-template.js';
 import { describeComponents } from '../../src/render/provider-components.js';
 
