@@ -13,14 +13,13 @@ import {
   TemplateSyntaxError,
 } from '../src/index.js';
 import {
-  clusterClassFileName,
   getVariableMap,
   getVariables,
   mergeTemplates,
   process as processTemplate,
   substituteBytes,
-  templateFileName,
 } from '../src/render/envsubst/index.js';
+import { clusterClassFileName, templateFileName } from '../src/render/template-names.js';
 import { thrown } from './helpers/thrown.js';
 
 const missingMessage = (names: string) =>

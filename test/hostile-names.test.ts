@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flavorProblem } from '../src/config/names.js';
 import { InputError } from '../src/errors.js';
-import { clusterClassFileName, templateFileName } from '../src/render/envsubst/template-names.js';
+import { clusterClassFileName, templateFileName } from '../src/render/template-names.js';
 import { bundleProject } from './helpers/bundle-project.js';
 import { runCli } from './helpers/cli.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';

@@ -15,7 +15,7 @@
  * `sort.Strings`), like `clusterctl init list-images`.
  */
 import { InputError, UsageError } from '../errors.js';
-import { alterImage, ImageReferenceError, type ImageOverrides } from '../render/components/images.js';
+import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/images.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { compareBytes } from './archive.js';
 import { kubeadmImages } from './kubeadm-images.js';
@@ -103,10 +103,6 @@ function containerImages(ps: Obj): { container: string; image: string }[] {
   return out;
 }
 
-/** An image a mirror can copy: non-empty, no unexpanded variable, no whitespace. */
-export function isExplicitImage(image: string): boolean {
-  return image !== '' && !image.includes('${') && !/\s/.test(image) && !image.includes('$(');
-}
 
 /**
  * Manifests embedded as text in an object: ConfigMap and Secret data (what a ClusterResourceSet applies, Secret
@@ -336,16 +332,6 @@ export function relocateImage(image: string, registry: string): string {
   return named.lastIndexOf(':') > named.lastIndexOf('/') ? named : moved;
 }
 
-/**
- * The canonical form of a familiar image name, as docker reads it (`nginx:1` → `docker.io/library/nginx:1`,
- * `kindest/node` → `docker.io/kindest/node`), for images of cluster manifests, which clusterctl does not check.
- */
-export function normalizeImage(image: string): string {
-  const slash = image.indexOf('/');
-  const first = slash === -1 ? '' : image.slice(0, slash);
-  if (slash !== -1 && (first.includes('.') || first.includes(':') || first === 'localhost')) return image;
-  return slash === -1 ? `docker.io/library/${image}` : `docker.io/${image}`;
-}
 
 /** Source → destination for every image; two sources landing on one destination is an error. */
 export function relocations(images: readonly string[], registry: string): Relocation[] {

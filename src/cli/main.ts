@@ -7,6 +7,7 @@ import { commandPathFor, usageErrorFrom } from './usage-error.js';
 import { onWarning } from '../yaml/warnings.js';
 import { capiformVersion } from '../version.js';
 import { fsUserError } from './fs-error.js';
+import { currentExit } from './exit-status.js';
 
 /** Builds the commander program; every command registers itself from `commands/`. */
 export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
@@ -63,17 +64,4 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   } finally {
     stopWarnings();
   }
-}
-
-/** Commands that finish with a non-zero status (e.g. `--check` found differences) set it on the program. */
-function currentExit(program: Command): number {
-  const code = (program as Command & { capiformExitCode?: number }).capiformExitCode;
-  return code ?? ExitCode.ok;
-}
-
-/** Lets a command report a non-error exit status (1 for differences) without throwing. */
-export function setExitCode(cmd: Command, code: number): void {
-  let root: Command = cmd;
-  while (root.parent) root = root.parent;
-  (root as Command & { capiformExitCode?: number }).capiformExitCode = code;
 }

@@ -4,8 +4,7 @@
  * ConfigMap and Secret data, and in an air gap those images must come from the mirror too. The text keeps its own
  * formatting: only the value of each `image:` line changes.
  */
-import { normalizeImage, isExplicitImage } from '../bundle/images.js';
-import { ImageReferenceError } from './components/images.js';
+import { ImageReferenceError, isExplicitImage, normalizeImage } from './components/images.js';
 import type { KubeObject } from '../yaml/index.js';
 
 type Obj = Record<string, unknown>;

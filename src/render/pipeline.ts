@@ -64,7 +64,7 @@ import { digestOf, TreeCache } from './tree/tree-cache.js';
 import { codeFingerprint } from '../version.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
-import { clusterClassFileName, templateFileName } from './envsubst/template-names.js';
+import { clusterClassFileName, templateFileName } from './template-names.js';
 import { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
 
 /**

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CliIO } from '../context.js';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-status.js';
 import { requireFolder, requireWritableFile } from '../paths.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-status.js';
 import { withBundle } from './bundle-option.js';
 import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
 

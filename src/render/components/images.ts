@@ -225,3 +225,19 @@ export function parseImageOverrides(raw: unknown, where = 'images'): ImageOverri
   }
   return out;
 }
+
+/** An image a mirror can copy: non-empty, no unexpanded variable, no whitespace. */
+export function isExplicitImage(image: string): boolean {
+  return image !== '' && !image.includes('${') && !/\s/.test(image) && !image.includes('$(');
+}
+
+/**
+ * The canonical form of a familiar image name, as docker reads it (`nginx:1` → `docker.io/library/nginx:1`,
+ * `kindest/node` → `docker.io/kindest/node`), for images of cluster manifests, which clusterctl does not check.
+ */
+export function normalizeImage(image: string): string {
+  const slash = image.indexOf('/');
+  const first = slash === -1 ? '' : image.slice(0, slash);
+  if (slash !== -1 && (first.includes('.') || first.includes(':') || first === 'localhost')) return image;
+  return slash === -1 ? `docker.io/library/${image}` : `docker.io/${image}`;
+}

@@ -15,7 +15,6 @@ import { compareUtf8, concatBytes } from './utf8.js';
 
 export { EnvsubstPanic } from './funcs.js';
 export { mergeTemplates, type MergeableTemplate, type MergedTemplate } from './merge-templates.js';
-export { clusterClassFileName, templateFileName } from './template-names.js';
 
 /** Variables for {@link substitute}: only own keys count; a key with value `""` is set-empty. */
 export type Variables = Record<string, string> | Map<string, string>;

@@ -14,9 +14,8 @@ import {
   mergeTemplates,
   substitute,
   substituteBytes,
-  clusterClassFileName,
-  templateFileName,
 } from '../../../src/render/envsubst/index.js';
+import { clusterClassFileName, templateFileName } from '../../../src/render/template-names.js';
 import type { Vector, VectorHandler } from '../types.js';
 
 type Env = Record<string, string>;
