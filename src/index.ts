@@ -12,7 +12,7 @@ export { GitLabRepository } from './resolve/gitlab/index.js';
 export { HttpsRepository } from './resolve/https/index.js';
 export { createRemoteRepository, type RemoteRepositoryOptions } from './resolve/remote.js';
 export { HttpClient, OfflineError, RateLimitError, progressMode, progressReporter, type ProgressEvent } from './resolve/http/index.js';
-export { ContentCache, defaultCacheDir, sha256Hex } from './lock/cache.js';
+export { ContentCache, defaultCacheDir, sha256Hex } from './cache/index.js';
 export { readTemplateSource } from './resolve/template-source.js';
 export { createRepository } from './resolve/factory.js';
 export {

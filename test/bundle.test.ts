@@ -7,7 +7,7 @@ import { parseSums } from '../src/bundle/layout.js';
 import { bundleContents, verifyBundle } from '../src/bundle/verify.js';
 import { openBundle } from '../src/bundle/source.js';
 import { IntegrityError } from '../src/errors.js';
-import { ContentCache } from '../src/lock/cache.js';
+import { ContentCache } from '../src/cache/index.js';
 import { testdir } from './helpers/testdir.js';
 import { runCli } from './helpers/cli.js';
 import { bundleProject, projectImages } from './helpers/bundle-project.js';

@@ -162,6 +162,14 @@ describe('outputs', () => {
     await refused(dir, ['diff', dir, dir, '--json-out', 'out'], 2, 'Error: --json-out out is a folder, not a file');
   });
 
+  it('`generate cluster --write-to` into a folder that does not exist fails as clusterctl does (exit 2), creating nothing', async () => {
+    const dir = project();
+    const gen = ['generate', 'cluster', 'dev-1', '--from', 'clusters/team-a/dev-1/cluster.yaml', '-n', 'team-a'];
+    const r = await refused(dir, [...gen, '--write-to', 'no-such-folder/c.yaml'], 2, `Error: failed to write ${join(dir, 'no-such-folder/c.yaml')}: ENOENT: no such file or directory`, { SIDECAR_IMAGE: 'sidecar:v1' });
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(dir, 'no-such-folder'))).toBe(false);
+  });
+
   it('`--config` naming a folder says so (exit 2)', async () => {
     const dir = project();
     mkdirSync(join(dir, 'conf'));

@@ -6,7 +6,7 @@ import { fixtureConfig, fixtureProject, fixtureRepository, testdir } from './hel
 import { loadConfig } from '../src/config/index.js';
 import { runPipeline } from '../src/render/pipeline.js';
 import { memoryCache } from '../src/lock/artifacts.js';
-import { sha256Hex } from '../src/lock/digest.js';
+import { sha256Hex } from '../src/cache/index.js';
 
 const lockOf = (dir: string): string => readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
 

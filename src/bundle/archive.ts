@@ -8,8 +8,8 @@
  *
  * The reader (streaming, bounded) is `archive-reader.ts`; its API is re-exported here.
  */
-import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { compareBytes, sha256Hex } from '../cache/index.js';
 import { InputError } from '../errors.js';
 import { checkEntryPath } from './archive-paths.js';
 
@@ -48,10 +48,6 @@ const enc = new TextEncoder();
 
 function bytesOf(c: Uint8Array | string): Uint8Array {
   return typeof c === 'string' ? enc.encode(c) : c;
-}
-
-export function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** `SOURCE_DATE_EPOCH` when set to a non-negative integer, else 0. */
@@ -121,7 +117,7 @@ function entryHeaders(path: string, size: number, mode: number, mtime: number, t
   const split = splitUstar(path);
   if (split) return [header(split.name, split.prefix, size, mode, mtime, type)];
   const pax = paxRecord('path', path);
-  const short = `PaxHeaders/${createHash('sha256').update(path).digest('hex').slice(0, 32)}`;
+  const short = `PaxHeaders/${sha256Hex(path).slice(0, 32)}`;
   return [header(short, '', pax.length, 0o644, mtime, 'x'), ...padded(pax), header(short, '', size, mode, mtime, type)];
 }
 

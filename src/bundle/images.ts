@@ -14,10 +14,10 @@
  * a mirror job must pull from where they come from. The list is de-duplicated and sorted by bytes (Go
  * `sort.Strings`), like `clusterctl init list-images`.
  */
+import { compareBytes } from '../cache/index.js';
 import { InputError, UsageError } from '../errors.js';
 import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/images.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
-import { compareBytes } from './archive.js';
 import { kubeadmImages } from './kubeadm-images.js';
 
 export interface ImageUse {

@@ -3,9 +3,9 @@
  * layout, a clusterctl.yaml pointing at them, the lock, the config, the rendered tree, images.txt, SHA256SUMS, and
  * the optional Hauler, Zarf and Cluster API Operator forms. No IO here: the caller reads files and writes the archive.
  */
-import { createHash } from 'node:crypto';
+import { compareBytes, sha256Hex } from '../cache/index.js';
 import { IntegrityError } from '../errors.js';
-import { compareBytes, gzipReproducible, type ArchiveFile } from './archive.js';
+import { gzipReproducible, type ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/images.js';
 import type { Lock, LockedFile } from '../lock/model.js';
@@ -39,10 +39,6 @@ export interface BundleInput {
   /** `images:` for clusterctl.yaml (the config's global and per-provider overrides). */
   readonly imageOverrides?: ImageOverrides;
   readonly extras?: readonly Extra[];
-}
-
-export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
 }
 
 /** The components file a lock entry recorded (`infrastructure-components-development.yaml` for CAPD's dev release). */

@@ -2,12 +2,11 @@
  * Thin IO adapters for bundles and image lists: find the config, read the lock and the rendered tree from disk, read
  * locked release files (local repository or the content-addressed cache), write the archive atomically.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
+import { compareBytes, ContentCache, sha256Hex } from '../cache/index.js';
 import { InputError, ResolutionError } from '../errors.js';
-import { ContentCache } from '../lock/cache.js';
-import { compareBytes } from './archive.js';
-import { lockFile, sha256Hex, type BundleTreeFile } from './layout.js';
+import { lockFile, type BundleTreeFile } from './layout.js';
 import { parseLock } from '../lock/format.js';
 import { treeRoots } from '../render/index.js';
 import type { Lock, LockedFile } from '../lock/model.js';
@@ -68,11 +67,4 @@ export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (la
 export function defaultBundleName(lock: ProjectLock): string {
   const core = lock.lock.providers.find((p) => p.type === 'CoreProvider');
   return `capi-${core?.version ?? 'stack'}-${sha256Hex(lock.text).slice(0, 8)}`;
-}
-
-export function writeFileAtomic(path: string, data: Uint8Array | string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
 }

@@ -2,6 +2,8 @@
  * The one way capiform replaces a file: write a temporary sibling, then rename it over the target. A reader sees the
  * old bytes or the new ones, never a prefix; a crash leaves at most a stray temporary file, never a torn target.
  * The temporary name is derived from the pid and a per-process counter (no randomness: nothing here reaches output).
+ * It is created exclusively, so two writers that share a pid (containers sharing a cache folder) never write into one
+ * temporary file: the second moves on to the next name.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -11,21 +13,45 @@ export interface AtomicWriteOptions {
   durable?: boolean;
   /** File mode of the new file (default 0o666 less the umask); 0o600 for files that may hold anything private. */
   mode?: number;
+  /**
+   * The folder for the temporary file, instead of beside the target (the content cache keeps its temporaries out of
+   * the blob folders). It must be on the target's file system, or the rename fails.
+   */
+  tempDir?: string;
+  /** Create the target's missing folders (default true); false where a missing folder is the caller's error. */
+  createFolders?: boolean;
 }
 
 let counter = 0;
 
 /** The temporary sibling `writeFileAtomic` would use for `path` next (exposed for callers that stage several files). */
-export function temporarySibling(path: string): string {
+export function temporarySibling(path: string, tempDir: string = dirname(path)): string {
   counter += 1;
-  return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${counter}`);
+  return join(tempDir, `.${basename(path)}.tmp-${process.pid}-${counter}`);
+}
+
+/** Whether `name` (a file name in the target's folder) is a temporary sibling of a file named `target`. */
+export function isTemporarySibling(name: string, target: string): boolean {
+  return name.startsWith(`.${target}.tmp-`);
+}
+
+/** Creates a new temporary file for `path`, skipping names that exist (another writer's, or a crash's leftover). */
+function openTemporary(path: string, opts: AtomicWriteOptions): { tmp: string; fd: number } {
+  for (;;) {
+    const tmp = temporarySibling(path, opts.tempDir);
+    try {
+      return { tmp, fd: openSync(tmp, 'wx', opts.mode ?? 0o666) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
 }
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = temporarySibling(path);
+  if (opts.createFolders !== false) mkdirSync(dirname(path), { recursive: true });
+  if (opts.tempDir !== undefined) mkdirSync(opts.tempDir, { recursive: true });
+  const { tmp, fd } = openTemporary(path, opts);
   try {
-    const fd = openSync(tmp, 'w', opts.mode ?? 0o666);
     try {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
       let off = 0;

@@ -11,11 +11,11 @@
  *
  * A leaf module: it knows nothing of trees or lock files, only paths.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { LockBusyError } from '../errors.js';
+import { sha256Hex } from './hash.js';
 
 export interface LockOwner {
   pid: number;
@@ -163,7 +163,7 @@ function createExclusive(file: string, text: string): boolean {
  * another taker is on it, the caller simply tries to acquire again.
  */
 function removeStale(file: string, text: string): void {
-  const marker = `${file}.stale-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+  const marker = `${file}.stale-${sha256Hex(text).slice(0, 16)}`;
   if (!createExclusive(marker, `${process.pid}\n`)) {
     // Another taker is removing this very lock; its marker outlives it only if it died doing so.
     try {

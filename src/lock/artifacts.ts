@@ -7,11 +7,11 @@
 import { relative, sep } from 'node:path';
 import { CapiformError, IntegrityError } from '../errors.js';
 import type { ProviderRepository } from '../resolve/repository.js';
-import { sha256Hex } from './digest.js';
+import { sha256Hex } from '../cache/index.js';
 import { LockStaleError } from './stale.js';
 import type { LockedFile } from './model.js';
 
-/** The content-addressed cache (src/lock/cache.ts implements it on disk). */
+/** The content-addressed cache (src/cache/content-cache.ts implements it on disk). */
 export interface ArtifactCache {
   get(sha256: string): Promise<Uint8Array | null>;
   put(bytes: Uint8Array): Promise<string>;

@@ -1,9 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../cache/index.js';
 import type { ResolvedConfig } from '../config/types.js';
-
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 /**
  * Digest of the config inputs that affect resolution. Variables, clusters and render settings are left out on

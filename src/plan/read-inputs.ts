@@ -10,7 +10,7 @@ import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import { HttpClient } from '../resolve/http/client.js';
-import { ContentCache, defaultCacheDir } from '../lock/cache.js';
+import { ContentCache, defaultCacheDir } from '../cache/index.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { manifestLabel } from '../capi/index.js';
 import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';

@@ -4,6 +4,7 @@
  * inclusion (`addClusterClassIfMissing` + `MergeTemplates`) and the `--list-variables` outputs.
  * Pure and synchronous: strings and lookups in, objects and strings out.
  */
+import { compareBytes } from '../cache/index.js';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { isKubernetesSemanticVersion } from '../capi/index.js';
 import { goQuote, tabwriteRows, type TabwriterOptions } from '../go/index.js';
@@ -152,12 +153,6 @@ function templateOf(
     yaml: (style: OutputStyle = 'capiform') =>
       entries.length === 0 ? '' : manifestYaml(entries, style).replace(/\n+$/, ''),
   };
-}
-
-/** Go `sort.Strings` order (UTF-8 bytes). For strings of BMP + surrogates this differs from `<` only across them. */
-export function compareBytes(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** clusterctl's `NewTemplate`: list variables, then substitute, parse and (when a namespace is given) fix it. */

@@ -13,7 +13,6 @@ import {
   clusterClassReferences,
   clusterClassTemplateName,
   clusterTemplateName,
-  compareBytes,
   formatClusterVariables,
   formatYamlVariables,
   newTemplate,
@@ -30,7 +29,7 @@ import {
   type ProviderComponents,
 } from './provider-components.js';
 import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/clusterctl/index.js';
-import { defaultCacheDir } from '../lock/cache.js';
+import { compareBytes, defaultCacheDir } from '../cache/index.js';
 import type { ProviderConfig } from '../resolve/catalog.js';
 import type { OutputStyle } from './components/index.js';
 import { createRepository } from '../resolve/factory.js';

@@ -7,14 +7,14 @@
  *   5. keep credentials out (fail or omit), assemble the tree files, write the lock and the tree.
  * Stages are plain functions; the only IO here is reading the lock and calling the tree writer.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
 import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
-import { ContentCache } from '../lock/cache.js';
-import { resolutionDigest, sha256Hex } from '../lock/digest.js';
+import { compareBytes, ContentCache, digestOf, sha256Hex, writeFileAtomic } from '../cache/index.js';
+import { resolutionDigest } from '../lock/digest.js';
 import { checkContractPin, contractUpgradeVersions } from '../lock/contract-upgrade.js';
 import { formatLock, readLockFile } from '../lock/format.js';
 import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
@@ -60,7 +60,7 @@ import { mergeDuplicateObjects } from './duplicate-objects.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import type { KustomizationOptions } from './argocd/index.js';
-import { digestOf, TreeCache } from './tree/tree-cache.js';
+import { TreeCache } from './tree/tree-cache.js';
 import { codeFingerprint } from '../version.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import { diffTree, generatedHeader, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
@@ -140,12 +140,6 @@ function objectName(o: KubeObject): string {
 function readExistingLock(path: string): Lock | undefined {
   if (!existsSync(path)) return undefined;
   return readLockFile(path);
-}
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 /** Runs the pipeline. */
@@ -356,12 +350,12 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     // A render interrupted mid-swap is completed (or discarded) first, so the lock written here cannot be overwritten
     // by the old render's staged one later. The CLI has done this already, under the project lock.
     repairTree(config.dir);
-    writeAtomic(lockPath, lockText);
+    writeFileAtomic(lockPath, lockText);
     lockWritten = true;
   }
 
   // 6. Tree.
-  files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  files.sort((a, b) => compareBytes(a.path, b.path));
   let changes: TreeChanges | undefined;
   let repaired: PipelineResult['repaired'] = 'none';
   if (opts.mode === 'render') {

@@ -9,7 +9,7 @@
  *
  * Pure: objects in, new objects out (inputs are not modified).
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../cache/index.js';
 
 type KubeObject = Record<string, unknown>;
 
@@ -52,7 +52,7 @@ function canonical(v: unknown): string {
 
 /** The content hash of a template: the first 10 hex characters of sha256 over its canonical `spec`. */
 export function templateSpecHash(spec: unknown): string {
-  return createHash('sha256').update(canonical(spec ?? {})).digest('hex').slice(0, hashLength);
+  return sha256Hex(canonical(spec ?? {})).slice(0, hashLength);
 }
 
 /** `<name>-<hash>`, with the name cut so the result stays a valid name of at most 63 characters. */

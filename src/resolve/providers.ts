@@ -3,6 +3,7 @@
  * `providers:` of clusterctl.yaml, sorted by type order then name; lookups by name and type; and the
  * `clusterctl config repositories` output.
  */
+import { compareBytes } from '../cache/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
 import { builtinProviders, type ProviderConfig } from './catalog.js';
 import { providerProblem } from './provider-name.js';
@@ -15,12 +16,6 @@ export interface UserProvider {
   url: string;
   type: string;
   where?: string;
-}
-
-function byteCompare(a: string, b: string): number {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return Buffer.compare(x, y);
 }
 
 /**
@@ -41,7 +36,7 @@ export function listProviders(userProviders: readonly UserProvider[] = []): Prov
     byKey.set(`${u.name}\u0000${u.type}`, { name: u.name, type: u.type, url: u.url });
   }
   return [...byKey.values()].sort(
-    (a, b) => providerTypeOrder(a.type) - providerTypeOrder(b.type) || byteCompare(a.name, b.name),
+    (a, b) => providerTypeOrder(a.type) - providerTypeOrder(b.type) || compareBytes(a.name, b.name),
   );
 }
 
@@ -74,7 +69,7 @@ export function closestProviderNames(name: string, type: string, list: readonly 
   const scored = sameType
     .map((n) => ({ n, s: score(n) }))
     .filter(({ n, s }) => s <= Math.max(2, Math.floor(Math.max(n.length, name.length) / 2)))
-    .sort((a, b) => a.s - b.s || byteCompare(a.n, b.n));
+    .sort((a, b) => a.s - b.s || compareBytes(a.n, b.n));
   return scored.slice(0, limit).map((x) => x.n);
 }
 

@@ -11,7 +11,7 @@ import { githubApiUrlFrom } from './github/client.js';
 import { GitHubRepository } from './github/repository.js';
 import { GitLabRepository } from './gitlab/repository.js';
 import { goproxySchemeAndHost } from './goproxy/index.js';
-import { ContentCache, defaultCacheDir } from '../lock/cache.js';
+import { ContentCache, defaultCacheDir } from '../cache/index.js';
 import { HttpClient, type ProgressListener } from './http/client.js';
 import { describeProxies, proxyFetch, proxySettings } from './http/proxy.js';
 import { remoteKindOf } from './repository-kind.js';

@@ -6,7 +6,7 @@
 import { statSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { InputError, IntegrityError, NetworkError, ResolutionError } from '../errors.js';
-import { sha256Hex } from '../lock/cache.js';
+import { sha256Hex } from '../cache/index.js';
 import { createOctokit, defaultGitHubApiUrl, githubApiUrlFrom, githubFailure } from './github/client.js';
 import { contentFileSchema, releaseSchema } from './github/schema.js';
 import { digestOf } from './github/repository.js';

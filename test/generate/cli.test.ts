@@ -1,5 +1,5 @@
 /** `capiform generate …` happy paths through the in-process CLI, on a small local repository. */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -78,6 +78,18 @@ describe('capiform generate', () => {
     expect(r.stdout).toBe('');
     expect(readFileSync(out, 'utf8')).toContain('namespace: demo');
     expect(readdirSync(join(root, 'out'))).toEqual(['demo.yaml']);
+  });
+
+  it('--write-to makes the file private (0600): the output may hold credentials', async () => {
+    const out = join(root, 'private', 'demo.yaml');
+    mkdirSync(join(root, 'private'), { recursive: true });
+    writeFileSync(out, 'an older output, readable by all\n', { mode: 0o644 });
+    const r = await runCli(
+      ['generate', 'provider', '--infrastructure', 'demo:v0.3.1', '-n', 'demo', '--write-to', out, '--config', config],
+      { env: env(), cwd: root },
+    );
+    expect(r.code).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it('generate cluster sets the common variables, forces the namespace and adds the ClusterClass first', async () => {

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/lock/cache.js';
+import { sha256Hex } from '../../src/cache/index.js';
 import type { HttpClient } from '../../src/resolve/http/client.js';
 import { createRemoteRepository } from '../../src/resolve/remote.js';
 import type { ProviderRepository } from '../../src/resolve/repository.js';

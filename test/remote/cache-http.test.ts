@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../src/errors.js';
-import { ContentCache, defaultCacheDir, sha256Hex } from '../../src/lock/cache.js';
+import { ContentCache, defaultCacheDir, sha256Hex } from '../../src/cache/index.js';
 import { HttpClient, type ProgressEvent } from '../../src/resolve/http/client.js';
 import { progressMode, progressReporter } from '../../src/resolve/http/progress.js';
 import { goproxySchemeAndHost } from '../../src/resolve/goproxy/index.js';

@@ -2,7 +2,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
-import { ContentCache } from '../../src/lock/cache.js';
+import { ContentCache } from '../../src/cache/index.js';
 import { HttpClient, type HttpClientOptions } from '../../src/resolve/http/client.js';
 import { isSemanticVersion } from '../../src/resolve/github/semantic.js';
 import type { ProviderRepository } from '../../src/resolve/repository.js';

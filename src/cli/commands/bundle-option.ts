@@ -3,9 +3,9 @@
  * so each command adds two lines. The wrapper opens the bundle (verify, safe extraction) and hands the pipeline a
  * repository factory over the bundle and an empty cache; the temporary directory is removed afterwards.
  */
-import { createHash } from 'node:crypto';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
+import { sha256Hex } from '../../cache/index.js';
 import { repositoryDir } from '../../bundle/layout.js';
 import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import { openBundle, type BundleSource } from '../../bundle/source.js';
@@ -29,7 +29,7 @@ export async function withBundle<T>(io: CliIO, file: string | undefined, configD
     return await fn(
       {
         repositories: src.repositories,
-        cache: { get: async () => null, put: async (bytes) => createHash('sha256').update(bytes).digest('hex') },
+        cache: { get: async () => null, put: async (bytes) => sha256Hex(bytes) },
       },
       src,
     );

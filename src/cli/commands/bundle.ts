@@ -2,12 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
+import { sha256Hex, writeFileAtomic } from '../../cache/index.js';
 import { InputError, IntegrityError } from '../../errors.js';
 import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
 import { imagesOfTree } from '../../bundle/images.js';
-import { bundleFiles, checkLockedFiles, sha256Hex, type Extra } from '../../bundle/layout.js';
+import { bundleFiles, checkLockedFiles, type Extra } from '../../bundle/layout.js';
 import { lockFileName, type LockedFile } from '../../lock/model.js';
-import { defaultBundleName, lockedFileReader, readProjectLock, readTree, writeFileAtomic } from '../../bundle/project.js';
+import { defaultBundleName, lockedFileReader, readProjectLock, readTree } from '../../bundle/project.js';
 import { verifyBundleFile } from '../../bundle/verify.js';
 import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { CliIO, GlobalOptions } from '../context.js';

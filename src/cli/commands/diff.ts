@@ -1,10 +1,11 @@
 /** `capiform diff`: what a change to the rendered tree does, object by object, with its CAPI rollout impact. */
 import { Option, type Command } from 'commander';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../exit-status.js';
 import { requireFolder, requireWritableFile } from '../paths.js';
+import { writeFileAtomic } from '../../cache/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import {
   defaultMaxSize,
@@ -40,13 +41,6 @@ interface DiffFlags {
   config?: string;
   bundle?: string;
   offline?: boolean;
-}
-
-function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 function hasTree(dir: string): boolean {
@@ -152,7 +146,7 @@ export function registerDiff(program: Command, io: CliIO): void {
       }
       const report: DiffReport = diffTrees(base, head, { salt: repositorySalt(dirs.length === 2 ? io.cwd : root, io.env), secretValues, allowEmptyBase });
       report.warnings.push(...warnings);
-      if (flags.jsonOut) writeAtomic(resolve(io.cwd, flags.jsonOut), `${JSON.stringify(report, null, 2)}\n`);
+      if (flags.jsonOut) writeFileAtomic(resolve(io.cwd, flags.jsonOut), `${JSON.stringify(report, null, 2)}\n`);
       if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
       else if (format === 'markdown') {
         const fullReport = flags.jsonOut ? `The full report is in \`${flags.jsonOut}\`.` : undefined;

@@ -2,9 +2,8 @@
  * `capiform generate yaml|provider|cluster`: drop-ins for clusterctl's commands of the same name. The render stack is
  * imported lazily so that `--help` and other commands stay fast.
  */
-import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
+import { writeFileAtomic } from '../../cache/index.js';
 import { flavorProblem } from '../../config/names.js';
 import { MissingVariablesError, UsageError } from '../../errors.js';
 import type { ProviderType } from '../../capi/index.js';
@@ -12,20 +11,20 @@ import type { CliIO } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { requireWritableFile } from '../paths.js';
 
-/** Writes `content` to `path` atomically (temp file in the same directory, then rename). */
-async function writeAtomic(path: string, content: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+/**
+ * `--write-to`: replaced atomically and private (mode 0o600: the output may hold credentials). As with clusterctl, a
+ * missing folder is the user's error, not created.
+ */
+function writeOutput(path: string, content: string): void {
   try {
-    await writeFile(tmp, content, { mode: 0o600 });
-    await rename(tmp, path);
+    writeFileAtomic(path, content, { mode: 0o600, createFolders: false });
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
     throw new UsageError(`failed to write ${path}: ${(err as Error).message}`, { where: path });
   }
 }
 
-async function emit(io: CliIO, out: string, writeTo: string | undefined): Promise<void> {
-  if (writeTo) await writeAtomic(requireWritableFile(io.cwd, writeTo, '--write-to'), out);
+function emit(io: CliIO, out: string, writeTo: string | undefined): void {
+  if (writeTo) writeOutput(requireWritableFile(io.cwd, writeTo, '--write-to'), out);
   else io.stdout(out);
 }
 
@@ -149,7 +148,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
           outputStyle: outputStyle(opts.outputStyle),
         },
       ));
-      await emit(io, out, opts.writeTo as string | undefined);
+      emit(io, out, opts.writeTo as string | undefined);
     });
 
   const cluster = generate
@@ -198,6 +197,6 @@ export function registerGenerate(program: Command, io: CliIO): void {
           outputStyle: outputStyle(opts.outputStyle),
         },
       ));
-      await emit(io, out, opts.listVariables ? undefined : (opts.writeTo as string | undefined));
+      emit(io, out, opts.listVariables ? undefined : (opts.writeTo as string | undefined));
     });
 }

@@ -3,9 +3,9 @@
  * or working-tree change.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { sha256Hex } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
 import { treeRoots } from '../../render/index.js';
 import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
@@ -146,5 +146,5 @@ export function repositorySalt(dir: string, env: NodeJS.ProcessEnv): string {
     const roots = r.stdout.toString('utf8').trim().split('\n').filter(Boolean).sort();
     if (roots.length > 0) return `git:${roots[0]}`;
   }
-  return createHash('sha256').update(`dir:${resolve(dir)}`).digest('hex');
+  return sha256Hex(`dir:${resolve(dir)}`);
 }

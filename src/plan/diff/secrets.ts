@@ -3,7 +3,7 @@
  * appear only as added/removed/changed with a salted hash (`sha256:<12 hex>`): equal hashes mean equal values, so a
  * reviewer can tell two changes apart, and without the salt the hash cannot be looked up.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../cache/index.js';
 import type { FieldChange } from './types.js';
 import { isRecord, type TreeObject } from './objects.js';
 import { deepEqual, diffFields } from './field-diff.js';
@@ -17,7 +17,7 @@ export interface SecretPolicy {
 
 export function saltedHash(salt: string, value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return `sha256:${createHash('sha256').update(salt).update('\0').update(text).digest('hex').slice(0, 12)}`;
+  return `sha256:${sha256Hex(`${salt}\0${text}`).slice(0, 12)}`;
 }
 
 export function isSecret(o: TreeObject | undefined): boolean {

@@ -4,9 +4,10 @@
  * Application applied by hand that syncs `argocd/apps/`. Pure: data in, files out.
  */
 import { posix } from 'node:path';
+import { compareBytes } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
 import { emitYaml } from './emit.js';
-import { compareBytes, kustomizationFor, syncWaveAnnotation } from './kustomization.js';
+import { kustomizationFor, syncWaveAnnotation } from './kustomization.js';
 import { argoAppName } from './names.js';
 
 export type ArgoCdMode = 'applications' | 'applicationset';

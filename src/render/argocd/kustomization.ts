@@ -3,6 +3,7 @@
  * the rendered files stay byte-for-byte what clusterctl would produce, and Argo CD specifics (sync waves) are added
  * here as kustomize patches instead of edits to those files.
  */
+import { compareBytes } from '../../cache/index.js';
 import { emitYaml } from './emit.js';
 
 export const syncWaveAnnotation = 'argocd.argoproj.io/sync-wave';
@@ -80,9 +81,4 @@ function checkResourcePath(file: string): string {
     throw new Error(`kustomizationFor: "${file}" leaves its directory or has an empty segment`);
   }
   return path;
-}
-
-/** Order by UTF-8 bytes (not locale), so the output never depends on the machine. */
-export function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../cache/index.js';
 
 /** Argo CD tracks resources with the Application name as a label value, so names stay ≤ 63 characters. */
 export const maxAppNameLength = 63;
@@ -15,6 +15,6 @@ export function argoAppName(parts: readonly string[]): string {
     .replace(/-{2,}/g, '-')
     .replace(/^-+|-+$/g, '');
   if (name.length <= maxAppNameLength) return name;
-  const hash = createHash('sha256').update(joined).digest('hex').slice(0, 8);
+  const hash = sha256Hex(joined).slice(0, 8);
   return `${name.slice(0, maxAppNameLength - 9).replace(/-+$/, '')}-${hash}`;
 }

@@ -4,7 +4,7 @@
  * namespace, `clusters/<namespace>/`, whose kustomization lists only `namespace.yaml` (the cluster folders below it
  * are Applications of their own), so each Namespace has exactly one owner however many clusters share it.
  */
-import { compareBytes } from './kustomization.js';
+import { compareBytes } from '../../cache/index.js';
 import { emitYaml } from './emit.js';
 
 /** Namespaces every cluster has from the start; declaring them would make an Application own them. */

@@ -6,8 +6,9 @@
  * error. The text is substituted: callers memoise only results that hold no credential (provider-components.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../cache/index.js';
 import { codeFingerprint } from '../../version.js';
 import type { KubeObject } from '../../yaml/parse.js';
 
@@ -58,12 +59,8 @@ export function readCachedComponents(dir: string, key: string): CachedComponents
 }
 
 export function writeCachedComponents(dir: string, key: string, value: CachedComponents): void {
-  const file = pathFor(dir, key);
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
-    renameSync(tmp, file);
+    writeFileAtomic(pathFor(dir, key), JSON.stringify(value));
   } catch {
     // caching is best effort: a read-only or full disk must not fail the render
   }

@@ -3,7 +3,7 @@
  * while they run, and before anything else finish or roll back a write an earlier run left unfinished.
  */
 import { join } from 'node:path';
-import { withProcessLock } from '../../cache/process-lock.js';
+import { withProcessLock } from '../../cache/index.js';
 import { checkTreePaths } from './tree-paths.js';
 import { crashHook, repairTree, stateDir } from './write-tree.js';
 

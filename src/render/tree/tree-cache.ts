@@ -8,9 +8,9 @@
  * The cache lives outside the tree (never committed), so a fresh clone simply renders everything.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { defaultCacheDir } from '../../lock/cache.js';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultCacheDir, sha256Hex, writeFileAtomic } from '../../cache/index.js';
 import type { TreeFile } from './write-tree.js';
 
 /** Bump when the entry format or the meaning of a field changes: older files are then ignored. */
@@ -32,10 +32,6 @@ export interface TreeCacheEntry {
   blobs?: string[];
   /** Anything the renderer needs to replay (omitted objects, ClusterClass references). */
   extra?: unknown;
-}
-
-export function digestOf(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 function outputsDigest(files: readonly { name: string; content: string | Buffer }[]): string {
@@ -74,7 +70,7 @@ export class TreeCache {
   ) {
     if (!env || env.CAPIFORM_NO_TREE_CACHE === '1') return;
     const dir = defaultCacheDir(env);
-    this.file = join(dir, 'trees', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+    this.file = join(dir, 'trees', `${sha256Hex(root).slice(0, 32)}.json`);
     this.blobDir = join(dir, 'rendered');
     try {
       if (existsSync(this.file)) {
@@ -131,7 +127,7 @@ export class TreeCache {
       } catch {
         return null;
       }
-      if (createHash('sha256').update(bytes).digest('hex') !== sha) return null;
+      if (sha256Hex(bytes) !== sha) return null;
       files.push({ path: `${dir}/${name}`, content: bytes.toString('utf8') });
     }
     if (outputsDigest(files.map((f, i) => ({ name: e.files[i]!, content: f.content }))) !== e.outputs) return null;
@@ -154,14 +150,9 @@ export class TreeCache {
     if (keep && this.blobDir) {
       try {
         entry.blobs = own.map((f) => {
-          const sha = createHash('sha256').update(f.content).digest('hex');
+          const sha = sha256Hex(f.content);
           const p = join(this.blobDir!, sha.slice(0, 2), sha);
-          if (!existsSync(p)) {
-            mkdirSync(dirname(p), { recursive: true });
-            const tmp = `${p}.${process.pid}.tmp`;
-            writeFileSync(tmp, f.content);
-            renameSync(tmp, p);
-          }
+          if (!existsSync(p)) writeFileAtomic(p, f.content);
           return sha;
         });
       } catch {
@@ -194,10 +185,7 @@ export class TreeCache {
         const others = (this.entries[dir] ?? []).filter((x) => x.inputs !== e.inputs);
         out[dir] = [e, ...others].slice(0, variantsPerDir);
       }
-      mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: formatVersion, root: this.root, entries: out }));
-      renameSync(tmp, this.file);
+      writeFileAtomic(this.file, JSON.stringify({ version: formatVersion, root: this.root, entries: out }));
     } catch {
       // The cache is an optimisation: a read-only or full cache directory must not fail the render.
     }

@@ -6,6 +6,7 @@
  */
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { compareBytes } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
 import { stateDir } from './write-tree.js';
 
@@ -64,7 +65,7 @@ export function checkTreePaths(root: string, paths: readonly string[]): void {
     if (st !== null && !st.isFile()) problems.set(p, `${p} is ${kindOf(st)}, where capiform writes a file`);
   }
   if (problems.size === 0) return;
-  const sorted = [...problems].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const sorted = [...problems].sort(([a], [b]) => compareBytes(a, b));
   const list = sorted.map(([, message]) => message);
   const first = sorted[0]![0];
   throw new InputError(

@@ -21,7 +21,7 @@ import { createOctokit, defaultGitHubApiUrl, githubFailure } from './client.js';
 import { releaseListSchema, releaseSchema, type Release, type ReleaseAsset } from './schema.js';
 import { isSemanticVersion } from './semantic.js';
 import { githubDomain, parseGitHubUrl, type GitHubLocation } from './url.js';
-import { sha256Hex } from '../../lock/cache.js';
+import { sha256Hex } from '../../cache/index.js';
 
 export interface GitHubRepositoryOptions {
   http: HttpClient;

@@ -9,7 +9,7 @@
  * ("not found" is a value; an unhealthy upstream is an error).
  */
 import { NetworkError } from '../../errors.js';
-import { sha256Hex, type ContentCache, type HttpCacheEntry } from '../../lock/cache.js';
+import { sha256Hex, type ContentCache, type HttpCacheEntry } from '../../cache/index.js';
 import { HttpStatusError, OfflineError, RateLimitError, githubRateLimitMessage } from './errors.js';
 import { Redactor, redactUrl } from './redact.js';
 

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ContentCache } from '../../../src/lock/cache.js';
+import { ContentCache } from '../../../src/cache/index.js';
 import { handleGithubErr, type GoGitHubError } from '../../../src/resolve/github/client.js';
 import { GitHubRepository } from '../../../src/resolve/github/repository.js';
 import { componentsPathOf } from '../../../src/resolve/github/url.js';

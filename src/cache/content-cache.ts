@@ -4,28 +4,18 @@
  * `capiform` processes, parallel CI jobs) never see a half-written blob: the last rename wins and both wrote the same
  * bytes. No fsync: a blob lost in a crash is fetched again, a wrong one is caught by the check on read.
  *
- * Layout under the cache dir:
+ * Layout under the cache dir (see cache-root.ts for where it is):
  *   blobs/sha256/<2 hex>/<64 hex>     the bytes
  *   http/<sha256 of key>.json         HTTP listing metadata: ETag, status, selected headers, blob digest
  *   tmp/                              temp files (same filesystem as blobs, so rename is atomic)
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { IntegrityError, UsageError } from '../errors.js';
-
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** `$CAPIFORM_CACHE_DIR`, else `$XDG_CACHE_HOME/capiform`, else `~/.cache/capiform`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CAPIFORM_CACHE_DIR && env.CAPIFORM_CACHE_DIR.trim() !== '') return env.CAPIFORM_CACHE_DIR;
-  if (env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '') return join(env.XDG_CACHE_HOME, 'capiform');
-  return join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.cache', 'capiform');
-}
+import { writeFileAtomic } from './atomic-write.js';
+import { defaultCacheDir } from './cache-root.js';
+import { sha256Hex } from './hash.js';
 
 /** What the HTTP layer remembers about a listing it fetched (for `If-None-Match` and offline reuse). */
 export interface HttpCacheEntry {
@@ -42,10 +32,6 @@ export interface HttpCacheEntry {
 }
 
 const hexDigest = /^[0-9a-f]{64}$/;
-
-function tempName(): string {
-  return `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}.tmp`;
-}
 
 /** Buffers are Uint8Arrays with extras; hand out plain views so callers compare and serialise them uniformly. */
 function plain(bytes: Uint8Array): Uint8Array {
@@ -137,34 +123,13 @@ export class ContentCache {
         hint: 'the download is truncated or was changed upstream; nothing was written to the cache',
       });
     }
-    const path = this.blobPath(sha);
-    const tmpDir = join(this.dir, 'tmp');
-    await mkdir(tmpDir, { recursive: true });
-    await mkdir(join(this.dir, 'blobs', 'sha256', sha.slice(0, 2)), { recursive: true });
-    const tmp = join(tmpDir, tempName());
-    try {
-      await writeFile(tmp, bytes);
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    this.store(this.blobPath(sha), bytes);
     return sha;
   }
 
   putSync(bytes: Uint8Array): string {
     const sha = sha256Hex(bytes);
-    const tmpDir = join(this.dir, 'tmp');
-    mkdirSync(tmpDir, { recursive: true });
-    mkdirSync(join(this.dir, 'blobs', 'sha256', sha.slice(0, 2)), { recursive: true });
-    const tmp = join(tmpDir, tempName());
-    try {
-      writeFileSync(tmp, bytes);
-      renameSync(tmp, this.blobPath(sha));
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      throw err;
-    }
+    this.store(this.blobPath(sha), bytes);
     return sha;
   }
 
@@ -203,16 +168,12 @@ export class ContentCache {
   }
 
   async putHttpEntry(key: string, entry: HttpCacheEntry): Promise<void> {
-    await mkdir(join(this.dir, 'http'), { recursive: true });
-    await mkdir(join(this.dir, 'tmp'), { recursive: true });
-    const tmp = join(this.dir, 'tmp', tempName());
-    try {
-      await writeFile(tmp, `${JSON.stringify(entry, null, 2)}\n`);
-      await rename(tmp, this.metaPath(key));
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    this.store(this.metaPath(key), `${JSON.stringify(entry, null, 2)}\n`);
+  }
+
+  /** Every write of the cache: atomic, its temporary file in `tmp/` so the blob folders hold only finished blobs. */
+  private store(path: string, data: Uint8Array | string): void {
+    writeFileAtomic(path, data, { tempDir: join(this.dir, 'tmp') });
   }
 
   private verify(path: string, expected: string, bytes: Uint8Array): void {
