@@ -4,7 +4,7 @@ import { processIO, type CliIO } from './context.js';
 import { commandsFor, type RegisterCommand } from './commands/index.js';
 import { formatError } from './format-error.js';
 import { commandPathFor, usageErrorFrom } from './usage-error.js';
-import { onWarning } from '../yaml/warnings.js';
+import { onWarning } from '../yaml/index.js';
 import { capiformVersion } from '../version.js';
 import { fsUserError } from './fs-error.js';
 import { currentExit } from './exit-status.js';

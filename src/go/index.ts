@@ -1,4 +1,4 @@
-/** The door to Go behaviour we match byte for byte. A leaf: it imports nothing of ours. */
+/** Go behaviour capiform reproduces byte for byte (DESIGN.md "Layout": the layer just above errors). A leaf. */
 export { goQuote } from './quote.js';
 export { escapedPath, GoUrlError, parseGoUrl, type GoUrl } from './url.js';
 export {

@@ -3,8 +3,8 @@
  * clusterctl's messages (`client/repository/metadata_client.go`), release-series lookups, and the contract checks
  * `generate provider` runs (`client/generate_provider.go`, `internal/contract/version.go`).
  */
-import { parseDocument } from 'yaml';
 import { InputError, ResolutionError, CapiformError } from '../errors.js';
+import { parseYamlDocument, yamlDocumentValue } from '../yaml/index.js';
 import { manifestLabel } from '../capi/index.js';
 import type { ProviderRepository } from './repository.js';
 import { goQuote, parseSemantic, tryParseSemantic, VersionParseError, type SemanticVersion } from '../go/index.js';
@@ -50,13 +50,13 @@ function decodeString(v: unknown, where: string): string {
  * message (callers wrap it).
  */
 export function decodeMetadata(text: string): Metadata {
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
+  const doc = parseYamlDocument(text, 'providerMetadata');
   const err = doc.errors[0];
   if (err) {
     const line = err.linePos?.[0]?.line;
     throw new Error(`error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${err.message.split('\n')[0]}`);
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  const data = yamlDocumentValue(doc, 'providerMetadata');
   if (data === null || data === undefined) {
     return { apiVersion: metadataApiVersion, kind: 'Metadata', releaseSeries: [] };
   }

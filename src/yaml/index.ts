@@ -1,4 +1,14 @@
-/** capiform's YAML layer: clusterctl-exact reading, text-preserving writing, and go-yaml v2 compatible output. */
+/**
+ * capiform's YAML layer: clusterctl-exact reading, text-preserving writing, and go-yaml v2 compatible output. The
+ * only folder that imports the `yaml` package; what it is given for each kind of file is a named profile with its
+ * reasons in profiles.ts:
+ * - reading: `manifest` (Kubernetes manifests: go-yaml v2's YAML 1.1 scalars, through parseManifests/decodeYaml),
+ *   `config` (capi.config.yaml and capi.lock.yaml: YAML 1.2 core, through parseYamlValue), `clusterctl`
+ *   (clusterctl.yaml: yaml.v3's YAML 1.2) and `providerMetadata` (a release's metadata.yaml);
+ * - writing: `manifest` (YAML 1.1, objects capiform builds whole) and `config` (capi.lock.yaml) through
+ *   stringifyYaml; emitManifests for manifests capiform transforms (spliced into their source text); emitGoYaml for
+ *   go-yaml v2's own output (`--output-style clusterctl`).
+ */
 import { emitObject } from './emit.js';
 import { parseDocuments, type ParseOptions, type ParsedDocument } from './parse.js';
 import { spliceDocument } from './splice.js';
@@ -26,7 +36,21 @@ export {
   decodeUtf8,
   readTextFile,
 } from './input.js';
-export { yamlPackage } from './slow-parse.js';
+export type { ReadProfileName, WriteProfileName } from './profiles.js';
+export {
+  isYamlAlias,
+  isYamlMap,
+  isYamlScalar,
+  isYamlSeq,
+  parseYamlDocument,
+  parseYamlDocuments,
+  stringifyYaml,
+  yamlDocumentValue,
+  type ValueProfileName,
+  type YamlDocument,
+  type YamlError,
+  type YamlNode,
+} from './package.js';
 export { checkNodeDepth, isStackOverflow, parseJsonValue, parseYamlValue, ValueSyntaxError } from './value.js';
 export { onWarning, warn } from './warnings.js';
 

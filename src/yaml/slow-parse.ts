@@ -1,19 +1,12 @@
 /**
- * The complete (slow) path: one document parsed with the `yaml` package (pinned) for syntax, converted to JSON with
- * go-yaml v2's scalar resolution (resolve.ts), merge keys, "last duplicate key wins", and go-yaml's alias budget.
- * The package is loaded lazily: the fast path never pays its ~60 ms import.
+ * The complete (slow) path: one document parsed with the `yaml` package's `manifest` profile for syntax, converted to
+ * JSON with go-yaml v2's scalar resolution (resolve.ts), merge keys, "last duplicate key wins", and go-yaml's alias
+ * budget.
  */
-import { createRequire } from 'node:module';
-import type * as YAMLNS from 'yaml';
 import { keyToString, resolvePlain, type Scalar } from './resolve.js';
 import { setKey } from './fast-parse.js';
 import { lineCol, MAX_NESTING_DEPTH } from './input.js';
-
-let yamlMod: typeof YAMLNS | undefined;
-export function yamlPackage(): typeof YAMLNS {
-  if (!yamlMod) yamlMod = createRequire(import.meta.url)('yaml') as typeof YAMLNS;
-  return yamlMod;
-}
+import { parseYamlDocument, yamlPackage, type YamlError } from './package.js';
 
 export class YamlSyntaxError extends Error {
   constructor(
@@ -61,16 +54,9 @@ function allowedAliasRatio(decodeCount: number): number {
 /** Parses one document's text. Returns undefined for an empty document (nothing but comments or whitespace). */
 export function slowParseDocument(text: string, opts: SlowParseOptions = {}): unknown {
   const Y = yamlPackage();
-  const doc = Y.parseDocument(text, {
-    version: '1.1',
-    schema: 'failsafe',
-    uniqueKeys: false,
-    strict: false,
-    prettyErrors: false,
-    keepSourceTokens: false,
-  });
+  const doc = parseYamlDocument(text, 'manifest');
   if (doc.errors.length > 0) {
-    const e = doc.errors[0] as YAMLNS.YAMLError;
+    const e = doc.errors[0] as YamlError;
     const off = e.pos?.[0];
     // The package catches its own stack overflow on absurdly deep input and reports it as a parse error.
     if (/Maximum call stack size exceeded/.test(e.message)) throw new YamlDepthError(e.linePos?.[0]?.line ?? lineAt(text, off));

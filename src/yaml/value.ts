@@ -1,15 +1,12 @@
 /**
  * Plain YAML and JSON values for the files capiform owns the format of (capi.config.yaml/.json, capi.lock.yaml):
- * YAML 1.2 with the `yaml` package's core schema, where a duplicate key, nesting deeper than MAX_NESTING_DEPTH and
+ * YAML 1.2 with the `yaml` package's core schema (the `config` profile of profiles.ts), where a duplicate key, nesting deeper than MAX_NESTING_DEPTH and
  * alias expansion beyond a fixed budget are errors at a line. Provider manifests go through parse.ts instead
  * (clusterctl's YAML 1.1 reading).
  */
-import type * as YAMLNS from 'yaml';
 import { lineCol, MAX_NESTING_DEPTH } from './input.js';
-import { yamlPackage } from './slow-parse.js';
-
-/** How many times the aliases of one document may be expanded (the `yaml` package's default, stated). */
-const MAX_ALIAS_COUNT = 100;
+import { isYamlMap, isYamlPair, isYamlSeq, parseYamlDocument, yamlDocumentValue } from './package.js';
+import { MAX_ALIAS_COUNT } from './profiles.js';
 
 /** Why a text is not an acceptable value, at a 1-based line (and column) when known. */
 export class ValueSyntaxError extends Error {
@@ -34,8 +31,7 @@ function tooDeep(line: number | undefined, col?: number): ValueSyntaxError {
 
 /** One YAML document as a plain value (undefined when empty). Throws ValueSyntaxError. */
 export function parseYamlValue(text: string): unknown {
-  const Y = yamlPackage();
-  const doc = Y.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseYamlDocument(text, 'config');
   const err = doc.errors[0];
   if (err) {
     const at = err.linePos?.[0] ?? lineCol(text, err.pos[0]);
@@ -50,7 +46,7 @@ export function parseYamlValue(text: string): unknown {
   }
   checkNodeDepth(doc.contents, text);
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    return yamlDocumentValue(doc, 'config');
   } catch (e) {
     if (e instanceof ReferenceError && /alias/i.test(e.message)) {
       throw new ValueSyntaxError(`aliases expand to too much data (more than ${MAX_ALIAS_COUNT} expansions)`, 'E_YAML_ALIASES');
@@ -61,18 +57,17 @@ export function parseYamlValue(text: string): unknown {
 
 /** Refuses a parsed `yaml` document nested deeper than MAX_NESTING_DEPTH (throws ValueSyntaxError). */
 export function checkNodeDepth(root: unknown, text: string): void {
-  const Y: typeof YAMLNS = yamlPackage();
   // Iterative: the check must not itself overflow the stack on the input it guards against.
   const stack: Array<{ node: unknown; depth: number }> = [{ node: root, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
-    if (!Y.isMap(node) && !Y.isSeq(node)) continue;
+    if (!isYamlMap(node) && !isYamlSeq(node)) continue;
     if (depth >= MAX_NESTING_DEPTH) {
       const at = node.range ? lineCol(text, node.range[0]) : undefined;
       throw tooDeep(at?.line, at?.col);
     }
     for (const item of node.items as unknown[]) {
-      if (Y.isPair(item)) stack.push({ node: item.value, depth: depth + 1 }, { node: item.key, depth: depth + 1 });
+      if (isYamlPair(item)) stack.push({ node: item.value, depth: depth + 1 }, { node: item.key, depth: depth + 1 });
       else stack.push({ node: item, depth: depth + 1 });
     }
   }

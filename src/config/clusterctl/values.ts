@@ -3,9 +3,20 @@
  * keys lower-cased (viper is case-insensitive), nested lookups by `.`-separated paths, and `cast.ToString` /
  * mapstructure "weak" conversions of scalars to strings.
  */
-import type { Document, Node } from 'yaml';
 import { ConfigError } from '../../errors.js';
-import { checkNodeDepth, isStackOverflow, MAX_NESTING_DEPTH, ValueSyntaxError, yamlPackage as yaml } from '../../yaml/index.js';
+import {
+  checkNodeDepth,
+  isStackOverflow,
+  isYamlAlias,
+  isYamlMap,
+  isYamlScalar,
+  isYamlSeq,
+  MAX_NESTING_DEPTH,
+  parseYamlDocuments,
+  ValueSyntaxError,
+  type YamlDocument,
+  type YamlNode,
+} from '../../yaml/index.js';
 
 /** A scalar with its yaml.v3 type and its `cast.ToString` text (`""` for null). */
 export interface ConfigScalar {
@@ -106,8 +117,8 @@ export function resolvePlainScalar(text: string): ConfigScalar {
   return { kind: 'str', text };
 }
 
-function scalarFromNode(node: Node): ConfigScalar {
-  if (!yaml().isScalar(node)) return { kind: 'str', text: '' };
+function scalarFromNode(node: YamlNode): ConfigScalar {
+  if (!isYamlScalar(node)) return { kind: 'str', text: '' };
   const value = node.value;
   const text = value === null || value === undefined ? '' : String(value);
   const tag = node.tag;
@@ -120,17 +131,17 @@ function scalarFromNode(node: Node): ConfigScalar {
 const maxNodes = 1_000_000;
 
 /** Converts a parsed document to config values, resolving aliases with a bound on total work. */
-function toConfigValue(doc: Document, node: unknown, budget: { n: number }): ConfigValue {
+function toConfigValue(doc: YamlDocument, node: unknown, budget: { n: number }): ConfigValue {
   if (--budget.n < 0) throw new ConfigError('While parsing config: document too large or too many alias expansions');
-  if (yaml().isAlias(node)) return toConfigValue(doc, node.resolve(doc), budget);
-  if (yaml().isMap(node)) {
+  if (isYamlAlias(node)) return toConfigValue(doc, node.resolve(doc), budget);
+  if (isYamlMap(node)) {
     const out: ConfigMap = new Map();
     const merged: ConfigMap[] = [];
     for (const pair of node.items) {
-      const keyNode = yaml().isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
-      const key = yaml().isScalar(keyNode) ? String(keyNode.value ?? '') : String(keyNode ?? '');
+      const keyNode = isYamlAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      const key = isYamlScalar(keyNode) ? String(keyNode.value ?? '') : String(keyNode ?? '');
       const value = toConfigValue(doc, pair.value, budget);
-      if (key === '<<' && yaml().isScalar(keyNode) && keyNode.type === 'PLAIN') {
+      if (key === '<<' && isYamlScalar(keyNode) && keyNode.type === 'PLAIN') {
         // yaml.v3 merge keys: explicit keys win over merged ones, earlier merged maps over later ones.
         for (const m of Array.isArray(value) ? value : [value]) if (isConfigMap(m)) merged.push(m);
         continue;
@@ -140,8 +151,8 @@ function toConfigValue(doc: Document, node: unknown, budget: { n: number }): Con
     for (const m of merged) for (const [k, v] of m) if (!out.has(k)) out.set(k, v);
     return out;
   }
-  if (yaml().isSeq(node)) return node.items.map((item) => toConfigValue(doc, item, budget));
-  if (yaml().isScalar(node)) return scalarFromNode(node);
+  if (isYamlSeq(node)) return node.items.map((item) => toConfigValue(doc, item, budget));
+  if (isYamlScalar(node)) return scalarFromNode(node);
   return { kind: 'null', text: '' };
 }
 
@@ -157,9 +168,7 @@ function tooDeepConfig(source: string, line: number | undefined): ConfigError {
  * with `where` = `source:line`.
  */
 export function parseConfigText(text: string, source: string): ConfigMap {
-  const docs = yaml().parseAllDocuments(text, { version: '1.2', schema: 'failsafe', uniqueKeys: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const first = list[0];
+  const first = parseYamlDocuments(text, 'clusterctl')[0];
   if (!first) return new Map();
   const err = first.errors[0];
   if (err && isStackOverflow(err)) throw tooDeepConfig(source, err.linePos?.[0]?.line);

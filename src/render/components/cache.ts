@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../cache/index.js';
 import { codeFingerprint } from '../../version.js';
-import type { KubeObject } from '../../yaml/parse.js';
+import type { KubeObject } from '../../yaml/index.js';
 
 /** Bump when the transforms or the output format change. */
 const FORMAT = 'capiform-components-v1';

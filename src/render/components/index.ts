@@ -7,9 +7,7 @@
  * `yaml('clusterctl')` gives clusterctl's own bytes (go-yaml v2 re-emission).
  */
 import { CapiformError, InputError, wrapError } from '../../errors.js';
-import { fromUnstructured } from '../../yaml/go-yaml.js';
-import { emitManifests, type ManifestEntry } from '../../yaml/index.js';
-import { parseDocuments, type KubeObject } from '../../yaml/parse.js';
+import { emitManifests, fromUnstructured, parseDocuments, type KubeObject, type ManifestEntry } from '../../yaml/index.js';
 import { componentsCacheKey, readCachedComponents, writeCachedComponents } from './cache.js';
 import { alterImage, fixPodImages, inspectImages, type ImageOverrides } from './images.js';
 import {
