@@ -8,12 +8,12 @@ import { IntegrityError } from '../errors.js';
 import { gzipReproducible, type ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/images.js';
-import type { Lock, LockedFile } from '../lock/model.js';
+import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
-export const lockFile = 'capi.lock.yaml';
+export const lockFile = lockFileName;
 export const treeDir = 'tree';
 export const repositoryDir = 'repository';
 

@@ -7,9 +7,8 @@ import { join, resolve as resolvePath } from 'node:path';
 import { compareBytes, ContentCache, sha256Hex } from '../cache/index.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { lockFile, type BundleTreeFile } from './layout.js';
-import { parseLock } from '../lock/format.js';
+import { readLockDocument, type Lock, type LockedFile } from '../lock/index.js';
 import { treeRoots } from '../render/index.js';
-import type { Lock, LockedFile } from '../lock/model.js';
 
 export interface ProjectLock {
   readonly path: string;
@@ -20,8 +19,7 @@ export interface ProjectLock {
 export function readProjectLock(configDir: string): ProjectLock {
   const path = join(configDir, lockFile);
   if (!existsSync(path)) throw new InputError(`there is no ${lockFile} in ${configDir}`, { hint: 'run `capiform lock` (or `capiform render`) first' });
-  const text = readFileSync(path, 'utf8');
-  return { path, text, lock: parseLock(text, path) };
+  return { path, ...readLockDocument(path) };
 }
 
 function walk(root: string, rel: string, out: BundleTreeFile[]): void {

@@ -13,8 +13,7 @@ import type { ProviderRepository, RepositoryKind } from '../resolve/repository.j
 import type { ArchiveLimits } from './archive-limits.js';
 import { extractArchiveFile } from './archive.js';
 import { componentsFileOf, lockFile, repositoryDir } from './layout.js';
-import { parseLock } from '../lock/format.js';
-import type { Lock } from '../lock/model.js';
+import { readLockDocument, type Lock } from '../lock/index.js';
 import { bundleRoot, checkBundle, keepBundleIndex } from './verify.js';
 
 /** What the pipeline's repository factory is called with (src/resolve/resolve-config.ts `RepositoryFactory`). */
@@ -114,8 +113,7 @@ export async function openBundle(file: string, configDir: string, opts: { limits
     const { entries } = await extractArchiveFile(file, join(tmp, 'x'), { keep: keepBundleIndex, check, source: name, ...(opts.limits ? { limits: opts.limits } : {}) });
     const root = bundleRoot(entries);
     const dir = root ? join(tmp, 'x', root) : join(tmp, 'x');
-    const lockText = readFileSync(join(dir, lockFile), 'utf8');
-    const lock = parseLock(lockText, `${name}: ${lockFile}`);
+    const { text: lockText, lock } = readLockDocument(join(dir, lockFile), `${name}: ${lockFile}`);
     return {
       dir,
       lock,

@@ -2,7 +2,7 @@
  * The lockfile model: what the code works with. The on-disk shape (`capi.lock.yaml`) is in ./format.ts; converters go
  * both ways so the file can stay stable and readable while the model stays convenient.
  */
-import type { RepositoryKind } from '../resolve/repository.js';
+import type { RepositorySource } from '../resolve/repository.js';
 import type { ProviderType } from '../capi/index.js';
 
 /** The version this capiform writes and the newest it reads. */
@@ -21,11 +21,8 @@ export interface LockedFile {
   readonly size: number;
 }
 
-export interface LockedSource {
-  readonly kind: RepositoryKind;
-  /** The repository as configured: a path relative to the config directory, or a URL; `catalog` entries keep the catalog URL. */
-  readonly url: string;
-}
+/** Resolution produces it; the lock records it as is. */
+export type LockedSource = RepositorySource;
 
 export interface LockedProvider {
   readonly name: string;

@@ -1,4 +1,7 @@
-/** Why a lock no longer matches its config, phrased for people, with the command that fixes it. */
+/**
+ * How a lock and its config agree: why a lock no longer matches (phrased for people, with the command that fixes it),
+ * which of its versions a run keeps, and whether a contract upgrade conflicts with the config's pin.
+ */
 import { ConfigError } from '../errors.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { resolutionDigest } from './digest.js';
@@ -70,4 +73,40 @@ export function lockDrift(config: ResolvedConfig, lock: Lock, sources: ReadonlyM
 export function staleLockError(drift: readonly LockDrift[]): LockStaleError {
   const lines = drift.map((d) => `  ${d.reason}: ${d.detail}`);
   return new LockStaleError(`the config no longer matches it:\n${lines.join('\n')}`, [...new Set(drift.map((d) => d.entry))].join(', '));
+}
+
+/** The config must not pin another contract: the next `lock` or `render` would undo the upgrade. */
+export function checkContractPin(config: ResolvedConfig, contract: string): void {
+  if (config.contract !== undefined && config.contract !== contract) {
+    throw new ConfigError(`--contract ${contract} conflicts with the config, which pins contract ${config.contract}`, {
+      where: `${config.file}: contract`,
+      hint: `set \`contract: '${contract}'\` in the config (or remove the pin), then run \`capiform lock --upgrade --contract ${contract}\` again`,
+    });
+  }
+}
+
+/** Whether `lock --upgrade [names…]` re-resolves this provider: all, or named by name or label. */
+export function isUpgrading(p: { name: string; label: string }, upgrade: 'all' | readonly string[] | undefined): boolean {
+  return upgrade === 'all' || (upgrade !== undefined && (upgrade.includes(p.name) || upgrade.includes(p.label)));
+}
+
+/** Lock entries that can be kept: present, same constraint and source, version inside the constraint, not being upgraded. */
+export function pinnedVersions(
+  config: ResolvedConfig,
+  lock: Lock | undefined,
+  repositories: ReadonlyMap<string, { readonly source: LockedSource }>,
+  upgrade: 'all' | readonly string[] | undefined,
+): Map<string, string> {
+  const pinned = new Map<string, string>();
+  if (!lock || upgrade === 'all') return pinned;
+  if (config.contract && config.contract !== lock.contract) return pinned;
+  for (const p of config.providers) {
+    if (isUpgrading(p, upgrade)) continue;
+    const l = lock.providers.find((x) => x.label === p.label);
+    const s = repositories.get(p.label)?.source;
+    if (!l || l.constraint !== p.constraint || !satisfiesConstraint(l.version, p.constraint)) continue;
+    if (s && (s.kind !== l.source.kind || s.url !== l.source.url)) continue;
+    pinned.set(p.label, l.version);
+  }
+  return pinned;
 }

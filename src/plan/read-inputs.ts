@@ -4,13 +4,14 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { MAX_CONFIG_SIZE, MAX_MANIFEST_SIZE, parseManifests, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
+import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../yaml/index.js';
 import { LocalRepository } from '../resolve/local/local-repository.js';
 import { readMetadata } from '../resolve/metadata.js';
 import { createRepository } from '../resolve/factory.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import { HttpClient } from '../resolve/http/client.js';
 import { ContentCache, defaultCacheDir } from '../cache/index.js';
+import { readLockedProviders } from '../lock/index.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { manifestLabel } from '../capi/index.js';
 import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
@@ -95,39 +96,14 @@ export interface LockedInventoryProvider extends InventoryProvider {
 
 /** Reads the providers of capi.lock.yaml (namespace left empty; the tree knows it). */
 export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
-  let doc: unknown;
-  const text = readTextFile(lockPath, MAX_CONFIG_SIZE, 'capi.lock.yaml');
-  try {
-    doc = parseYamlValue(text);
-  } catch (err) {
-    if (!(err instanceof ValueSyntaxError)) throw err;
-    throw new InputError(`failed to parse ${lockPath}: ${err.message}`, {
-      where: err.line === undefined ? lockPath : `${lockPath}:${err.line}`,
-      hint: 'run `capiform lock` to rewrite it',
-    });
-  }
-  const providers = rec(doc)?.providers;
-  if (!Array.isArray(providers)) {
-    throw new InputError(`${lockPath} has no providers list`, { where: lockPath, hint: 'run `capiform lock` to rewrite it' });
-  }
-  return providers.map((p, i) => {
-    const e = rec(p) ?? {};
-    const name = String(e.name ?? '');
-    const type = String(e.type ?? '');
-    const version = String(e.version ?? '');
-    if (!name || !type || !version) {
-      throw new InputError(`provider entry ${i + 1} of ${lockPath} lacks name, type or version`, { where: `${lockPath}: providers[${i}]` });
-    }
-    const source = rec(e.source) ?? {};
-    return {
-      providerName: name,
-      type,
-      version,
-      namespace: '',
-      label: String(e.label ?? manifestLabel(name, type)),
-      source: { kind: String(source.kind ?? ''), url: String(source.url ?? '') },
-    };
-  });
+  return readLockedProviders(lockPath).map((p) => ({
+    providerName: p.name,
+    type: p.type,
+    version: p.version,
+    namespace: '',
+    label: p.label ?? manifestLabel(p.name, p.type),
+    source: p.source,
+  }));
 }
 
 /** Version folders of `<dir>` that parse as semantic versions, sorted ascending. */

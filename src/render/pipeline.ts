@@ -12,18 +12,31 @@ import { dirname, join } from 'node:path';
 import { CapiformError, InputError, MissingVariablesError, ResolutionError, UsageError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider } from '../config/types.js';
 import { isSecretVariable, markersIn, redact, secretMarker, secretValues } from '../config/secrets.js';
-import { ArtifactStore, type ArtifactCache } from '../lock/artifacts.js';
-import { compareBytes, ContentCache, digestOf, sha256Hex, writeFileAtomic } from '../cache/index.js';
-import { resolutionDigest } from '../lock/digest.js';
-import { checkContractPin, contractUpgradeVersions } from '../lock/contract-upgrade.js';
-import { formatLock, readLockFile } from '../lock/format.js';
-import { lockFileName, lockfileVersion, type Lock, type LockedFile, type LockedSource } from '../lock/model.js';
-import { lockDrift, LockStaleError, staleLockError, type LockDrift } from '../lock/stale.js';
+import { compareBytes, ContentCache, digestOf, sha256Hex } from '../cache/index.js';
+import {
+  ArtifactStore,
+  checkContractPin,
+  formatLock,
+  isUpgrading,
+  lockDrift,
+  lockFileName,
+  lockfileVersion,
+  LockStaleError,
+  pinnedVersions,
+  readLockDocument,
+  resolutionDigest,
+  staleLockError,
+  writeLock,
+  type ArtifactCache,
+  type Lock,
+  type LockDocument,
+  type LockDrift,
+  type LockedFile,
+  type LockedSource,
+} from '../lock/index.js';
 import {
   certManagerRepository,
-  pinnedVersions,
   providerLocation,
-  isUpgrading,
   providerRepository,
   resolveVersions,
   type ProviderResolution,
@@ -85,6 +98,11 @@ export interface PipelineOptions {
    * then records it as the management contract).
    */
   contract?: string;
+  /**
+   * With `contract`: the versions to move to (`plan upgrade`'s proposal, src/pipeline/contract-upgrade.ts). Passed in
+   * because the upgrade planner sits above this layer.
+   */
+  planContract?: ContractPlanner;
   cache?: ArtifactCache;
   /** Where provider releases come from; default: local folders and remote repositories over `http`. */
   repositories?: RepositoryFactory;
@@ -98,6 +116,14 @@ export interface PipelineOptions {
   /** Progress and notes (already redacted). */
   log?: (line: string) => void;
 }
+
+/** Version pins by provider label for a contract upgrade, and notes (upgrade-path warnings) to print. */
+export type ContractPlanner = (
+  config: ResolvedConfig,
+  lock: Lock,
+  repositories: ReadonlyMap<string, RepositoryRef>,
+  contract: string,
+) => Promise<{ pinned: Map<string, string>; notes: string[] }>;
 
 /** An object left out of the tree because a credential would land in it (policy "omit"). */
 export interface OmittedObject {
@@ -137,9 +163,9 @@ function objectName(o: KubeObject): string {
   return `${String(o.kind)} ${m.namespace ? `${String(m.namespace)}/` : ''}${String(m.name ?? '')}`;
 }
 
-function readExistingLock(path: string): Lock | undefined {
+function readExistingLock(path: string): LockDocument | undefined {
   if (!existsSync(path)) return undefined;
-  return readLockFile(path);
+  return readLockDocument(path);
 }
 
 /** Runs the pipeline. */
@@ -151,7 +177,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) });
   const lockPath = join(config.dir, lockFileName);
   checkLockPath(lockPath);
-  const existing = readExistingLock(lockPath);
+  const existingDocument = readExistingLock(lockPath);
+  const existing = existingDocument?.lock;
   if (opts.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
   }
@@ -201,7 +228,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   let pinned: Map<string, string>;
   if (opts.frozen) pinned = new Map(existing!.providers.map((p) => [p.label, p.version]));
   else if (opts.contract !== undefined && existing) {
-    const planned = await contractUpgradeVersions(config, existing, repositories, opts.contract);
+    if (!opts.planContract) throw new Error('runPipeline: `contract` needs `planContract`');
+    const planned = await opts.planContract(config, existing, repositories, opts.contract);
     for (const n of planned.notes) log(n);
     pinned = planned.pinned;
   } else pinned = pinnedVersions(config, existing, repositories, opts.upgrade);
@@ -339,7 +367,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       : undefined,
   };
   const lockText = formatLock(lock);
-  const lockChanged = !existing || readFileSync(lockPath, 'utf8') !== lockText;
+  const lockChanged = existingDocument?.text !== lockText;
   let lockWritten = false;
   if (lockChanged && opts.frozen) {
     throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
@@ -350,7 +378,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     // A render interrupted mid-swap is completed (or discarded) first, so the lock written here cannot be overwritten
     // by the old render's staged one later. The CLI has done this already, under the project lock.
     repairTree(config.dir);
-    writeFileAtomic(lockPath, lockText);
+    writeLock(lockPath, lock);
     lockWritten = true;
   }
 

@@ -6,6 +6,13 @@
 
 export type RepositoryKind = 'local' | 'github' | 'gitlab' | 'https';
 
+/** Where a provider's releases come from, as resolution reports it and the lock records it. */
+export interface RepositorySource {
+  readonly kind: RepositoryKind;
+  /** The repository as configured: a path relative to the config directory, or a URL; `catalog` entries keep the catalog URL. */
+  readonly url: string;
+}
+
 export interface VersionPage {
   versions: string[];
   last: boolean;

@@ -8,9 +8,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import semver from 'semver';
 import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
-import { satisfiesConstraint } from '../config/constraints.js';
-import type { ArtifactStore } from '../lock/artifacts.js';
-import type { Lock, LockedSource } from '../lock/model.js';
 import { builtinProviders } from './catalog.js';
 import { constraintRule, settledCandidates } from './candidates.js';
 import type { HttpClient, ProgressListener } from './http/client.js';
@@ -19,12 +16,12 @@ import { compatibleContracts, parseMetadata, releaseSeriesForVersion, type Metad
 import { closestProviderNames } from './providers.js';
 import { componentsFileName } from '../capi/index.js';
 import { repositoryKindOf } from './repository-kind.js';
-import type { ProviderRepository } from './repository.js';
+import type { ProviderRepository, RepositorySource } from './repository.js';
 
 export interface RepositoryRef {
   repo: ProviderRepository;
   /** The source as the lock records it (relative local paths, never absolute). */
-  source: LockedSource;
+  source: RepositorySource;
 }
 
 /** A local `url` (a path, `file://` or not) as an absolute path; relative paths are relative to the config. */
@@ -52,7 +49,7 @@ export function localRepositoryUrl(url: string, label: string, componentsFiles: 
   return resolvePath(providerDir, 'latest', file);
 }
 
-function sourceFor(kind: LockedSource['kind'], url: string, configDir: string): LockedSource {
+function sourceFor(kind: RepositorySource['kind'], url: string, configDir: string): RepositorySource {
   if (kind !== 'local') return { kind, url };
   const abs = localPath(url, configDir);
   const rel = relative(configDir, abs).split(sep).join('/');
@@ -65,7 +62,7 @@ export interface RepositoryRequest {
   url: string;
   label: string;
   componentsFile: string;
-  kind: LockedSource['kind'];
+  kind: RepositorySource['kind'];
   /** The config declared `type:` (GitHub Enterprise hosts, GitLab on any host). */
   explicitKind?: boolean;
   /** The exact version the config pins, if any (an HTTPS mirror whose folder does not name its version). */
@@ -103,11 +100,11 @@ export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFac
 const defaultFactory: RepositoryFactory = (p) => repositoryFactory({ env: process.env })(p);
 
 interface ProviderLocation {
-  kind: LockedSource['kind'];
+  kind: RepositorySource['kind'];
   /** The URL the repository is built from (absolute for local folders). */
   url: string;
   componentsFile: string;
-  source: LockedSource;
+  source: RepositorySource;
 }
 
 /** Where a provider comes from, without touching its repository; unknown providers fail here. */
@@ -196,7 +193,7 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
 export interface ProviderResolution {
   readonly provider: ResolvedProvider;
   readonly repo: ProviderRepository;
-  readonly source: LockedSource;
+  readonly source: RepositorySource;
   readonly version: string;
   readonly contract: string;
 }
@@ -204,11 +201,21 @@ export interface ProviderResolution {
 export interface Resolution {
   readonly contract: string;
   readonly providers: readonly ProviderResolution[];
-  readonly certManager: { readonly version: string; readonly repo: ProviderRepository; readonly source: LockedSource } | undefined;
+  readonly certManager: { readonly version: string; readonly repo: ProviderRepository; readonly source: RepositorySource } | undefined;
+}
+
+/**
+ * How resolution reads release files: through the lock's artifact store (src/lock), which verifies what the lock pins
+ * and records what it reads.
+ */
+export interface ArtifactReader {
+  read(source: { readonly label: string; readonly repo: ProviderRepository }, version: string, file: string): Promise<Uint8Array | null>;
+  /** The lock's entry for `file` of `label` at `version`, if it pins one (its contract is then known). */
+  pinnedFile(label: string, version: string, file: string): object | null;
 }
 
 export interface ResolveOptions {
-  store: ArtifactStore;
+  store: ArtifactReader;
   /** Versions to keep, by label (fresh lock entries not being upgraded). */
   pinned: ReadonlyMap<string, string>;
   /** The contract the lock records for a pinned version: its metadata.yaml is then not read again. */
@@ -299,30 +306,4 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
     certManager = { version: config.certManager.version, repo: opts.certManager.repo, source: opts.certManager.source };
   }
   return { contract, providers: out, certManager };
-}
-
-/** Whether `lock --upgrade [names…]` re-resolves this provider: all, or named by name or label. */
-export function isUpgrading(p: { name: string; label: string }, upgrade: 'all' | readonly string[] | undefined): boolean {
-  return upgrade === 'all' || (upgrade !== undefined && (upgrade.includes(p.name) || upgrade.includes(p.label)));
-}
-
-/** Lock entries that can be kept: present, same constraint and source, version inside the constraint, not being upgraded. */
-export function pinnedVersions(
-  config: ResolvedConfig,
-  lock: Lock | undefined,
-  repositories: ReadonlyMap<string, RepositoryRef>,
-  upgrade: 'all' | readonly string[] | undefined,
-): Map<string, string> {
-  const pinned = new Map<string, string>();
-  if (!lock || upgrade === 'all') return pinned;
-  if (config.contract && config.contract !== lock.contract) return pinned;
-  for (const p of config.providers) {
-    if (isUpgrading(p, upgrade)) continue;
-    const l = lock.providers.find((x) => x.label === p.label);
-    const s = repositories.get(p.label)?.source;
-    if (!l || l.constraint !== p.constraint || !satisfiesConstraint(l.version, p.constraint)) continue;
-    if (s && (s.kind !== l.source.kind || s.url !== l.source.url)) continue;
-    pinned.set(p.label, l.version);
-  }
-  return pinned;
 }

@@ -7,7 +7,7 @@ import { InputError, IntegrityError } from '../../errors.js';
 import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
 import { imagesOfTree } from '../../bundle/images.js';
 import { bundleFiles, checkLockedFiles, type Extra } from '../../bundle/layout.js';
-import { lockFileName, type LockedFile } from '../../lock/model.js';
+import { lockFileName, type LockedFile } from '../../lock/index.js';
 import { defaultBundleName, lockedFileReader, readProjectLock, readTree } from '../../bundle/project.js';
 import { verifyBundleFile } from '../../bundle/verify.js';
 import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';

@@ -25,7 +25,7 @@ import { bundleRepository } from '../../bundle/source.js';
 import { treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
-import { lockFileName } from '../../lock/model.js';
+import { lockFileName } from '../../lock/index.js';
 import { readSettled } from '../../render/tree/write-tree.js';
 
 interface DiffFlags {

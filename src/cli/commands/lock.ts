@@ -28,6 +28,7 @@ export function registerLock(program: Command, io: CliIO): void {
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
       const { runPipeline } = await import('../../render/pipeline.js');
+      const { contractUpgradeVersions } = await import('../../pipeline/index.js');
       const upgrade = local.upgrade === true ? 'all' : local.upgrade;
       try {
         const res = await asProjectWriter(io, config.dir, { ...opts, ...local }, 'lock', (repaired) => {
@@ -38,7 +39,7 @@ export function registerLock(program: Command, io: CliIO): void {
               config,
               mode: 'lock',
               ...(upgrade ? { upgrade } : {}),
-              ...(contract !== undefined ? { contract } : {}),
+              ...(contract !== undefined ? { contract, planContract: contractUpgradeVersions } : {}),
               env: io.env,
               offline: opts.offline ?? false,
               onProgress: downloadProgress(out, opts),

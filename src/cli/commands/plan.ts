@@ -40,7 +40,7 @@ import {
   type UpgradeItem,
 } from '../../plan/upgrade/index.js';
 import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
-import { lockFileName } from '../../lock/model.js';
+import { lockFileName } from '../../lock/index.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
 
 interface PlanGlobals {
@@ -91,7 +91,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 function loadInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
-  const lockPath = join(base, 'capi.lock.yaml');
+  const lockPath = join(base, lockFileName);
   const tree = readTreeInventory(join(base, 'providers'), base);
   if (existsSync(lockPath)) {
     const locked = readLockInventory(lockPath);

@@ -22,7 +22,7 @@ export function registerRender(program: Command, io: CliIO): void {
       const { io: out, redactError } = await redacting(io, config);
       const { runPipeline } = await import('../../render/pipeline.js');
       const { readSettled } = await import('../../render/tree/write-tree.js');
-      const { lockFileName } = await import('../../lock/model.js');
+      const { lockFileName } = await import('../../lock/index.js');
       const say = (l: string): void => {
         if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
       };

@@ -12,9 +12,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
-import type { ArtifactCache } from '../../lock/artifacts.js';
-import { readLockFile } from '../../lock/format.js';
-import { lockFileName, type Lock } from '../../lock/model.js';
+import { lockFileName, readLock, type ArtifactCache, type Lock } from '../../lock/index.js';
 import type { RepositoryFactory } from '../../resolve/resolve-config.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
 import type { ProgressListener } from '../../resolve/http/client.js';
@@ -154,7 +152,7 @@ async function renderDir(
 /** Every release the side's lock pins must be in the bundle (built from one lock, it carries that lock's releases). */
 function checkBundleCarries(bundle: Lock, lockPath: string): void {
   if (!existsSync(lockPath)) return; // the frozen render says a lock is missing
-  const side = readLockFile(lockPath);
+  const side = readLock(lockPath);
   const carried = new Map(bundle.providers.map((p) => [p.label, p.version]));
   if (bundle.certManager) carried.set('cert-manager', bundle.certManager.version);
   const pinned = side.providers.map((p) => [p.label, p.version] as const);

@@ -7,7 +7,7 @@
  */
 import { parseKubernetesVersion } from '../capi/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
-import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
+import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
 import { satisfiesConstraint } from '../config/constraints.js';
 import { repositoryListing } from '../plan/read-inputs.js';
 import {
@@ -23,17 +23,7 @@ import {
   type Repositories,
 } from '../plan/upgrade/index.js';
 import type { RepositoryRef } from '../resolve/resolve-config.js';
-import type { Lock } from './model.js';
-
-/** The config must not pin another contract: the next `lock` or `render` would undo the upgrade. */
-export function checkContractPin(config: ResolvedConfig, contract: string): void {
-  if (config.contract !== undefined && config.contract !== contract) {
-    throw new ConfigError(`--contract ${contract} conflicts with the config, which pins contract ${config.contract}`, {
-      where: `${config.file}: contract`,
-      hint: `set \`contract: '${contract}'\` in the config (or remove the pin), then run \`capiform lock --upgrade --contract ${contract}\` again`,
-    });
-  }
-}
+import type { Lock } from '../lock/index.js';
 
 export interface ContractUpgrade {
   /** Version pins by provider label, for every provider of the lock that is still in the config. */

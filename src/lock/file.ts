@@ -1,0 +1,99 @@
+/**
+ * `capi.lock.yaml` as a file: the one reader (size and UTF-8 checked before parsing, then `parseLock`) and the one
+ * writer (`formatLock`, replaced atomically). Whatever reads a lock — the pipeline, `diff`, `plan`, a bundle on either
+ * side of the air gap — reads it here, so a broken lock fails the same way everywhere.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { InputError } from '../errors.js';
+import { writeFileAtomic } from '../cache/index.js';
+import { checkSize, decodeUtf8, MAX_CONFIG_SIZE } from '../yaml/index.js';
+import { decodeLock, formatLock, parseLock } from './format.js';
+import { lockFileName, type Lock } from './model.js';
+
+/** A lock as read: its text exactly as stored (bundles carry it and name themselves after it) and what it says. */
+export interface LockDocument {
+  readonly text: string;
+  readonly lock: Lock;
+}
+
+/**
+ * The lock in `bytes`, named `where` in messages. A byte order mark stays in `text` (it is part of the file's bytes)
+ * and is ignored by the parser.
+ */
+export function lockFromBytes(bytes: Uint8Array, where: string): LockDocument {
+  const text = lockText(bytes, where);
+  return { text, lock: parseLock(text, where) };
+}
+
+/** Reads the lock at `path`; `where` names it in messages (default: the path). */
+export function readLockDocument(path: string, where = path): LockDocument {
+  const text = readLockText(path, where);
+  return { text, lock: parseLock(text, where) };
+}
+
+/** Reads and checks the lock at `path`. */
+export function readLock(path: string): Lock {
+  return readLockDocument(path).lock;
+}
+
+/** Writes `lock` to `path` as `formatLock` prints it, in one atomic rename; returns the text written. */
+export function writeLock(path: string, lock: Lock): string {
+  const text = formatLock(lock);
+  writeFileAtomic(path, text);
+  return text;
+}
+
+function lockText(bytes: Uint8Array, where: string): string {
+  checkSize(bytes.length, MAX_CONFIG_SIZE, where, lockFileName);
+  return decodeUtf8(bytes, where, { keepBom: true });
+}
+
+/** The size is checked before reading, so a huge file costs nothing. */
+function readLockText(path: string, where: string): string {
+  checkSize(statSync(path).size, MAX_CONFIG_SIZE, where, lockFileName);
+  return lockText(readFileSync(path), where);
+}
+
+/** A provider entry as `plan upgrade` takes it for its inventory. */
+export interface LockedProviderSummary {
+  readonly name: string;
+  readonly type: string;
+  readonly version: string;
+  /** Absent in hand-written locks; the caller derives clusterctl's label. */
+  readonly label: string | undefined;
+  readonly source: { readonly kind: string; readonly url: string };
+}
+
+function record(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The providers of the lock at `path`, for planning an upgrade. Decoding is the reader's (size, UTF-8, YAML, repeated
+ * keys, a version this capiform reads), but only the fields a plan needs are required: `plan upgrade` also plans from
+ * locks written by hand or by tools that record no file digests.
+ */
+export function readLockedProviders(path: string): LockedProviderSummary[] {
+  const doc = decodeLock(readLockText(path, path), path);
+  const providers = record(doc)?.providers;
+  if (!Array.isArray(providers)) {
+    throw new InputError(`${path} has no providers list`, { where: path, hint: 'run `capiform lock` to rewrite it' });
+  }
+  return providers.map((p, i) => {
+    const e = record(p) ?? {};
+    const name = String(e.name ?? '');
+    const type = String(e.type ?? '');
+    const version = String(e.version ?? '');
+    if (!name || !type || !version) {
+      throw new InputError(`provider entry ${i + 1} of ${path} lacks name, type or version`, { where: `${path}: providers[${i}]` });
+    }
+    const source = record(e.source) ?? {};
+    return {
+      name,
+      type,
+      version,
+      label: e.label === undefined || e.label === null ? undefined : String(e.label),
+      source: { kind: String(source.kind ?? ''), url: String(source.url ?? '') },
+    };
+  });
+}
