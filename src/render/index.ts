@@ -1,0 +1,2 @@
+/** The render layer's door. */
+export { generatedHeader, generatedMark, treeRoots } from './tree/roots.js';
