@@ -1,6 +1,6 @@
 /** capiform's library surface. Every export here is part of the documented interface (DESIGN.md). */
 export * from './errors.js';
-export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './resolve/provider-type.js';
+export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './capi/index.js';
 export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';
 export { listVariables, substitute, type TemplateVariable, type Variables } from './render/envsubst/index.js';
 export { builtinProviders, type ProviderConfig } from './resolve/catalog.js';

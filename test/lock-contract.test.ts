@@ -7,7 +7,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { manifestLabel } from '../src/resolve/provider-type.js';
+import { manifestLabel } from '../src/capi/index.js';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { components, metadata, testdir } from './helpers/pipeline-fixtures.js';
 import { tempDir } from './helpers/testdir.js';

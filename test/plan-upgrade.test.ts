@@ -3,7 +3,7 @@
  * exact text output, and the upgrade-path checks capiform adds.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterctlTable, tabwrite } from '../src/plan/tabwriter.js';
+import { clusterctlTable, tabwrite } from '../src/go/index.js';
 import {
   addUpgradeItems,
   applyCustomPlan,

@@ -21,10 +21,10 @@ import {
 } from '../src/resolve/metadata.js';
 import { overridePath, withOverrides } from '../src/resolve/overrides.js';
 import { parseProviderName, validateProvider } from '../src/resolve/provider-name.js';
-import { manifestLabel } from '../src/resolve/provider-type.js';
+import { manifestLabel } from '../src/capi/index.js';
 import { getProvider, listProviders } from '../src/resolve/providers.js';
 import type { ProviderRepository } from '../src/resolve/repository.js';
-import { compareWithBuildTags, parseSemantic } from '../src/resolve/semver.js';
+import { compareWithBuildTags, parseSemantic } from '../src/go/index.js';
 import { latestContractRelease, latestPatchRelease, latestRelease } from '../src/resolve/versions.js';
 import { runCli } from './helpers/cli.js';
 import { sharedDir } from './helpers/shared.js';

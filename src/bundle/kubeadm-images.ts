@@ -8,6 +8,7 @@
  * A later patch release may backport a newer etcd; a cluster that pins its own (`etcd.local.imageTag`) lists it
  * through its manifests instead.
  */
+import { kubernetesMinor } from '../capi/index.js';
 import { InputError } from '../errors.js';
 
 export const kubeadmRegistry = 'registry.k8s.io';
@@ -41,14 +42,13 @@ export interface KubeadmImage {
  * than a guess: a wrong etcd or CoreDNS tag in a mirror is only found when a node fails to start.
  */
 export function kubeadmImages(version: string, where?: string): KubeadmImage[] {
-  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version);
-  if (!m) {
+  const minor = kubernetesMinor(version);
+  if (minor === null) {
     throw new InputError(`"${version}" is not a Kubernetes version`, {
       ...(where ? { where } : {}),
       hint: 'use a full version such as v1.33.1',
     });
   }
-  const minor = `${m[1]}.${m[2]}`;
   const pins = byMinor[minor];
   if (!pins) {
     throw new InputError(`capiform does not know which etcd, CoreDNS and pause images kubeadm uses for Kubernetes ${version}`, {

@@ -9,7 +9,7 @@ import { gzipReproducible, type ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/images.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
-import { componentsFileName } from '../resolve/provider-type.js';
+import { componentsFileName } from '../capi/index.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';

@@ -8,9 +8,7 @@ import { compareBytes, ContentCache, sha256Hex } from '../cache/index.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { lockFile, type BundleTreeFile } from './layout.js';
 import { readLockDocument, type Lock, type LockedFile } from '../lock/index.js';
-
-/** Directories of the rendered tree. */
-export const treeRoots = ['providers', 'clusterclasses', 'clusters', 'argocd'];
+import { treeRoots } from '../render/index.js';
 
 export interface ProjectLock {
   readonly path: string;

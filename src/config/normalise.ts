@@ -4,7 +4,7 @@
  */
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { manifestLabel, providerTypeByFlag, providerTypeOrder } from '../resolve/provider-type.js';
+import { manifestLabel, providerTypeByFlag, providerTypeOrder } from '../capi/index.js';
 import type { ConfigIssue } from './issues.js';
 import { providerKinds, type configSchema, type variablesSchema } from './schema.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider, ResolvedVariables } from './types.js';

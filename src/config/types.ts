@@ -1,6 +1,6 @@
 /** Config types: what users write (`CapiformConfig`, inferred from the schema) and the read-only resolved form. */
 import type { z } from 'zod';
-import type { ProviderType } from '../resolve/provider-type.js';
+import type { ProviderType } from '../capi/index.js';
 import type {
   argocdSchema,
   certManagerSchema,

@@ -3,7 +3,7 @@
  * both ways so the file can stay stable and readable while the model stays convenient.
  */
 import type { RepositorySource } from '../resolve/repository.js';
-import type { ProviderType } from '../resolve/provider-type.js';
+import type { ProviderType } from '../capi/index.js';
 
 /** The version this capiform writes and the newest it reads. */
 export const lockfileVersion = 1;

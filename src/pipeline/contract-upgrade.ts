@@ -5,6 +5,7 @@
  * each repository's newest release), over the lock's providers as inventory; this module only checks that the config
  * lets every provider make the move and turns the plan into version pins for resolution.
  */
+import { parseKubernetesVersion } from '../capi/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
 import { satisfiesConstraint } from '../config/constraints.js';
@@ -14,7 +15,6 @@ import {
   defaultContractRules,
   getContractsForUpgrade,
   getUpgradeInfo,
-  parseSemantic,
   planWithDropped,
   releaseSeriesForVersion,
   repositoryKey,
@@ -72,7 +72,7 @@ export async function contractUpgradeVersions(
     const { provider } = entries[i]!;
     const target = item.nextVersion || item.currentVersion;
     const series = getUpgradeInfo(entries[i]!.inventory, listings[repositoryKey(item)]).metadataReleaseSeries;
-    const v = parseSemantic(target);
+    const v = parseKubernetesVersion(target);
     const implemented = v ? (releaseSeriesForVersion(series, v)?.contract ?? null) : null;
     const required = provider.type === 'CoreProvider' ? [contract] : compatible;
     if (implemented === null || !required.includes(implemented)) {

@@ -13,9 +13,9 @@ import { HttpClient } from '../resolve/http/client.js';
 import { ContentCache, defaultCacheDir } from '../cache/index.js';
 import { readLockedProviders } from '../lock/index.js';
 import { InputError, ResolutionError } from '../errors.js';
-import { manifestLabel } from '../resolve/provider-type.js';
+import { manifestLabel } from '../capi/index.js';
 import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
-import { compareSemantic, parseSemantic, type Semantic } from './upgrade/version.js';
+import { compareKubernetesVersions, parseKubernetesVersion, type KubernetesVersion } from '../capi/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -110,9 +110,9 @@ export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
 export function localVersions(dir: string): string[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && parseSemantic(d.name) !== null)
+    .filter((d) => d.isDirectory() && parseKubernetesVersion(d.name) !== null)
     .map((d) => d.name)
-    .sort((a, b) => compareSemantic(parseSemantic(a) as Semantic, parseSemantic(b) as Semantic));
+    .sort((a, b) => compareKubernetesVersions(parseKubernetesVersion(a) as KubernetesVersion, parseKubernetesVersion(b) as KubernetesVersion));
 }
 
 /**
@@ -156,8 +156,8 @@ export async function readCachedRemoteListing(
 export async function repositoryListing(repo: ProviderRepository, provider: { providerName: string; type: string }): Promise<RepositoryListing> {
   const versions = await repo.listVersions();
   const latest = [...versions]
-    .filter((v) => parseSemantic(v) !== null)
-    .sort((a, b) => compareSemantic(parseSemantic(a) as Semantic, parseSemantic(b) as Semantic))
+    .filter((v) => parseKubernetesVersion(v) !== null)
+    .sort((a, b) => compareKubernetesVersions(parseKubernetesVersion(a) as KubernetesVersion, parseKubernetesVersion(b) as KubernetesVersion))
     .at(-1);
   const metadata: Record<string, ReleaseSeries[] | undefined> = {};
   if (latest) {

@@ -6,11 +6,11 @@
  */
 import { compareBytes } from '../cache/index.js';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
-import { goQuote } from '../go/index.js';
+import { isKubernetesSemanticVersion } from '../capi/index.js';
+import { goQuote, tabwriteRows, type TabwriterOptions } from '../go/index.js';
 
 export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
-import { tryParseSemantic } from '../resolve/semver.js';
 import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
 import { clusterClassFileName, templateFileName } from './template-names.js';
 import { parseEntries, type KubeObject, type ManifestEntry } from '../yaml/index.js';
@@ -38,11 +38,6 @@ export interface Template {
 // ---------------------------------------------------------------------------------------------------------------
 // Validation (k8s.io/apimachinery/pkg/util/validation v0.36.3, k8s.io/apimachinery/pkg/util/version)
 // ---------------------------------------------------------------------------------------------------------------
-
-/** `version.ParseSemantic` from k8s.io/apimachinery: true when `value` is a valid semantic version. */
-export function isKubernetesSemanticVersion(value: string): boolean {
-  return tryParseSemantic(value) !== null;
-}
 
 const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
@@ -384,61 +379,19 @@ export function renderClusterTemplate(input: RenderClusterTemplateInput): Render
 // ---------------------------------------------------------------------------------------------------------------
 
 
-/** Width of a tabwriter cell: runes, with FilterHTML (`<…>` has no width, `&…;` counts as one). */
-function cellWidth(cell: string): number {
-  let width = 0;
-  let i = 0;
-  const chars = [...cell];
-  while (i < chars.length) {
-    const c = chars[i];
-    if (c === '<') {
-      const end = chars.indexOf('>', i);
-      if (end < 0) break;
-      i = end + 1;
-      continue;
-    }
-    if (c === '&') {
-      const end = chars.indexOf(';', i);
-      if (end < 0) {
-        width += 1;
-        break;
-      }
-      width += 1;
-      i = end + 1;
-      continue;
-    }
-    width += 1;
-    i += 1;
-  }
-  return width;
-}
+/** clusterctl's `--list-variables` table: `tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.FilterHTML)`. */
+const variablesTable: TabwriterOptions = { minwidth: 0, tabwidth: 4, padding: 2, padchar: ' ', filterHtml: true };
 
 /**
- * Go `text/tabwriter` with minwidth 0, tabwidth 4, padding 2, pad char ' ' for lines that each hold one tab at most:
- * consecutive lines with a tab form a block whose first column is as wide as its widest cell plus the padding.
+ * The `--list-variables` table of `text`, whose lines each hold one tab at most: a line's first tab ends its only
+ * column cell, anything after it is the line's last cell.
  */
-export function tabwrite(text: string): string {
-  const lines = text.split('\n');
-  const out: string[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i] ?? '';
-    if (!line.includes('\t')) {
-      out.push(line);
-      i += 1;
-      continue;
-    }
-    let j = i;
-    while (j < lines.length && (lines[j] ?? '').includes('\t')) j += 1;
-    const block = lines.slice(i, j).map((l) => {
-      const t = l.indexOf('\t');
-      return [l.slice(0, t), l.slice(t + 1)] as const;
-    });
-    const width = Math.max(...block.map(([c]) => cellWidth(c))) + 2;
-    for (const [c, rest] of block) out.push(c + ' '.repeat(width - cellWidth(c)) + rest);
-    i = j;
-  }
-  return out.join('\n');
+export function variablesTableText(text: string): string {
+  const lines = text.split('\n').map((l) => {
+    const t = l.indexOf('\t');
+    return t < 0 ? [l] : [l.slice(0, t), l.slice(t + 1)];
+  });
+  return tabwriteRows(lines, variablesTable).slice(0, -1);
 }
 
 export interface ListVariablesOptions {
@@ -499,7 +452,7 @@ export function formatClusterVariables(variableMap: Record<string, string | null
   }
   if (optional.length > 0) {
     out += '\nOptional Variables:\n';
-    out += tabwrite(optional.map(([n, v]) => `  - ${n}\t(defaults to ${v})\n`).join(''));
+    out += variablesTableText(optional.map(([n, v]) => `  - ${n}\t(defaults to ${v})\n`).join(''));
   }
   return `${out}\n`;
 }

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
-import { manifestLabel, type ProviderType } from '../resolve/provider-type.js';
+import { manifestLabel, type ProviderType } from '../capi/index.js';
 import type { ProviderRepository } from '../resolve/repository.js';
 import {
   addClusterClassIfMissing,

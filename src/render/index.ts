@@ -1,7 +1,9 @@
 /**
- * The render layer's door: the tree's directories rendered from resolved releases (functions of data; the tree cache
- * is an optimisation inside them), and the tree writer the pipeline applies them with.
+ * The render layer's door: the shape of a rendered tree, the tree's directories rendered from resolved releases
+ * (functions of data; the tree cache is an optimisation inside them), and the tree writer the pipeline applies them
+ * with.
  */
+export { generatedHeader, generatedMark, treeRoots } from './tree/roots.js';
 export { renderCertManager, renderProvider } from './render-providers.js';
 export { renderClusters } from './render-clusters.js';
 export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';

@@ -11,7 +11,8 @@ import { mergeDuplicateObjects } from './duplicate-objects.js';
 import type { Leak, Problem } from './problems.js';
 import { declaredNamespaces, kustomizationFor, type KubeObject } from './tree/deps.js';
 import type { TreeCache } from './tree/tree-cache.js';
-import { generatedHeader, type TreeFile } from './tree/write-tree.js';
+import { generatedHeader } from './tree/roots.js';
+import type { TreeFile } from './tree/write-tree.js';
 
 /** An object left out of the tree because a credential would land in it (policy "omit"). */
 export interface OmittedObject {

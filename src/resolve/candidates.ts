@@ -16,7 +16,7 @@
 import semver from 'semver';
 import { orderCandidates } from '../config/constraints.js';
 import type { ProviderRepository } from './repository.js';
-import { compareSemantic, formatSemantic, tryParseSemantic, type SemanticVersion } from './semver.js';
+import { compareSemantic, formatSemantic, tryParseSemantic, type SemanticVersion } from '../go/index.js';
 
 export interface CandidateRule {
   /** The versions among `versions` that fit, in the order they are tried. */

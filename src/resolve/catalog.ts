@@ -3,7 +3,7 @@
  * order, at cluster-api commit ae7ff047db (v1.14.0 plus kairos-io-fleet and kairos-io, without hivelocity-hivelocity).
  * Every URL points at `/releases/latest/<components file>` on GitHub.
  */
-import type { ProviderType } from './provider-type.js';
+import type { ProviderType } from '../capi/index.js';
 
 export interface ProviderConfig {
   name: string;

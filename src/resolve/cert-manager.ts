@@ -3,7 +3,7 @@
  * the installed cert-manager objects and the objects clusterctl would install.
  */
 import { InputError } from '../errors.js';
-import { compareWithBuildTags, parseTolerant } from './semver.js';
+import { compareWithBuildTags, parseTolerant } from '../go/index.js';
 
 export const certManagerVersionAnnotation = 'cert-manager.clusterctl.cluster.x-k8s.io/version';
 /** What an object without the version annotation is taken to be (installed by clusterctl < v0.3.9). */

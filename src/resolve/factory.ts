@@ -12,12 +12,11 @@ import type { ProviderConfig } from './catalog.js';
 import { checkProviderContract, readMetadata, type Metadata, type ReleaseSeries } from './metadata.js';
 import { withOverrides } from './overrides.js';
 import { parseProviderName } from './provider-name.js';
-import { manifestLabel } from './provider-type.js';
+import { manifestLabel } from '../capi/index.js';
 import { getProvider, type UserProvider } from './providers.js';
-import { escapedPath, parseGoUrl, type GoUrl } from './go-url.js';
+import { escapedPath, parseGoUrl, type GoUrl, goQuote } from '../go/index.js';
 import { LocalRepository } from './local/local-repository.js';
 import type { ProviderRepository } from './repository.js';
-import { goQuote } from './semver.js';
 
 export interface RepositoryProvider {
   name: string;

@@ -5,9 +5,9 @@
  */
 import { InputError, ResolutionError, CapiformError } from '../errors.js';
 import { parseYamlDocument, yamlDocumentValue } from '../yaml/index.js';
-import { manifestLabel } from './provider-type.js';
+import { manifestLabel } from '../capi/index.js';
 import type { ProviderRepository } from './repository.js';
-import { goQuote, parseSemantic, tryParseSemantic, VersionParseError, type SemanticVersion } from './semver.js';
+import { goQuote, parseSemantic, tryParseSemantic, VersionParseError, type SemanticVersion } from '../go/index.js';
 
 export const metadataFile = 'metadata.yaml';
 export const metadataApiVersion = 'clusterctl.cluster.x-k8s.io/v1alpha3';

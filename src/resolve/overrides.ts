@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { homeDir, xdgConfigHome, type Env } from '../config/clusterctl/index.js';
 import { evalWithEnvOrThrow } from '../config/clusterctl/os-env.js';
 import { ResolutionError } from '../errors.js';
-import { manifestLabel } from './provider-type.js';
+import { manifestLabel } from '../capi/index.js';
 import type { ProviderRepository } from './repository.js';
 
 export interface OverridesOptions {

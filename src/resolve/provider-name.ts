@@ -3,9 +3,8 @@
  * provider entries (`client/config/providers_client.go` `validateProvider`), with clusterctl's exact messages.
  */
 import { ConfigError, UsageError } from '../errors.js';
-import { parseGoUrl } from './go-url.js';
-import { isProviderType } from './provider-type.js';
-import { goQuote } from './semver.js';
+import { parseGoUrl, goQuote } from '../go/index.js';
+import { isProviderType } from '../capi/index.js';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;

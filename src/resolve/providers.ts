@@ -7,7 +7,8 @@ import { compareBytes } from '../cache/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
 import { builtinProviders, type ProviderConfig } from './catalog.js';
 import { providerProblem } from './provider-name.js';
-import { providerTypeOrder, providerTypePlace } from './provider-type.js';
+import { providerTypeOrder, providerTypePlace } from '../capi/index.js';
+import { clusterctlTable, tabwriteRows } from '../go/index.js';
 
 /** User entries as `loadClusterctlConfig(...).providers` gives them. */
 export interface UserProvider {
@@ -106,24 +107,6 @@ export function splitUrl(url: string): { dir: string; file: string } {
   return { dir: url.slice(0, i + 1), file: url.slice(i + 1) };
 }
 
-/** Go text/tabwriter with minwidth 10, tabwidth 4, padding 3, padchar ' ', no flags (cells end with `\t`). */
-export function tabwrite(rows: string[][]): string {
-  const widths: number[] = [];
-  for (const r of rows) {
-    r.slice(0, -1).forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, Math.max(10, [...cell].length + 3));
-    });
-  }
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => (i < r.length - 1 ? cell + ' '.repeat((widths[i] ?? 0) - [...cell].length) : cell))
-        .join(''),
-    )
-    .map((l) => `${l}\n`)
-    .join('');
-}
-
 /** `clusterctl config repositories` text output. */
 export function formatRepositoriesText(list: readonly ProviderConfig[]): string {
   const rows = [['NAME', 'TYPE', 'URL', 'FILE']];
@@ -131,7 +114,7 @@ export function formatRepositoriesText(list: readonly ProviderConfig[]): string 
     const { dir, file } = splitUrl(p.url);
     rows.push([p.name, p.type, dir, file]);
   }
-  return tabwrite(rows);
+  return tabwriteRows(rows, clusterctlTable);
 }
 
 /** A string as go-yaml v2 would emit it as a plain or double-quoted scalar. */

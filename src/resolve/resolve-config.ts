@@ -14,7 +14,7 @@ import type { HttpClient, ProgressListener } from './http/client.js';
 import { LocalRepository } from './local/local-repository.js';
 import { compatibleContracts, parseMetadata, releaseSeriesForVersion, type Metadata } from './metadata.js';
 import { closestProviderNames } from './providers.js';
-import { componentsFileName } from './provider-type.js';
+import { componentsFileName } from '../capi/index.js';
 import { repositoryKindOf } from './repository-kind.js';
 import type { ProviderRepository, RepositorySource } from './repository.js';
 

@@ -11,7 +11,7 @@ import { createOctokit, defaultGitHubApiUrl, githubApiUrlFrom, githubFailure } f
 import { contentFileSchema, releaseSchema } from './github/schema.js';
 import { digestOf } from './github/repository.js';
 import type { HttpClient } from './http/client.js';
-import { parseGoUrl, type GoUrl } from './go-url.js';
+import { parseGoUrl, type GoUrl } from '../go/index.js';
 
 export interface TemplateSourceOptions {
   http: HttpClient;

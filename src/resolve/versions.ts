@@ -11,7 +11,7 @@ import { CapiformError, ResolutionError } from '../errors.js';
 import { decodeMetadata, metadataFile, releaseSeriesForContract } from './metadata.js';
 import { settledCandidates, type CandidateRule } from './candidates.js';
 import type { ProviderRepository } from './repository.js';
-import { compareSemantic, formatSemantic, goQuote, tryParseSemantic, type SemanticVersion } from './semver.js';
+import { compareSemantic, formatSemantic, goQuote, tryParseSemantic, type SemanticVersion } from '../go/index.js';
 
 export const noValidReleaseMessage = 'failed to find releases tagged with a valid semantic version number';
 const maxCandidates = 5;

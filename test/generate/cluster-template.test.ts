@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { isKubernetesSemanticVersion } from '../../src/capi/index.js';
 import {
   formatClusterVariables,
   formatYamlVariables,
   goQuote,
-  isKubernetesSemanticVersion,
   mergeTemplates,
   newTemplate,
   renderClusterTemplate,
-  tabwrite,
+  variablesTableText as tabwrite,
 } from '../../src/render/cluster-template.js';
 import { describeComponents } from '../../src/render/provider-components.js';
 

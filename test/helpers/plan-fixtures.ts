@@ -1,7 +1,7 @@
 /** Small builders for plan tests: a rendered-tree inventory, a local repository, and cluster manifests. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { manifestLabel } from '../../src/resolve/provider-type.js';
+import { manifestLabel } from '../../src/capi/index.js';
 import { tempDir as testTempDir } from './testdir.js';
 
 export function tempDir(prefix = 'capiform-plan-'): string {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ResolutionError } from '../../src/errors.js';
 import { parseGitHubUrl, githubUrlFormMessage } from '../../src/resolve/github/url.js';
 import { isSemanticVersion } from '../../src/resolve/github/semantic.js';
-import { escapedPath, parseGoUrl } from '../../src/resolve/go-url.js';
+import { escapedPath, parseGoUrl } from '../../src/go/index.js';
 import { parseTolerant } from '../../src/resolve/goproxy/index.js';
 
 function error(fn: () => unknown): ResolutionError {

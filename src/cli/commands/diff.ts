@@ -11,7 +11,6 @@ import {
   defaultMaxSize,
   diffTrees,
   gitTopLevel,
-  treeRoots,
   formatMarkdown,
   formatText,
   readTreeFromDir,
@@ -23,6 +22,7 @@ import {
   type RenderedTree,
 } from '../../plan/diff/index.js';
 import { bundleRepository } from '../../bundle/source.js';
+import { treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { lockFileName } from '../../lock/index.js';

@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { writeFileAtomic } from '../../cache/index.js';
 import { flavorProblem } from '../../config/names.js';
 import { MissingVariablesError, UsageError } from '../../errors.js';
-import type { ProviderType } from '../../resolve/provider-type.js';
+import type { ProviderType } from '../../capi/index.js';
 import type { CliIO } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { requireWritableFile } from '../paths.js';

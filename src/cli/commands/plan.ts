@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, NetworkError, UsageError } from '../../errors.js';
-import { manifestLabel } from '../../resolve/provider-type.js';
+import { manifestLabel } from '../../capi/index.js';
 import type { CliIO } from '../context.js';
 import { withBundleRepository } from './bundle-option.js';
 import { requireFolder } from '../paths.js';
@@ -23,7 +23,7 @@ import {
   readTreeInventory,
   type LockedInventoryProvider,
 } from '../../plan/read-inputs.js';
-import { tabwrite } from '../../plan/tabwriter.js';
+import { tabwrite } from '../../go/index.js';
 import {
   addUpgradeItems,
   applyCustomPlan,

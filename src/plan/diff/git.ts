@@ -7,7 +7,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
-import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
+import { treeRoots } from '../../render/index.js';
+import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
 
 interface GitResult {
   status: number | null;

@@ -1,7 +1,7 @@
 /** capiform diff: semantic comparison of two rendered trees with CAPI rollout impact. */
 export type { DiffReport, DiffSide, FieldChange, ObjectChange, Owner, PathSegment } from './types.js';
 export { diffTrees, diffIndexes, type DiffOptions } from './diff-trees.js';
-export { checkCapiformTree, generatedHeader, readTreeFromDir, treeRoots, type RenderedTree } from './tree.js';
+export { checkCapiformTree, readTreeFromDir, type RenderedTree } from './tree.js';
 export { gitTopLevel, readTreeFromGit, repositorySalt, resolveCommit } from './git.js';
 export { renderTreeAt, type InMemoryRenderer, type RenderAtContext } from './render-seam.js';
 export { indexTree, type TreeIndex, type TreeObject } from './objects.js';

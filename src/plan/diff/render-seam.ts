@@ -18,7 +18,8 @@ import { lockFileName, readLock, type ArtifactCache, type Lock } from '../../loc
 import type { RepositoryFactory } from '../../resolve/resolve-config.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
 import type { ProgressListener } from '../../resolve/http/client.js';
-import { isTreeFile, sortedFiles, treeRoots, type RenderedTree } from './tree.js';
+import { treeRoots } from '../../render/index.js';
+import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
 
 /** Renders a project in memory, writing nothing (the pipeline's `renderInMemory`). */
 export type InMemoryRenderer = (opts: {

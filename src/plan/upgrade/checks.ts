@@ -2,11 +2,11 @@
  * Upgrade-path checks capiform adds on top of clusterctl's plan. clusterctl documents these rules but its
  * `upgrade plan` does not report them; they are returned separately from clusterctl's own result.
  */
-import { manifestLabel } from '../../resolve/provider-type.js';
+import { manifestLabel } from '../../capi/index.js';
 import { hasSkipVersionGuard, skipsTooManyMinors, type PlanResult } from './plan.js';
 import { getUpgradeInfo, instanceName, releaseSeriesForVersion, repositoryKey } from './upgrade-info.js';
 import { defaultContractRules, type ContractRules, type InventoryProvider, type Repositories } from './types.js';
-import { parseSemantic } from './version.js';
+import { parseKubernetesVersion } from '../../capi/index.js';
 
 export type FindingSeverity = 'error' | 'warning' | 'info';
 
@@ -24,8 +24,8 @@ export interface UpgradeFinding {
 }
 
 function minorsBetween(current: string, next: string): string[] {
-  const c = parseSemantic(current);
-  const n = parseSemantic(next);
+  const c = parseKubernetesVersion(current);
+  const n = parseKubernetesVersion(next);
   if (!c || !n || c.major !== n.major) return [];
   const out: string[] = [];
   for (let m = c.minor + 1; m < n.minor; m++) out.push(`${c.major}.${m}`);
@@ -45,7 +45,7 @@ export function checkUpgradePaths(
     if (!inv) return null;
     try {
       const info = getUpgradeInfo(inv, repositories[repositoryKey(inv)]);
-      const v = parseSemantic(version);
+      const v = parseKubernetesVersion(version);
       return v ? (releaseSeriesForVersion(info.metadataReleaseSeries, v)?.contract ?? null) : null;
     } catch {
       return null;
@@ -104,8 +104,8 @@ export function checkUpgradePaths(
           });
         }
       }
-      const cur = parseSemantic(item.currentVersion);
-      const nxt = parseSemantic(item.nextVersion);
+      const cur = parseKubernetesVersion(item.currentVersion);
+      const nxt = parseKubernetesVersion(item.nextVersion);
       if (cur && nxt && nxt.major !== cur.major) {
         findings.push({
           severity: 'warning',

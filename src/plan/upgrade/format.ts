@@ -1,6 +1,6 @@
 /** `clusterctl upgrade plan` text output (`cmd/clusterctl/cmd/upgrade_plan.go`), byte for byte. */
-import { manifestLabel } from '../../resolve/provider-type.js';
-import { tabwrite } from '../tabwriter.js';
+import { manifestLabel } from '../../capi/index.js';
+import { tabwrite } from '../../go/index.js';
 import { sortUpgradeItemsForOutput } from './plan.js';
 import type { UpgradePlan } from './types.js';
 

@@ -1,5 +1,4 @@
 export * from './types.js';
-export * from './version.js';
 export * from './upgrade-info.js';
 export * from './plan.js';
 export * from './format.js';

@@ -5,7 +5,7 @@
  * cluster, and `parseUpgradeItem` for `[namespace/]name:version` references.
  */
 import { InputError, ResolutionError, UsageError } from '../../errors.js';
-import { manifestLabel, providerTypeOrder } from '../../resolve/provider-type.js';
+import { manifestLabel, providerTypeOrder } from '../../capi/index.js';
 import {
   getContractsForUpgrade,
   getLatestNextVersion,
@@ -23,7 +23,7 @@ import {
   type UpgradeItem,
   type UpgradePlan,
 } from './types.js';
-import { parseSemantic } from './version.js';
+import { parseKubernetesVersion } from '../../capi/index.js';
 
 export interface PlanInput {
   inventory: readonly InventoryProvider[];
@@ -157,8 +157,8 @@ export function hasSkipVersionGuard(item: { providerName: string; type: string }
 
 /** Whether `doUpgrade`'s skip-version guard rejects moving from `current` to `next` (current ≥ 1.10.0, > 3 minors). */
 export function skipsTooManyMinors(current: string, next: string): boolean {
-  const c = parseSemantic(current);
-  const n = parseSemantic(next);
+  const c = parseKubernetesVersion(current);
+  const n = parseKubernetesVersion(next);
   if (!c || !n) return false;
   const atLeast110 = c.major > 1 || (c.major === 1 && c.minor >= 10);
   return atLeast110 && n.minor > c.minor + 3;
@@ -207,7 +207,7 @@ function contractByVersion(
   provider: InventoryProvider,
   targetVersion: string,
 ): string {
-  const v = parseSemantic(targetVersion);
+  const v = parseKubernetesVersion(targetVersion);
   if (!v) {
     throw new InputError(`failed to parse target version for the ${instanceName(provider)} provider`, {
       where: targetVersion,

@@ -3,9 +3,9 @@
  * than the current one, the contracts a core provider can move to, and the next version for a contract.
  */
 import { ResolutionError } from '../../errors.js';
-import { manifestLabel } from '../../resolve/provider-type.js';
+import { manifestLabel } from '../../capi/index.js';
 import type { InventoryProvider, ReleaseSeries, RepositoryListing, UpgradeInfo } from './types.js';
-import { compareSemantic, parseSemantic, versionTag, type Semantic } from './version.js';
+import { compareKubernetesVersions, parseKubernetesVersion, versionTag, type KubernetesVersion } from '../../capi/index.js';
 
 /** `Provider.InstanceName()`: `<namespace>/<manifest label>`, as clusterctl's error messages show it. */
 export function instanceName(p: { providerName: string; type: string; namespace: string }): string {
@@ -18,7 +18,7 @@ export function repositoryKey(p: { providerName: string; type: string }): string
 }
 
 /** `GetReleaseSeriesForVersion`: the first series with the version's major and minor (patch and pre-release ignored). */
-export function releaseSeriesForVersion(series: readonly ReleaseSeries[], v: Semantic): ReleaseSeries | null {
+export function releaseSeriesForVersion(series: readonly ReleaseSeries[], v: KubernetesVersion): ReleaseSeries | null {
   return series.find((s) => s.major === v.major && s.minor === v.minor) ?? null;
 }
 
@@ -45,14 +45,14 @@ export function getUpgradeInfo(provider: InventoryProvider, repository: Reposito
       hint: `make the release listing of ${manifestLabel(provider.providerName, provider.type)} available (repository or lock)`,
     });
   }
-  const parsed: Semantic[] = [];
+  const parsed: KubernetesVersion[] = [];
   for (const v of versions) {
-    const s = parseSemantic(v);
+    const s = parseKubernetesVersion(v);
     if (!s) throw new ResolutionError(`failed to parse available version for the ${name} provider`, { where: v });
     parsed.push(s);
   }
-  let latest = parsed[0] as Semantic;
-  for (const s of parsed) if (compareSemantic(latest, s) < 0) latest = s;
+  let latest = parsed[0] as KubernetesVersion;
+  for (const s of parsed) if (compareKubernetesVersions(latest, s) < 0) latest = s;
   const latestTag = versionTag(latest);
   const series = repository?.metadata[latestTag];
   if (!series) {
@@ -61,7 +61,7 @@ export function getUpgradeInfo(provider: InventoryProvider, repository: Reposito
       { where: latestTag, hint: `the metadata of the latest version (${latestTag}) decides every upgrade; make it available` },
     );
   }
-  const current = parseSemantic(provider.version);
+  const current = parseKubernetesVersion(provider.version);
   if (!current) {
     throw new ResolutionError(`failed to parse current version for the ${name} provider`, { where: provider.version });
   }
@@ -71,9 +71,9 @@ export function getUpgradeInfo(provider: InventoryProvider, repository: Reposito
       `invalid provider metadata: version ${provider.version} (the current version) for the provider ${name} does not match any release series`,
     );
   }
-  const next: Semantic[] = [];
+  const next: KubernetesVersion[] = [];
   for (const v of parsed) {
-    if (compareSemantic(current, v) >= 0) continue;
+    if (compareKubernetesVersions(current, v) >= 0) continue;
     if (!releaseSeriesForVersion(series, v)) {
       throw new ResolutionError(
         `invalid provider metadata: version ${versionTag(v)} (one of the available versions) for the provider ${name} does not match any release series`,
@@ -81,7 +81,7 @@ export function getUpgradeInfo(provider: InventoryProvider, repository: Reposito
     }
     next.push(v);
   }
-  next.sort(compareSemantic);
+  next.sort(compareKubernetesVersions);
   return {
     metadataReleaseSeries: sortSeries(series),
     currentContract: currentSeries.contract,
@@ -95,7 +95,7 @@ export function getUpgradeInfo(provider: InventoryProvider, repository: Reposito
  * deduplicated and sorted as plain strings.
  */
 export function getContractsForUpgrade(currentVersion: string, releaseSeries: readonly ReleaseSeries[]): string[] {
-  const current = parseSemantic(currentVersion);
+  const current = parseKubernetesVersion(currentVersion);
   const contracts = new Set<string>();
   for (const s of releaseSeries) {
     if (current && (s.major < current.major || (s.major === current.major && s.minor < current.minor))) continue;
@@ -113,13 +113,13 @@ export function getLatestNextVersion(
   releaseSeries: readonly ReleaseSeries[],
   contracts: readonly string[],
 ): string {
-  let best: Semantic | null = null;
+  let best: KubernetesVersion | null = null;
   for (const s of releaseSeries) {
     if (!contracts.includes(s.contract)) continue;
     for (const tag of nextVersions) {
-      const v = parseSemantic(tag);
+      const v = parseKubernetesVersion(tag);
       if (!v || v.major !== s.major || v.minor !== s.minor || v.preRelease !== '') continue;
-      if (!best || compareSemantic(best, v) < 0) best = v;
+      if (!best || compareKubernetesVersions(best, v) < 0) best = v;
     }
   }
   return best ? versionTag(best) : '';

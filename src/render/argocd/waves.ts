@@ -4,7 +4,7 @@
  * then Clusters. Gaps are not
  * needed; Argo CD only compares the numbers.
  */
-import type { ProviderType } from '../../resolve/provider-type.js';
+import type { ProviderType } from '../../capi/index.js';
 import type { SyncWavePatch } from './kustomization.js';
 
 export const syncWaves = {

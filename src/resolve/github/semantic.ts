@@ -1,8 +1,8 @@
 /**
- * `k8s.io/apimachinery/pkg/util/version.ParseSemantic` as a predicate (src/resolve/semver.ts): GitHub tags that fail
+ * `k8s.io/apimachinery/pkg/util/version.ParseSemantic` as a predicate (src/go/semver.ts): GitHub tags that fail
  * it are not versions (the user can still pin such a release explicitly).
  */
-import { tryParseSemantic } from '../semver.js';
+import { tryParseSemantic } from '../../go/index.js';
 
 export function isSemanticVersion(tag: string): boolean {
   return tryParseSemantic(tag) !== null;

@@ -1,7 +1,7 @@
 /** clusterctl's GitHub repository URL (`repository_github.go` `NewGitHubRepository`), with its exact errors. */
 import { posix } from 'node:path';
 import { ResolutionError } from '../../errors.js';
-import { parseGoUrl } from '../go-url.js';
+import { parseGoUrl } from '../../go/index.js';
 
 export const githubDomain = 'github.com';
 

@@ -1,6 +1,6 @@
 /** clusterctl's GitLab generic-package URL (`repository_gitlab.go` `NewGitLabRepository`), with its exact errors. */
 import { ResolutionError } from '../../errors.js';
-import { escapedPath, parseGoUrl } from '../go-url.js';
+import { escapedPath, parseGoUrl } from '../../go/index.js';
 import { isLoopbackHost } from '../repository-kind.js';
 
 export const gitlabUrlFormMessage =

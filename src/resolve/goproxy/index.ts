@@ -4,8 +4,7 @@
  */
 import { NetworkError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { parseGoUrl } from '../go-url.js';
-import { compareSemantic, formatSemantic, parseTolerant as parseTolerantSemantic, type SemanticVersion } from '../semver.js';
+import { parseGoUrl, compareSemantic, formatSemantic, parseTolerant as parseTolerantSemantic, type SemanticVersion } from '../../go/index.js';
 
 export interface GoproxyTarget {
   scheme: string;

@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import { NetworkError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { parseGoUrl } from '../go-url.js';
+import { parseGoUrl } from '../../go/index.js';
 import { isSemanticVersion } from '../github/semantic.js';
 import { isLoopbackHost } from '../repository-kind.js';
 import type { ProviderRepository } from '../repository.js';

@@ -7,11 +7,10 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, normalize, posix, sep } from 'node:path';
 import { ConfigError, InputError, ResolutionError } from '../../errors.js';
-import { parseGoUrl } from '../go-url.js';
+import { parseGoUrl, goQuote, tryParseSemantic } from '../../go/index.js';
 import { currentContract } from '../metadata.js';
-import { manifestLabel } from '../provider-type.js';
+import { manifestLabel } from '../../capi/index.js';
 import type { ProviderRepository } from '../repository.js';
-import { goQuote, tryParseSemantic } from '../semver.js';
 import { latestContractRelease, latestRelease } from '../versions.js';
 
 export const latestVersionTag = 'latest';

@@ -20,7 +20,7 @@ import {
   processCertManagerManifest,
   sortComponents,
 } from '../../../src/render/components/index.js';
-import { manifestLabel } from '../../../src/resolve/provider-type.js';
+import { manifestLabel } from '../../../src/capi/index.js';
 import type { Vector, VectorHandler } from '../types.js';
 import { checkExpected, field, need, rec } from '../fields.js';
 import { expectError } from './yaml.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { CapiformError } from '../../../src/errors.js';
 import type { ProviderRepository } from '../../../src/resolve/repository.js';
-import { manifestLabel, type ProviderType } from '../../../src/resolve/provider-type.js';
+import { manifestLabel, type ProviderType } from '../../../src/capi/index.js';
 import {
   clusterClassExists,
   newTemplate,

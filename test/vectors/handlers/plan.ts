@@ -14,7 +14,6 @@ import {
   getLatestNextVersion,
   getUpgradeInfo,
   instanceName,
-  parseSemantic,
   parseUpgradeItem,
   plan,
   releaseSeriesForContract,
@@ -25,9 +24,8 @@ import {
   type RepositoryListing,
   type UpgradeItem,
   type UpgradePlan,
-  versionTag,
 } from '../../../src/plan/upgrade/index.js';
-import { manifestLabel } from '../../../src/resolve/provider-type.js';
+import { manifestLabel, parseKubernetesVersion as parseSemantic, versionTag } from '../../../src/capi/index.js';
 import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
 import {
   buildMoveGraph,

@@ -25,10 +25,10 @@ import {
 } from '../../../src/resolve/metadata.js';
 import { overridePath, readOverride } from '../../../src/resolve/overrides.js';
 import { parseProviderName, providerProblem } from '../../../src/resolve/provider-name.js';
-import { manifestLabel, providerTypeOrder } from '../../../src/resolve/provider-type.js';
+import { manifestLabel, providerTypeOrder } from '../../../src/capi/index.js';
 import { getProvider, listProviders, type UserProvider } from '../../../src/resolve/providers.js';
 import type { ProviderRepository } from '../../../src/resolve/repository.js';
-import { formatSemantic, parseTolerant, tryParseSemantic } from '../../../src/resolve/semver.js';
+import { formatSemantic, parseTolerant, tryParseSemantic } from '../../../src/go/index.js';
 import { latestContractRelease, latestPatchRelease, latestRelease } from '../../../src/resolve/versions.js';
 import type { LocalRepository } from '../../../src/resolve/local/local-repository.js';
 import { runCli } from '../../helpers/cli.js';

@@ -1,5 +1,5 @@
 /**
- * A port of Go's `text/tabwriter` for the cases clusterctl uses (flags 0 or AlignRight/Debug not supported):
+ * A port of Go's `text/tabwriter` for the cases clusterctl uses (AlignRight, Debug and escapes not supported):
  * cells end at `\t`, the last cell of a line is not part of a column, a column block is a run of consecutive
  * lines that have a cell in that column, and each column is as wide as its widest cell plus `padding`, but at
  * least `minwidth`. Widths count Unicode code points, as Go counts runes.
@@ -14,6 +14,8 @@ export interface TabwriterOptions {
   padding: number;
   /** The padding character (`' '` in clusterctl). */
   padchar: string;
+  /** Go's `FilterHTML` flag: `<…>` has no width and `&…;` counts as one. */
+  filterHtml?: boolean;
 }
 
 /** clusterctl's tables: `tabwriter.NewWriter(os.Stdout, 10, 4, 3, ' ', 0)`. */
@@ -25,16 +27,37 @@ function runeCount(s: string): number {
   return n;
 }
 
-/**
- * Formats `text` (lines separated by `\n`, cells terminated by `\t`) the way a Go tabwriter does when all of it is
- * written and then flushed.
- */
-export function tabwrite(text: string, options: TabwriterOptions = clusterctlTable): string {
-  const endsWithNewline = text.endsWith('\n');
-  const rawLines = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
-  const lines: string[][] = rawLines.map((l) => l.split('\t'));
+/** Width of a cell under FilterHTML: runes, except that a tag has none and an entity counts as one. */
+function htmlCellWidth(cell: string): number {
+  let width = 0;
+  let i = 0;
+  const chars = [...cell];
+  while (i < chars.length) {
+    const c = chars[i];
+    if (c === '<') {
+      const end = chars.indexOf('>', i);
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    if (c === '&') {
+      const end = chars.indexOf(';', i);
+      width += 1;
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    width += 1;
+    i += 1;
+  }
+  return width;
+}
+
+/** The lines of `lines` (each a list of cells, the last one outside any column) with their cells padded. */
+function layout(lines: readonly (readonly string[])[], options: TabwriterOptions): string[] {
+  const cellWidth = options.filterHtml ? htmlCellWidth : runeCount;
   const widths: number[] = [];
-  let out = '';
+  const out: string[] = [];
 
   const pad = (n: number): string => {
     if (n <= 0) return '';
@@ -48,12 +71,13 @@ export function tabwrite(text: string, options: TabwriterOptions = clusterctlTab
   const writeLines = (line0: number, line1: number): void => {
     for (let i = line0; i < line1; i++) {
       const line = lines[i] ?? [];
+      let text = '';
       for (let j = 0; j < line.length; j++) {
         const cell = line[j] ?? '';
-        out += cell;
-        if (j < widths.length) out += pad((widths[j] ?? 0) - runeCount(cell));
+        text += cell;
+        if (j < widths.length) text += pad((widths[j] ?? 0) - cellWidth(cell));
       }
-      if (i + 1 < lines.length || endsWithNewline) out += '\n';
+      out.push(text);
     }
   };
 
@@ -68,7 +92,7 @@ export function tabwrite(text: string, options: TabwriterOptions = clusterctlTab
       for (; current < line1; current++) {
         const l = lines[current] ?? [];
         if (column >= l.length - 1) break;
-        const w = runeCount(l[column] ?? '') + options.padding;
+        const w = cellWidth(l[column] ?? '') + options.padding;
         if (w > width) width = w;
       }
       widths.push(width);
@@ -82,4 +106,25 @@ export function tabwrite(text: string, options: TabwriterOptions = clusterctlTab
 
   format(0, lines.length);
   return out;
+}
+
+/**
+ * Formats `text` (lines separated by `\n`, cells terminated by `\t`) the way a Go tabwriter does when all of it is
+ * written and then flushed.
+ */
+export function tabwrite(text: string, options: TabwriterOptions = clusterctlTable): string {
+  const endsWithNewline = text.endsWith('\n');
+  const rawLines = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
+  const out = layout(
+    rawLines.map((l) => l.split('\t')),
+    options,
+  ).join('\n');
+  return endsWithNewline ? `${out}\n` : out;
+}
+
+/** Formats rows given as cells, each row followed by `\n`; a cell is never split, whatever characters it holds. */
+export function tabwriteRows(rows: readonly (readonly string[])[], options: TabwriterOptions = clusterctlTable): string {
+  return layout(rows, options)
+    .map((l) => `${l}\n`)
+    .join('');
 }

@@ -5,9 +5,7 @@
  * - `compareSemantic` = that package's `Compare` (build metadata ignored);
  * - `compareWithBuildTags` = cluster-api `util/version.Compare(a, b, WithBuildTags())` (2 = "different").
  */
-import { goQuote } from '../go/index.js';
-
-export { goQuote };
+import { goQuote } from './quote.js';
 
 export interface SemanticVersion {
   major: bigint;
