@@ -44,12 +44,15 @@ export function renderContext(config: ResolvedConfig, store: ArtifactStore, cach
   return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map() };
 }
 
+/** The generated header as a comment's text (kustomizations and the Argo CD glue write it themselves). */
 export const headerText = generatedHeader.replace(/^# /, '');
 
+/** A file's text as the tree holds it: the generated header first, ending in `\n`. */
 export function withHeader(yaml: string): string {
   return `${generatedHeader}\n${yaml.endsWith('\n') ? yaml : `${yaml}\n`}`;
 }
 
+/** `Secret capa-system/capa-manager-bootstrap-credentials`. */
 function objectName(o: KubeObject): string {
   const m = (o.metadata ?? {}) as { name?: unknown; namespace?: unknown };
   return `${String(o.kind)} ${m.namespace ? `${String(m.namespace)}/` : ''}${String(m.name ?? '')}`;
