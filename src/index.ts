@@ -2,7 +2,7 @@
 export * from './errors.js';
 export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './capi/index.js';
 export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';
-export { listVariables, substitute, type TemplateVariable, type Variables } from './render/envsubst/index.js';
+export { listVariables, substitute, type TemplateVariable, type Variables } from './envsubst/index.js';
 export { builtinProviders, type ProviderConfig } from './resolve/catalog.js';
 export { parseProviderName, validateProvider } from './resolve/provider-name.js';
 export { listProviders, getProvider } from './resolve/providers.js';

@@ -6,7 +6,7 @@
 import { looksLikeCredential } from '../config/secrets.js';
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../capi/index.js';
-import { getVariables, process } from './envsubst/index.js';
+import { getVariables, process } from '../envsubst/index.js';
 import { renderComponents, type Components, type ImageOverrides } from './components/index.js';
 
 export type { ImageOverrides };

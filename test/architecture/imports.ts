@@ -83,8 +83,6 @@ export function layerOf(path: string): Layer {
     if (!layer) throw new Error(`${path}: a file at the top of src/ must be listed in test/architecture/imports.ts (topFiles)`);
     return layer;
   }
-  // envsubst still lives under render/ until it moves to its own folder.
-  if (parts[1] === 'render' && parts[2] === 'envsubst') return 'envsubst';
   const layer = parts[1] as Layer;
   if (!layers.includes(layer)) throw new Error(`${path}: src/${parts[1]} is not a layer of DESIGN.md`);
   return layer;
@@ -94,7 +92,6 @@ export function layerOf(path: string): Layer {
 function roomOf(path: string): string {
   const parts = path.split('/');
   if (parts.length === 2) return path;
-  if (parts[1] === 'render' && parts[2] === 'envsubst') return 'src/render/envsubst';
   return `src/${parts[1]}`;
 }
 
