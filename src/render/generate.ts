@@ -28,7 +28,7 @@ import {
   type ImageOverrides,
   type ProviderComponents,
 } from './provider-components.js';
-import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/clusterctl/index.js';
+import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/index.js';
 import { compareBytes, defaultCacheDir } from '../cache/index.js';
 import type { ProviderConfig } from '../resolve/catalog.js';
 import type { OutputStyle } from './components/index.js';

@@ -3,7 +3,7 @@
  * (unless `--raw`/`--describe`), then the components pipeline (parse, image overrides and checks, target namespace,
  * labels, order). Pure and synchronous.
  */
-import { looksLikeCredential } from '../config/secrets.js';
+import { looksLikeCredential } from '../config/index.js';
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../capi/index.js';
 import { getVariables, process } from '../envsubst/index.js';
