@@ -22,7 +22,7 @@ import {
   type InventoryProvider,
   type Repositories,
 } from '../plan/upgrade/index.js';
-import type { RepositoryRef } from '../resolve/resolve-config.js';
+import type { RepositoryRef } from '../resolve/index.js';
 import type { Lock } from '../lock/index.js';
 
 export interface ContractUpgrade {

@@ -5,7 +5,7 @@
  */
 import { flavorProblem } from '../config/index.js';
 import { InputError } from '../errors.js';
-import { isDNS1123Subdomain } from '../resolve/provider-name.js';
+import { isDNS1123Subdomain } from '../resolve/index.js';
 
 /** `cluster-template.yaml`, or `cluster-template-<flavor>.yaml` for a non-empty flavor. */
 export function templateFileName(flavor?: string): string {
