@@ -23,7 +23,7 @@ const child = `
 const t0 = performance.now();
 const { readFileSync, writeSync } = await import('node:fs');
 const { renderComponents } = await import(${JSON.stringify(pathToFileURL(join(dist, 'render/components/index.js')).href)});
-const { listVariables, process: subst } = await import(${JSON.stringify(pathToFileURL(join(dist, 'render/envsubst/index.js')).href)});
+const { listVariables, process: subst } = await import(${JSON.stringify(pathToFileURL(join(dist, 'envsubst/index.js')).href)});
 const raw = readFileSync(process.argv[1], 'utf8');
 const required = new Set(listVariables(raw).filter((v) => v.default === null).map((v) => v.name));
 const text = subst(raw, (n) => (required.has(n) ? 'x' : undefined));
@@ -44,7 +44,7 @@ function wholeProcess(cacheDir) {
 
 const { renderComponents } = await import(pathToFileURL(join(dist, 'render/components/index.js')).href);
 const { parseDocuments } = await import(pathToFileURL(join(dist, 'yaml/index.js')).href);
-const { listVariables, process: subst } = await import(pathToFileURL(join(dist, 'render/envsubst/index.js')).href);
+const { listVariables, process: subst } = await import(pathToFileURL(join(dist, 'envsubst/index.js')).href);
 const raw = readFileSync(file, 'utf8');
 const required = new Set(listVariables(raw).filter((v) => v.default === null).map((v) => v.name));
 const text = subst(raw, (n) => (required.has(n) ? 'x' : undefined));

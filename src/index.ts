@@ -1,12 +1,12 @@
 /** capiform's library surface. Every export here is part of the documented interface (DESIGN.md). */
 export * from './errors.js';
 export { manifestLabel, providerTypeOrder, providerTypes, type ProviderType } from './capi/index.js';
-export type { ProviderRepository, RepositoryKind } from './resolve/repository.js';
-export { listVariables, substitute, type TemplateVariable, type Variables } from './render/envsubst/index.js';
-export { builtinProviders, type ProviderConfig } from './resolve/catalog.js';
-export { parseProviderName, validateProvider } from './resolve/provider-name.js';
-export { listProviders, getProvider } from './resolve/providers.js';
-export { LocalRepository } from './resolve/local/local-repository.js';
+export type { ProviderRepository, RepositoryKind } from './resolve/index.js';
+export { listVariables, substitute, type TemplateVariable, type Variables } from './envsubst/index.js';
+export { builtinProviders, type ProviderConfig } from './resolve/index.js';
+export { parseProviderName, validateProvider } from './resolve/index.js';
+export { listProviders, getProvider } from './resolve/index.js';
+export { LocalRepository } from './resolve/index.js';
 export { GitHubRepository } from './resolve/github/index.js';
 export { GitLabRepository } from './resolve/gitlab/index.js';
 export { HttpsRepository } from './resolve/https/index.js';
@@ -14,7 +14,7 @@ export { createRemoteRepository, type RemoteRepositoryOptions } from './resolve/
 export { HttpClient, OfflineError, RateLimitError, progressMode, progressReporter, type ProgressEvent } from './resolve/http/index.js';
 export { ContentCache, defaultCacheDir, sha256Hex } from './cache/index.js';
 export { readTemplateSource } from './resolve/template-source.js';
-export { createRepository } from './resolve/factory.js';
+export { createRepository } from './resolve/index.js';
 export {
   readMetadata,
   parseMetadata,
@@ -23,10 +23,10 @@ export {
   releaseSeriesForContract,
   type Metadata,
   type ReleaseSeries,
-} from './resolve/metadata.js';
-export { latestRelease, latestPatchRelease, latestContractRelease } from './resolve/versions.js';
-export { withOverrides, overridePath } from './resolve/overrides.js';
-export { loadClusterctlConfig, parseClusterctlConfig, ClusterctlConfig } from './config/clusterctl/index.js';
+} from './resolve/index.js';
+export { latestRelease, latestPatchRelease, latestContractRelease } from './resolve/index.js';
+export { withOverrides, overridePath } from './resolve/index.js';
+export { loadClusterctlConfig, parseClusterctlConfig, ClusterctlConfig } from './config/index.js';
 export {
   parseManifests,
   parseEntries,
@@ -85,7 +85,7 @@ export {
   type RenderedClusterTemplate,
   type TemplateOptions,
 } from './render/cluster-template.js';
-export { defineConfig } from './config/define-config.js';
+export { defineConfig } from './config/index.js';
 export type * from './config/types.js';
 export {
   argocdManifests,

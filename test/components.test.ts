@@ -13,7 +13,7 @@ import {
   renderComponents,
   type RenderComponentsInput,
 } from '../src/render/components/index.js';
-import { listVariables, process as processTemplate } from '../src/render/envsubst/index.js';
+import { listVariables, process as processTemplate } from '../src/envsubst/index.js';
 import { parseManifests } from '../src/yaml/index.js';
 import { thrown } from './helpers/thrown.js';
 import { sharedDir } from './helpers/shared.js';

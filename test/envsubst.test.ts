@@ -18,7 +18,7 @@ import {
   mergeTemplates,
   process as processTemplate,
   substituteBytes,
-} from '../src/render/envsubst/index.js';
+} from '../src/envsubst/index.js';
 import { clusterClassFileName, templateFileName } from '../src/render/template-names.js';
 import { thrown } from './helpers/thrown.js';
 

@@ -16,7 +16,7 @@
  */
 import { compareBytes } from '../cache/index.js';
 import { InputError, UsageError } from '../errors.js';
-import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/images.js';
+import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/index.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { kubeadmImages } from './kubeadm-images.js';
 

@@ -7,7 +7,7 @@ import { compareBytes, sha256Hex } from '../cache/index.js';
 import { IntegrityError } from '../errors.js';
 import { gzipReproducible, type ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
-import type { ImageOverrides } from '../render/components/images.js';
+import type { ImageOverrides } from '../render/components/index.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { IntegrityError } from '../errors.js';
-import type { ProviderRepository, RepositoryKind } from '../resolve/repository.js';
+import type { ProviderRepository, RepositoryKind } from '../resolve/index.js';
 import type { ArchiveLimits } from './archive-limits.js';
 import { extractArchiveFile } from './archive.js';
 import { componentsFileOf, lockFile, repositoryDir } from './layout.js';

@@ -4,4 +4,19 @@ export { configFileNames, findConfigFile, loadConfig, readConfigFile, validateCo
 export { configSchema, isVersionConstraint, providerKinds } from './schema.js';
 export { configJsonSchema } from './json-schema.js';
 export type * from './types.js';
-export { isSecretVariable, markersIn, redact, secretMarker, secretValues } from './secrets.js';
+export { isSecretVariable, looksLikeCredential, markersIn, redact, secretMarker, secretValues } from './secrets.js';
+export { flavorGrammar, flavorPattern, flavorProblem } from './names.js';
+export { isSemanticVersion, orderCandidates, satisfiesConstraint } from './constraints.js';
+export { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
+export {
+  ClusterctlConfig,
+  evalWithEnv,
+  evalWithEnvOrThrow,
+  findDefaultConfigFile,
+  homeDir,
+  loadClusterctlConfig,
+  parseClusterctlConfig,
+  xdgConfigHome,
+  type Env,
+  type ImageMeta,
+} from './clusterctl/index.js';

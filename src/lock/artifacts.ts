@@ -6,7 +6,7 @@
  */
 import { relative, sep } from 'node:path';
 import { CapiformError, IntegrityError } from '../errors.js';
-import type { ProviderRepository } from '../resolve/repository.js';
+import type { ProviderRepository } from '../resolve/index.js';
 import { sha256Hex } from '../cache/index.js';
 import { LockStaleError } from './stale.js';
 import type { LockedFile } from './model.js';

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../cache/index.js';
-import type { ResolvedConfig } from '../config/types.js';
+import type { ResolvedConfig } from '../config/index.js';
 
 /**
  * Digest of the config inputs that affect resolution. Variables, clusters and render settings are left out on

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { compareBytes } from '../cache/index.js';
 import { InputError } from '../errors.js';
 import { providerTypeOrder, providerTypes } from '../capi/index.js';
-import { formatConfigPath } from '../config/issues.js';
+import { formatConfigPath } from '../config/index.js';
 import { parseYamlValue, stringifyYaml, ValueSyntaxError } from '../yaml/index.js';
 import { lockfileVersion, type Lock, type LockedFile, type LockedProvider, type LockedSource } from './model.js';
 

@@ -2,7 +2,7 @@
  * The lockfile model: what the code works with. The on-disk shape (`capi.lock.yaml`) is in ./format.ts; converters go
  * both ways so the file can stay stable and readable while the model stays convenient.
  */
-import type { RepositorySource } from '../resolve/repository.js';
+import type { RepositorySource } from '../resolve/index.js';
 import type { ProviderType } from '../capi/index.js';
 
 /** The version this capiform writes and the newest it reads. */

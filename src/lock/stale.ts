@@ -3,10 +3,10 @@
  * which of its versions a run keeps, and whether a contract upgrade conflicts with the config's pin.
  */
 import { ConfigError } from '../errors.js';
-import type { ResolvedConfig } from '../config/types.js';
+import type { ResolvedConfig } from '../config/index.js';
 import { resolutionDigest } from './digest.js';
 import type { Lock, LockedSource } from './model.js';
-import { satisfiesConstraint } from '../config/constraints.js';
+import { satisfiesConstraint } from '../config/index.js';
 
 export class LockStaleError extends ConfigError {
   constructor(message: string, entry: string, hint = 'run `capiform lock` (or `capiform render` without --frozen) and commit capi.lock.yaml') {

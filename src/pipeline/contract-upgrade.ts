@@ -8,7 +8,7 @@
 import { parseKubernetesVersion } from '../capi/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
-import { satisfiesConstraint } from '../config/constraints.js';
+import { satisfiesConstraint } from '../config/index.js';
 import { repositoryListing } from '../plan/read-inputs.js';
 import {
   checkUpgradePaths,
@@ -22,7 +22,7 @@ import {
   type InventoryProvider,
   type Repositories,
 } from '../plan/upgrade/index.js';
-import type { RepositoryRef } from '../resolve/resolve-config.js';
+import type { RepositoryRef } from '../resolve/index.js';
 import type { Lock } from '../lock/index.js';
 
 export interface ContractUpgrade {

@@ -5,11 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../yaml/index.js';
-import { LocalRepository } from '../resolve/local/local-repository.js';
-import { readMetadata } from '../resolve/metadata.js';
-import { createRepository } from '../resolve/factory.js';
-import type { ProviderRepository } from '../resolve/repository.js';
-import { HttpClient } from '../resolve/http/client.js';
+import { createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../resolve/index.js';
 import { ContentCache, defaultCacheDir } from '../cache/index.js';
 import { readLockedProviders } from '../lock/index.js';
 import { InputError, ResolutionError } from '../errors.js';

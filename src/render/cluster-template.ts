@@ -10,8 +10,8 @@ import { isKubernetesSemanticVersion } from '../capi/index.js';
 import { goQuote, tabwriteRows, type TabwriterOptions } from '../go/index.js';
 
 export { goQuote };
-import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/provider-name.js';
-import { listVariables, mergeTemplates as mergeTemplateData, process } from './envsubst/index.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/index.js';
+import { listVariables, mergeTemplates as mergeTemplateData, process } from '../envsubst/index.js';
 import { clusterClassFileName, templateFileName } from './template-names.js';
 import { parseEntries, type KubeObject, type ManifestEntry } from '../yaml/index.js';
 import { fixTargetNamespace, manifestYaml, type OutputStyle } from './components/index.js';

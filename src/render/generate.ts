@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../capi/index.js';
-import type { ProviderRepository } from '../resolve/repository.js';
+import { checkProviderContract, createRepository, getProvider, loadRemote, loadTemplateSource, parseProviderName, type ProgressListener, type ProviderConfig, type ProviderRepository, readMetadata, type UserProvider, withOverrides as withOverridesLayer } from '../resolve/index.js';
 import {
   addClusterClassIfMissing,
   clusterClassReferences,
@@ -28,17 +28,10 @@ import {
   type ImageOverrides,
   type ProviderComponents,
 } from './provider-components.js';
-import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/clusterctl/index.js';
+import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/index.js';
 import { compareBytes, defaultCacheDir } from '../cache/index.js';
-import type { ProviderConfig } from '../resolve/catalog.js';
 import type { OutputStyle } from './components/index.js';
-import { createRepository } from '../resolve/factory.js';
-import type { ProgressListener } from '../resolve/http/client.js';
-import { checkProviderContract, readMetadata } from '../resolve/metadata.js';
-import { withOverrides as withOverridesLayer } from '../resolve/overrides.js';
-import { parseProviderName } from '../resolve/provider-name.js';
 import { decodeUtf8 } from '../yaml/index.js';
-import { getProvider, type UserProvider } from '../resolve/providers.js';
 
 /** What generate needs from the outside world. */
 export interface GenerateIO {
@@ -234,7 +227,7 @@ export async function readTemplateSource(
   if (from === '-') return { raw: text(await io.readStdin(), '<stdin>'), source: '<stdin>' };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(from)?.[1]?.toLowerCase();
   if (scheme === 'https') {
-    const [remote, sources] = await Promise.all([import('../resolve/remote.js'), import('../resolve/template-source.js')]);
+    const [remote, sources] = await Promise.all([loadRemote(), loadTemplateSource()]);
     const raw = await sources.readTemplateSource(from, {
       http:
         io.onProgress || io.offline

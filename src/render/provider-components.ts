@@ -3,10 +3,10 @@
  * (unless `--raw`/`--describe`), then the components pipeline (parse, image overrides and checks, target namespace,
  * labels, order). Pure and synchronous.
  */
-import { looksLikeCredential } from '../config/secrets.js';
+import { looksLikeCredential } from '../config/index.js';
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../capi/index.js';
-import { getVariables, process } from './envsubst/index.js';
+import { getVariables, process } from '../envsubst/index.js';
 import { renderComponents, type Components, type ImageOverrides } from './components/index.js';
 
 export type { ImageOverrides };

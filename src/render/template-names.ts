@@ -3,9 +3,9 @@
  * place a flavor or a ClusterClass name becomes a file name, so the last check that it cannot leave the release
  * folder lives here too (configs and flags are checked earlier, with the config path or flag in the message).
  */
-import { flavorProblem } from '../config/names.js';
+import { flavorProblem } from '../config/index.js';
 import { InputError } from '../errors.js';
-import { isDNS1123Subdomain } from '../resolve/provider-name.js';
+import { isDNS1123Subdomain } from '../resolve/index.js';
 
 /** `cluster-template.yaml`, or `cluster-template-<flavor>.yaml` for a non-empty flavor. */
 export function templateFileName(flavor?: string): string {

@@ -14,7 +14,7 @@
  * after 100 newer ones) is resolved from the pages read; GOPROXY (the default) lists every version at once.
  */
 import semver from 'semver';
-import { orderCandidates } from '../config/constraints.js';
+import { orderCandidates } from '../config/index.js';
 import type { ProviderRepository } from './repository.js';
 import { compareSemantic, formatSemantic, tryParseSemantic, type SemanticVersion } from '../go/index.js';
 

@@ -9,8 +9,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { homeDir, xdgConfigHome, type Env } from '../config/clusterctl/index.js';
-import { evalWithEnvOrThrow } from '../config/clusterctl/os-env.js';
+import { evalWithEnvOrThrow, homeDir, xdgConfigHome, type Env } from '../config/index.js';
 import { ResolutionError } from '../errors.js';
 import { manifestLabel } from '../capi/index.js';
 import type { ProviderRepository } from './repository.js';

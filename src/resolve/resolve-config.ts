@@ -7,7 +7,7 @@ import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import semver from 'semver';
 import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
-import type { ResolvedConfig, ResolvedProvider } from '../config/types.js';
+import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
 import { builtinProviders } from './catalog.js';
 import { constraintRule, settledCandidates } from './candidates.js';
 import type { HttpClient, ProgressListener } from './http/client.js';

@@ -44,7 +44,7 @@ export {
   defaultCertManagerConfig,
 } from './cert-manager.js';
 export { formatGoDuration, parseGoDuration } from './duration.js';
-export { evalWithEnv } from './os-env.js';
+export { evalWithEnv, evalWithEnvOrThrow } from './os-env.js';
 
 /** A `providers:` entry as written (URL already envsubst-evaluated with the OS environment). */
 export interface UserProviderEntry {

@@ -3,11 +3,11 @@
  * provider URLs, the cert-manager URL and `overridesFolder` (unset variables expand to "", no missing-variable error).
  */
 import { ConfigError } from '../../errors.js';
-import { envsubstEval } from '../../render/envsubst/index.js';
+import { envsubstEval } from '../../envsubst/index.js';
 
 export type Env = Record<string, string | undefined>;
 
-/** `envsubst.Eval(text, os.Getenv)` with drone/envsubst's semantics (src/render/envsubst). */
+/** `envsubst.Eval(text, os.Getenv)` with drone/envsubst's semantics (src/envsubst). */
 export function evalWithEnv(text: string, env: Env): string {
   return envsubstEval(text, (name) => (Object.hasOwn(env, name) ? (env[name] ?? '') : ''));
 }

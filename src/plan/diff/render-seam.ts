@@ -15,9 +15,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLock, type ArtifactCache, type Lock } from '../../lock/index.js';
-import type { RepositoryFactory } from '../../resolve/resolve-config.js';
+import type { ProgressListener, RepositoryFactory } from '../../resolve/index.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
-import type { ProgressListener } from '../../resolve/http/client.js';
 import { treeRoots } from '../../render/index.js';
 import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
 

@@ -5,7 +5,7 @@
  */
 import jsonpatch from 'fast-json-patch';
 import { InputError } from '../../errors.js';
-import type { ResolvedProvider } from '../../config/types.js';
+import type { ResolvedProvider } from '../../config/index.js';
 import type { KubeObject } from './deps.js';
 
 type Obj = Record<string, unknown>;

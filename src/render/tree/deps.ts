@@ -5,7 +5,7 @@
 import { processCertManagerManifest, type ImageOverrides } from '../components/index.js';
 
 export { renderProviderComponents, type ImageOverrides } from '../provider-components.js';
-export { getVariables } from '../envsubst/index.js';
+export { getVariables } from '../../envsubst/index.js';
 export { renderClusterTemplate, templateOptionsToVariables, clusterClassReferences } from '../cluster-template.js';
 export { emitManifests, type KubeObject, type ManifestEntry } from '../../yaml/index.js';
 export {

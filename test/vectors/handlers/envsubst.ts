@@ -14,7 +14,7 @@ import {
   mergeTemplates,
   substitute,
   substituteBytes,
-} from '../../../src/render/envsubst/index.js';
+} from '../../../src/envsubst/index.js';
 import { clusterClassFileName, templateFileName } from '../../../src/render/template-names.js';
 import type { Vector, VectorHandler } from '../types.js';
 

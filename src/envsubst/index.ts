@@ -7,7 +7,7 @@
  * variables with their first-occurrence default strings, missing check (clusterctl's message, names in UTF-8 byte
  * order), evaluation (unset and empty both read as `""`).
  */
-import { MissingVariablesError, TemplateSyntaxError } from '../../errors.js';
+import { MissingVariablesError, TemplateSyntaxError } from '../errors.js';
 import { evalNodes, evalNodesToString } from './eval.js';
 import { rewriteLegacyVariables, rewriteLegacyVariablesString } from './legacy.js';
 import { EnvsubstParseError, parseTemplate, parseTemplateString, type FuncNode, type Node } from './parse.js';

@@ -1,7 +1,7 @@
 /**
  * drone/envsubst's substitution functions (`funcs.go`), on bytes. Offsets and lengths are bytes, as in Go.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../errors.js';
 import { globMatch } from './glob.js';
 import {
   concatBytes,
