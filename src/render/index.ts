@@ -12,3 +12,4 @@ export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSy
 export { TreeCache } from './tree/tree-cache.js';
 export { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
 export { diffTree, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+export type { ImageOverrides } from './components/index.js';
