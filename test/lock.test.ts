@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { fixtureConfig, fixtureProject, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
 import { loadConfig } from '../src/config/index.js';
-import { runPipeline } from '../src/render/pipeline.js';
+import { runPipeline } from '../src/pipeline/index.js';
 import { memoryCache } from '../src/lock/artifacts.js';
 import { sha256Hex } from '../src/cache/index.js';
 

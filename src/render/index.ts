@@ -1,2 +1,15 @@
-/** The render layer's door. */
+/**
+ * The render layer's door: the shape of a rendered tree, the tree's directories rendered from resolved releases
+ * (functions of data; the tree cache is an optimisation inside them), and the tree writer the pipeline applies them
+ * with.
+ */
 export { generatedHeader, generatedMark, treeRoots } from './tree/roots.js';
+export { renderCertManager, renderProvider } from './render-providers.js';
+export { renderClusters } from './render-clusters.js';
+export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+export { aggregate, secretsError, type Problem } from './problems.js';
+export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
+export { TreeCache } from './tree/tree-cache.js';
+export { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
+export { diffTree, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+export type { ImageOverrides } from './components/index.js';

@@ -56,7 +56,7 @@ function sourceFiles(dir: string): string[] {
 
 const importPattern = /(?:^|[\s;])(?:import|export)\s[^'"`]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
-/** Every relative import between files of src/, as repository-relative paths (`src/render/pipeline.ts`). */
+/** Every relative import between files of src/, as repository-relative paths (`src/pipeline/compositions.ts`). */
 export function importGraph(repoRoot: string): { files: string[]; edges: ImportEdge[] } {
   const src = join(repoRoot, 'src');
   const files = sourceFiles(src);

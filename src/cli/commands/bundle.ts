@@ -1,22 +1,17 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
-import { readFileSync } from 'node:fs';
-import { basename, isAbsolute, relative, resolve as resolvePath } from 'node:path';
+import { isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
-import { sha256Hex, writeFileAtomic } from '../../cache/index.js';
-import { InputError, IntegrityError } from '../../errors.js';
-import { mtimeFromEnv, writeArchive } from '../../bundle/archive.js';
-import { imagesOfTree } from '../../bundle/images.js';
-import { bundleFiles, checkLockedFiles, type Extra } from '../../bundle/layout.js';
-import { lockFileName, type LockedFile } from '../../lock/index.js';
-import { defaultBundleName, lockedFileReader, readProjectLock, readTree } from '../../bundle/project.js';
+import { IntegrityError } from '../../errors.js';
+import type { Extra } from '../../bundle/index.js';
+import { lockFileName } from '../../lock/index.js';
+import type { BundleResult } from '../../pipeline/index.js';
 import { verifyBundleFile } from '../../bundle/verify.js';
 import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { requireWritableFile } from '../paths.js';
-import { configImageOverrides, upstreamTree } from './images.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
-import { asProjectWriter, lockTimeoutOption } from './pipeline-shared.js';
+import { asProjectWriter, downloadProgress, lockTimeoutOption } from './pipeline-shared.js';
 
 interface BundleOptions {
   config?: string;
@@ -26,25 +21,6 @@ interface BundleOptions {
   operator?: boolean;
   lockTimeout?: string;
   quiet?: boolean;
-}
-
-export interface BundleResult {
-  file: string;
-  name: string;
-  bytes: number;
-  sha256: string;
-  files: number;
-  images: number;
-}
-
-function memoized(read: (label: string, version: string, file: LockedFile) => Uint8Array): (label: string, version: string, file: LockedFile) => Uint8Array {
-  const seen = new Map<string, Uint8Array>();
-  return (label, version, file) => {
-    const key = `${label}\0${version}\0${file.name}`;
-    let bytes = seen.get(key);
-    if (!bytes) seen.set(key, (bytes = read(label, version, file)));
-    return bytes;
-  };
 }
 
 /** Builds the bundle of the project around `--config` and writes it. */
@@ -58,50 +34,27 @@ export async function createBundle(io: CliIO, opts: BundleOptions): Promise<Bund
   const intoProject = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   // Writing into the project, it is one of the project's writers (never beside a render); either way it reads the
   // lock and tree of one completed write, and refuses a tree a crash left unfinished.
-  const build = (): Promise<BundleResult> => readSettled(dir, () => buildBundle(io, opts, config), lockFileName);
+  const build = (): Promise<BundleResult> => readSettled(dir, () => bundleProject(io, opts, config), lockFileName);
   if (!intoProject) return build();
   assertNoUnfinishedWrite(dir);
   return asProjectWriter(io, dir, opts, 'bundle', build, { noRepair: true });
 }
 
-async function buildBundle(io: CliIO, opts: BundleOptions, config: ResolvedConfig): Promise<BundleResult> {
-  const configFile = config.file;
-  const dir = config.dir;
-  // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
-  const imageOverrides = configImageOverrides(config);
-  const lock = readProjectLock(dir);
-  const tree = readTree(dir);
-  if (!tree.some((f) => f.path.startsWith('providers/'))) {
-    throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'run `capiform render` first' });
-  }
-  const name = opts.out ? basename(opts.out).replace(/\.tar\.gz$|\.tgz$/, '') : defaultBundleName(lock);
+/** The bundle of `config`'s project, by the pipeline's composition; `--out` is checked again just before the write. */
+async function bundleProject(io: CliIO, opts: BundleOptions, config: ResolvedConfig): Promise<BundleResult> {
+  const { buildBundle } = await import('../../pipeline/index.js');
   const extras: Extra[] = [];
   if (opts.hauler) extras.push('hauler');
   if (opts.zarf) extras.push('zarf');
   if (opts.operator) extras.push('operator');
-  // Release files are checked against the lock before anything renders from them (and read once).
-  const read = memoized(lockedFileReader(dir, io.env));
-  checkLockedFiles(lock.lock, read);
-  const sources = await upstreamTree(io, config, { quiet: true });
-  const images = imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: imageOverrides });
-  const files = bundleFiles({
-    name,
-    lockText: lock.text,
-    lock: lock.lock,
-    config: { name: basename(configFile), content: readFileSync(configFile) },
-    readLocked: read,
-    tree,
-    images,
-    imageOverrides,
+  return buildBundle({
+    config,
+    env: io.env,
+    out: opts.out,
     extras,
+    onProgress: downloadProgress(io, { quiet: true }),
+    target: (name) => requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out'),
   });
-  const archive = writeArchive(
-    files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
-    { mtime: mtimeFromEnv(io.env) },
-  );
-  const out = requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out');
-  writeFileAtomic(out, archive);
-  return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
 }
 
 export function registerBundle(program: Command, io: CliIO): void {

@@ -114,7 +114,9 @@ export function registerDiff(program: Command, io: CliIO): void {
         head = await readSettled(b!, () => readTreeFromDir(b!, dirs[1]));
         allowEmptyBase = false;
       } else if (flags.render) {
+        const { renderInMemory } = await import('../../pipeline/index.js');
         const ctx: RenderAtContext = {
+          render: renderInMemory,
           root,
           env: io.env,
           offline: flags.offline ?? false,

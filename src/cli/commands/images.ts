@@ -3,10 +3,8 @@ import type { Command } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
 import { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
-import type { ResolvedConfig } from '../../config/types.js';
 import { lockFileName } from '../../lock/index.js';
 import { readSettled } from '../../render/tree/write-tree.js';
-import type { ImageOverrides } from '../../render/components/images.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { requireFolder } from '../paths.js';
@@ -16,25 +14,6 @@ interface ImagesOptions {
   tree?: string;
   relocate?: string;
   format?: string;
-}
-
-/** The config's `images:` as clusterctl.yaml writes them: the global entries and each provider's own. */
-export function configImageOverrides(config: ResolvedConfig): ImageOverrides {
-  const overrides: ImageOverrides = { ...config.images };
-  for (const p of config.providers) if (p.images) overrides[p.label] = { ...p.images };
-  return overrides;
-}
-
-/**
- * The tree as it would render without any `images:` relocation (in memory, from the lock): where every image
- * comes from. `undefined` when the config relocates nothing, so the tree already names the sources.
- */
-export async function upstreamTree(io: CliIO, config: ResolvedConfig, opts: { json?: boolean; quiet?: boolean }): Promise<readonly TreeFileInput[] | undefined> {
-  if (Object.keys(configImageOverrides(config)).length === 0) return undefined;
-  const { runPipeline } = await import('../../render/pipeline.js');
-  const plain: ResolvedConfig = { ...config, images: {}, providers: config.providers.map((p) => ({ ...p, images: undefined })) };
-  const res = await runPipeline({ config: plain, mode: 'memory', env: io.env, onProgress: downloadProgress(io, opts) });
-  return res.files;
 }
 
 /**
@@ -58,11 +37,11 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
     config.dir,
     async () => {
       let tree: readonly TreeFileInput[] = readTree(config.dir);
+      const { checkProject, configImageOverrides, upstreamTree } = await import('../../pipeline/index.js');
       if (!tree.some((f) => f.path.startsWith('providers/'))) {
-        const { runPipeline } = await import('../../render/pipeline.js');
-        tree = (await runPipeline({ config, mode: 'check', env: io.env, onProgress: downloadProgress(io, opts) })).files;
+        tree = (await checkProject({ config, env: io.env, onProgress: downloadProgress(io, opts) })).files;
       }
-      const sources = await upstreamTree(io, config, opts);
+      const sources = await upstreamTree(config, { env: io.env, onProgress: downloadProgress(io, opts) });
       return imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: configImageOverrides(config) });
     },
     lockFileName,

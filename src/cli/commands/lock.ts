@@ -27,17 +27,15 @@ export function registerLock(program: Command, io: CliIO): void {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
-      const { runPipeline } = await import('../../render/pipeline.js');
-      const { contractUpgradeVersions } = await import('../../pipeline/index.js');
+      const { contractUpgradeVersions, lockProject } = await import('../../pipeline/index.js');
       const upgrade = local.upgrade === true ? 'all' : local.upgrade;
       try {
         const res = await asProjectWriter(io, config.dir, { ...opts, ...local }, 'lock', (repaired) => {
           if (repaired !== 'none' && !opts.quiet && !opts.json) out.stderr(`repaired an interrupted earlier render (${repaired} its staged changes)\n`);
           return withBundle(io, opts.bundle, config.dir, (b) =>
-            runPipeline({
+            lockProject({
               ...b,
               config,
-              mode: 'lock',
               ...(upgrade ? { upgrade } : {}),
               ...(contract !== undefined ? { contract, planContract: contractUpgradeVersions } : {}),
               env: io.env,

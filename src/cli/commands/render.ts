@@ -20,15 +20,16 @@ export function registerRender(program: Command, io: CliIO): void {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
-      const { runPipeline } = await import('../../render/pipeline.js');
+      const { checkProject, renderProject } = await import('../../pipeline/index.js');
       const { readSettled } = await import('../../render/tree/write-tree.js');
       const { lockFileName } = await import('../../lock/index.js');
       const say = (l: string): void => {
         if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);
       };
       try {
-        const run = (): ReturnType<typeof runPipeline> =>
-          withBundle(io, opts.bundle, config.dir, (b) => runPipeline({ ...b, config, mode: local.check ? 'check' : 'render', frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+        const compose = local.check ? checkProject : renderProject;
+        const run = (): ReturnType<typeof compose> =>
+          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
         // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
         const res = local.check
           ? await readSettled(config.dir, run, lockFileName)

@@ -3,7 +3,7 @@ export type { DiffReport, DiffSide, FieldChange, ObjectChange, Owner, PathSegmen
 export { diffTrees, diffIndexes, type DiffOptions } from './diff-trees.js';
 export { checkCapiformTree, readTreeFromDir, type RenderedTree } from './tree.js';
 export { gitTopLevel, readTreeFromGit, repositorySalt, resolveCommit } from './git.js';
-export { renderTreeAt, type RenderAtContext } from './render-seam.js';
+export { renderTreeAt, type InMemoryRenderer, type RenderAtContext } from './render-seam.js';
 export { indexTree, type TreeIndex, type TreeObject } from './objects.js';
 export { diffFields, formatPath } from './field-diff.js';
 export { formatMarkdown, defaultMaxSize, type MarkdownOptions } from './format-markdown.js';

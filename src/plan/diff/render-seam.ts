@@ -1,6 +1,7 @@
 /**
  * `capiform diff --render`: render both sides from their config and lock instead of reading committed trees, so a
- * PR that only changes capi.config.ts still gets an object diff. This is the single seam to the render pipeline.
+ * PR that only changes capi.config.ts still gets an object diff. This is the single seam to the render pipeline, which
+ * the caller passes in (`render`): the pipeline composes the layers above this one.
  *
  * Both sides render frozen: each side's committed capi.lock.yaml must satisfy its config (a PR changes the config and
  * the lock together; a reviewer wants what the PR will deploy, not a fresh resolution). Nothing is written: not the
@@ -12,14 +13,28 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
+import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLock, type ArtifactCache, type Lock } from '../../lock/index.js';
-import type { RepositoryFactory } from '../../resolve/resolve-config.js';
+import type { ProgressListener, RepositoryFactory } from '../../resolve/index.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
-import type { ProgressListener } from '../../resolve/http/client.js';
 import { treeRoots } from '../../render/index.js';
 import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
 
+/** Renders a project in memory, writing nothing (the pipeline's `renderInMemory`). */
+export type InMemoryRenderer = (opts: {
+  config: ResolvedConfig;
+  frozen: boolean;
+  env: NodeJS.ProcessEnv;
+  offline: boolean;
+  onProgress: ProgressListener | undefined;
+  repositories?: RepositoryFactory;
+  cache?: ArtifactCache;
+  log?: (line: string) => void;
+}) => Promise<{ files: readonly { path: string; content: string }[] }>;
+
 export interface RenderAtContext {
+  /** Renders one side. */
+  render: InMemoryRenderer;
   /** Repository directory holding capi.config.* and capi.lock.yaml. */
   root: string;
   /** `--config`, absolute; for a git ref the same path inside the ref. */
@@ -110,7 +125,6 @@ async function renderDir(
   at?: { where: string; rewrite: (text: string) => string },
 ): Promise<RenderedTree> {
   const { loadConfig, findConfigFile } = await import('../../config/load.js');
-  const { runPipeline } = await import('../../render/pipeline.js');
   const env = ctx.env ?? {};
   try {
     if (at !== undefined && configPath === undefined) {
@@ -125,9 +139,8 @@ async function renderDir(
     }
     const config = await loadConfig({ cwd: root, ...(configPath !== undefined ? { configFile: configPath } : {}), env });
     if (ctx.bundleLock) checkBundleCarries(ctx.bundleLock, join(config.dir, lockFileName));
-    const res = await runPipeline({
+    const res = await ctx.render({
       config,
-      mode: 'memory',
       frozen: true,
       env,
       offline: ctx.offline ?? false,

@@ -1,0 +1,113 @@
+/**
+ * The fourth stage, data in and data out: the rendered directories become the tree (namespaces, duplicate objects
+ * dropped, Argo CD glue), every problem of the run is reported at once, and the lock the run resolved is modelled.
+ */
+import { compareBytes } from '../cache/index.js';
+import { formatLock, lockfileVersion, LockStaleError, resolutionDigest, type ArtifactStore, type Lock } from '../lock/index.js';
+import {
+  addDir,
+  aggregate,
+  argocdManifests,
+  headerText,
+  mergeDuplicates,
+  namespaceDir,
+  namespaceFile,
+  namespaceYaml,
+  providerNamespaces,
+  providerSyncWave,
+  secretsError,
+  syncWaves,
+  withHeader,
+  workloadNamespaces,
+  type RenderContext,
+  type TreeFile,
+} from '../render/index.js';
+import type { ProviderResolution, Resolution } from '../resolve/index.js';
+import type { PipelineContext } from './context.js';
+import type { ProjectState } from './read-project.js';
+import type { ResolvedProject } from './resolve-stage.js';
+
+/** The tree's files (unsorted); throws the run's problems, credentials in plain text first. */
+export function assembleTree(rendered: RenderContext, resolution: Resolution): TreeFile[] {
+  const { config, files } = rendered;
+  const namespaces = workloadNamespaces(config.clusters, providerNamespaces(rendered));
+  for (const ns of namespaces) addDir(files, namespaceDir(ns), [{ name: namespaceFile, content: withHeader(namespaceYaml(ns)) }]);
+
+  if (rendered.leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(rendered.leaks);
+  if (rendered.problems.length > 0) throw aggregate(rendered.problems, config);
+  mergeDuplicates(rendered);
+
+  if (config.argocd) {
+    const a = config.argocd;
+    const providerDirs = resolution.providers.map((r) => ({
+      label: r.provider.label,
+      dir: `providers/${r.provider.label}`,
+      wave: providerSyncWave(r.provider.type),
+    }));
+    if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: providerSyncWave('CertManager') });
+    const glue = argocdManifests({
+      repoURL: a.repoURL,
+      targetRevision: a.targetRevision,
+      ...(a.path ? { pathPrefix: a.path } : {}),
+      providers: providerDirs,
+      clusterClasses: rendered.classDirs,
+      namespaces: namespaces.map((ns) => ({ namespace: ns, dir: namespaceDir(ns), wave: syncWaves.namespaces })),
+      clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
+      mode: a.mode,
+      ...(a.generator ? { generator: a.generator } : {}),
+      ...(a.project ? { project: a.project } : {}),
+      ...(a.destination ? { destination: a.destination } : {}),
+      ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
+      ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
+      ...(a.automated !== undefined ? { automated: a.automated } : {}),
+      header: headerText,
+    });
+    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
+  }
+  return files;
+}
+
+/** The tree's files in the order they are written and listed. */
+export function sortTree(files: TreeFile[]): void {
+  files.sort((a, b) => compareBytes(a.path, b.path));
+}
+
+/** The lock this run resolved, its text and whether it differs from the one on disk. */
+export interface LockModel {
+  lock: Lock;
+  text: string;
+  changed: boolean;
+}
+
+/** Models the lock; a frozen run that would change it fails. */
+export function lockModel(ctx: PipelineContext, project: ProjectState, resolved: ResolvedProject): LockModel {
+  const { resolution, store } = resolved;
+  const lock: Lock = {
+    lockfileVersion,
+    configDigest: resolutionDigest(ctx.config),
+    contract: resolution.contract,
+    providers: resolution.providers.map((r) => lockedProvider(r, store)),
+    certManager: resolution.certManager
+      ? { version: resolution.certManager.version, source: resolution.certManager.source, files: store.filesFor('cert-manager', resolution.certManager.version) }
+      : undefined,
+  };
+  const text = formatLock(lock);
+  const changed = project.existingDocument?.text !== text;
+  if (changed && ctx.frozen) {
+    throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
+  }
+  return { lock, text, changed };
+}
+
+function lockedProvider(r: ProviderResolution, store: ArtifactStore): Lock['providers'][number] {
+  return {
+    name: r.provider.name,
+    type: r.provider.type,
+    label: r.provider.label,
+    constraint: r.provider.constraint,
+    version: r.version,
+    contract: r.contract,
+    source: r.source,
+    files: store.filesFor(r.provider.label, r.version),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * `capiform bundle`: the project's lock, tree and every release file it pins, verified against the lock, with the
+ * images the tree uses, in one reproducible archive.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { sha256Hex, writeFileAtomic } from '../cache/index.js';
+import { InputError } from '../errors.js';
+import type { ResolvedConfig } from '../config/index.js';
+import { bundleFiles, checkLockedFiles, defaultBundleName, imagesOfTree, lockedFileReader, mtimeFromEnv, readProjectLock, readTree, writeArchive, type Extra } from '../bundle/index.js';
+import type { LockedFile } from '../lock/index.js';
+import type { ProgressListener } from '../resolve/index.js';
+import { configImageOverrides, upstreamTree } from './images.js';
+
+export interface BundleRequest {
+  config: ResolvedConfig;
+  env: NodeJS.ProcessEnv;
+  /** `--out`: its name (without `.tar.gz`) names the bundle; default: named after the lock. */
+  out: string | undefined;
+  extras: readonly Extra[];
+  onProgress: ProgressListener | undefined;
+  /** Where the archive of bundle `name` is written (checked by the caller just before the write). */
+  target: (name: string) => string;
+}
+
+export interface BundleResult {
+  file: string;
+  name: string;
+  bytes: number;
+  sha256: string;
+  files: number;
+  images: number;
+}
+
+/** Builds the bundle and writes it; reads the lock and the tree as they are on disk. */
+export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
+  const { config } = req;
+  const dir = config.dir;
+  // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
+  const imageOverrides = configImageOverrides(config);
+  const lock = readProjectLock(dir);
+  const tree = readTree(dir);
+  if (!tree.some((f) => f.path.startsWith('providers/'))) {
+    throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'run `capiform render` first' });
+  }
+  const name = req.out ? basename(req.out).replace(/\.tar\.gz$|\.tgz$/, '') : defaultBundleName(lock);
+  // Release files are checked against the lock before anything renders from them (and read once).
+  const read = memoized(lockedFileReader(dir, req.env));
+  checkLockedFiles(lock.lock, read);
+  const sources = await upstreamTree(config, { env: req.env, onProgress: req.onProgress });
+  const images = imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: imageOverrides });
+  const files = bundleFiles({
+    name,
+    lockText: lock.text,
+    lock: lock.lock,
+    config: { name: basename(config.file), content: readFileSync(config.file) },
+    readLocked: read,
+    tree,
+    images,
+    imageOverrides,
+    extras: req.extras,
+  });
+  const archive = writeArchive(
+    files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
+    { mtime: mtimeFromEnv(req.env) },
+  );
+  const out = req.target(name);
+  writeFileAtomic(out, archive);
+  return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
+}
+
+function memoized(read: (label: string, version: string, file: LockedFile) => Uint8Array): (label: string, version: string, file: LockedFile) => Uint8Array {
+  const seen = new Map<string, Uint8Array>();
+  return (label, version, file) => {
+    const key = `${label}\0${version}\0${file.name}`;
+    let bytes = seen.get(key);
+    if (!bytes) seen.set(key, (bytes = read(label, version, file)));
+    return bytes;
+  };
+}

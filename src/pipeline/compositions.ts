@@ -1,0 +1,73 @@
+/**
+ * capiform's main job, config → lock → artifacts → tree, composed per command from the stages:
+ *   read project (./read-project.ts) → resolve (./resolve-stage.ts) → render (./render-stage.ts) →
+ *   assemble (./assemble.ts) → apply (./apply.ts, the only writer).
+ * `render` writes the lock and the tree; `render --check` writes nothing and compares with the tree on disk; `lock`
+ * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing and returns every
+ * file with its contents.
+ */
+import { checkTreePaths, diffTree } from '../render/index.js';
+import { applyLock, applyTree } from './apply.js';
+import { assembleTree, lockModel, sortTree } from './assemble.js';
+import { pipelineContext, type PipelineContext } from './context.js';
+import { readProject, type ProjectState } from './read-project.js';
+import { recordArtifacts, renderTree } from './render-stage.js';
+import { resolveProject, type ResolvedProject } from './resolve-stage.js';
+import type { PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+
+async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; project: ProjectState; resolved: ResolvedProject }> {
+  const ctx = pipelineContext(opts);
+  const project = await readProject(ctx);
+  return { ctx, project, resolved: await resolveProject(ctx, project) };
+}
+
+/** `capiform render`: writes the tree and the lock. */
+export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
+  const run = await resolved(opts);
+  const rendered = await renderTree(run.ctx, run.resolved, { contents: false, readBytes: false });
+  const files = assembleTree(rendered, run.resolved.resolution);
+  // A file in the way of the tree stops the run before the lock is written, so lock and tree still match.
+  checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
+  const lock = lockModel(run.ctx, run.project, run.resolved);
+  sortTree(files);
+  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock);
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten: lock.changed, drift: run.project.drift, files, changes, omitted: rendered.omitted, repaired };
+}
+
+/** `capiform render --check`: what `render` would change; writes nothing. */
+export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
+  const run = await resolved(opts);
+  const rendered = await renderTree(run.ctx, run.resolved, { contents: false, readBytes: true });
+  const files = assembleTree(rendered, run.resolved.resolution);
+  checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
+  const lock = lockModel(run.ctx, run.project, run.resolved);
+  sortTree(files);
+  const changes = diffTree(run.ctx.config.dir, files, rendered.cache.verified);
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten: false, drift: run.project.drift, files, changes, omitted: rendered.omitted, repaired: 'none' };
+}
+
+/** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
+export async function renderInMemory(opts: PipelineRequest): Promise<PipelineResult> {
+  const run = await resolved(opts);
+  const rendered = await renderTree(run.ctx, run.resolved, { contents: true, readBytes: false });
+  const files = assembleTree(rendered, run.resolved.resolution);
+  const lock = lockModel(run.ctx, run.project, run.resolved);
+  sortTree(files);
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten: false, drift: run.project.drift, files, changes: undefined, omitted: rendered.omitted, repaired: 'none' };
+}
+
+/** `capiform lock`: resolves the config and writes the lock alone. */
+export async function lockProject(opts: PipelineRequest): Promise<PipelineResult> {
+  const run = await resolved(opts);
+  await recordArtifacts(run.ctx, run.resolved);
+  const lock = lockModel(run.ctx, run.project, run.resolved);
+  const lockWritten = applyLock(run.ctx, run.project, lock);
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none' };
+}
+
+const compositions = { render: renderProject, check: checkProject, memory: renderInMemory, lock: lockProject } as const;
+
+/** One of the compositions above, chosen by `mode`. */
+export function runPipeline({ mode, ...request }: PipelineOptions): Promise<PipelineResult> {
+  return compositions[mode](request);
+}

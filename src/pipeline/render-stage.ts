@@ -1,0 +1,81 @@
+/**
+ * The third stage: the release files the tree is made of, read through the artifact store, rendered into the tree's
+ * directories in memory (`renderTree`), or only read so the lock records them (`recordArtifacts`, for `lock`).
+ */
+import { ResolutionError } from '../errors.js';
+import { sha256Hex } from '../cache/index.js';
+import type { LockedFile } from '../lock/index.js';
+import { aggregate, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type RenderContext } from '../render/index.js';
+import type { ProviderResolution } from '../resolve/index.js';
+import { decodeUtf8 } from '../yaml/index.js';
+import type { PipelineContext } from './context.js';
+import type { ResolvedProject } from './resolve-stage.js';
+
+/** How the tree cache serves this run (see TreeCacheOptions). */
+export interface TreeCacheUse {
+  /** Reused files carry their contents (a render in memory has no tree to point at). */
+  contents: boolean;
+  /** `--check` compares every reused file's bytes with what its inputs render to, whatever its stat says. */
+  readBytes: boolean;
+}
+
+/** Renders providers, cert-manager, ClusterClasses and clusters; failures are collected in the returned context. */
+export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse): Promise<RenderContext> {
+  const { config } = ctx;
+  const { resolution } = resolved;
+  const rendered = renderContext(config, resolved.store, new TreeCache(config.dir, ctx.env, cacheUse), false);
+  const components = componentsFiles(resolved);
+  const certManager = await readCertManager(resolved);
+  for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
+  if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
+  await renderClusters(rendered, resolution.providers);
+  return rendered;
+}
+
+/** Reads every file rendering would (the store records them for the lock) without rendering anything. */
+export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedProject): Promise<void> {
+  const { config } = ctx;
+  const walk = renderContext(config, resolved.store, new TreeCache(config.dir, undefined, { contents: false, readBytes: false }), true);
+  await Promise.all(componentsFiles(resolved).map((c) => c.load()));
+  await readCertManager(resolved);
+  await renderClusters(walk, resolved.resolution.providers);
+  if (walk.problems.length > 0) throw aggregate(walk.problems, config);
+}
+
+/** Each provider's components file: read at most once, and only when its directory must be rendered again. */
+function componentsFiles(resolved: ResolvedProject): { r: ProviderResolution; load: () => Promise<{ raw: string; sha: string }>; pinned: LockedFile | null }[] {
+  const { store } = resolved;
+  return resolved.resolution.providers.map((r) => {
+    const ref = { label: r.provider.label, repo: r.repo };
+    const file = r.repo.componentsFile;
+    let loaded: Promise<{ raw: string; sha: string }> | undefined;
+    const load = (): Promise<{ raw: string; sha: string }> =>
+      (loaded ??= store.read(ref, r.version, file).then((bytes) => {
+        if (bytes === null) {
+          throw new ResolutionError(`failed to read "${file}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
+            where: r.repo.fileLocation(r.version, file),
+          });
+        }
+        return { raw: decodeUtf8(bytes, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(bytes) };
+      }));
+    return { r, load, pinned: store.pinnedFile(r.provider.label, r.version, file) };
+  });
+}
+
+/** cert-manager's `cert-manager.yaml` (undefined: the config installs no cert-manager). */
+async function readCertManager(resolved: ResolvedProject): Promise<string | undefined> {
+  const cm = resolved.resolution.certManager;
+  if (!cm) return undefined;
+  const bytes = await resolved.store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
+  if (bytes === null) {
+    // A local repository lists its versions for free; a remote one would cost a request just for the hint.
+    const available = cm.repo.kind === 'local' ? await cm.repo.listVersions().catch(() => []) : [];
+    throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, {
+      where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml'),
+      hint: available.length > 0
+        ? `set certManager.version to one the repository has: ${available.join(', ')}`
+        : 'check certManager.version and certManager.url',
+    });
+  }
+  return decodeUtf8(bytes, cm.repo.fileLocation(cm.version, 'cert-manager.yaml'), { keepBom: true });
+}

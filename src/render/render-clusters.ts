@@ -1,0 +1,223 @@
+/**
+ * The cluster directories of the tree and the ClusterClasses they use: each cluster's template rendered with its
+ * variables (machine templates named by content when asked, images relocated, credentials screened out). A directory
+ * whose inputs did not change is taken from the tree cache.
+ */
+import { CapiformError, InputError, ResolutionError } from '../errors.js';
+import type { ResolvedCluster } from '../config/index.js';
+import { digestOf, sha256Hex } from '../cache/index.js';
+import type { ProviderResolution } from '../resolve/index.js';
+import { codeFingerprint } from '../version.js';
+import { decodeUtf8 } from '../yaml/index.js';
+import { alterImage } from './components/images.js';
+import { relocateCrsImages } from './crs-images.js';
+import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
+import { withVariablesHint } from './problems.js';
+import { clusterClassFileName, templateFileName } from './template-names.js';
+import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
+import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+import {
+  clusterClassReferences,
+  clusterDirectorySyncWaves,
+  emitManifests,
+  getVariables,
+  renderClusterTemplate,
+  syncWaves,
+  type KubeObject,
+} from './tree/deps.js';
+
+/** A ClusterClass a cluster's template references, from the cluster's infrastructure provider release. */
+interface ClassRef {
+  key: string;
+  namespace: string;
+  name: string;
+}
+
+/** What a cluster directory's cache entry remembers besides its files. */
+interface ClusterExtra {
+  classes: ClassRef[];
+  omitted: OmittedObject[];
+}
+
+function isClusterExtra(v: unknown): v is ClusterExtra {
+  const e = v as Partial<ClusterExtra> | undefined;
+  return typeof e === 'object' && e !== null && Array.isArray(e.classes) && Array.isArray(e.omitted);
+}
+
+/** Renders `clusters/<namespace>/<name>` for every cluster and the ClusterClasses they use; failures go to `ctx.problems`. */
+export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
+  const { config, store } = ctx;
+  /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
+  const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
+  const rawCache = new Map<string, Promise<{ text: string; sha: string } | null>>();
+  const readRaw = (r: ProviderResolution, file: string): Promise<{ text: string; sha: string } | null> => {
+    const key = `${r.provider.label}/${file}`;
+    let p = rawCache.get(key);
+    if (!p) {
+      p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: decodeUtf8(b, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(b) }));
+      rawCache.set(key, p);
+    }
+    return p;
+  };
+  const names = new Map<string, string[] | null>();
+  /** The variables a template uses, once per distinct text; null when it does not parse (it is rendered, and fails). */
+  const variablesOf = (raw: { text: string; sha: string }): string[] | null => {
+    let v = names.get(raw.sha);
+    if (v === undefined) {
+      try {
+        v = getVariables(raw.text);
+      } catch {
+        v = null;
+      }
+      names.set(raw.sha, v);
+    }
+    return v;
+  };
+  const fp = codeFingerprint();
+  const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
+
+  const useClass = (c: ResolvedCluster, cls: ClassRef & { inputs: string; dir: string }): boolean => {
+    const prev = classes.get(cls.key);
+    if (prev && prev.inputs !== cls.inputs) {
+      throw new InputError(`ClusterClass ${cls.key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
+        hint: 'clusters sharing a ClusterClass must give the variables it uses the same values, or use different classes',
+      });
+    }
+    if (prev) return true;
+    classes.set(cls.key, { inputs: cls.inputs, by: `${c.namespace}/${c.name}`, namespace: cls.namespace, name: cls.name, dir: cls.dir });
+    return false;
+  };
+
+  /**
+   * Puts the ClusterClass `ref` into the tree for cluster `c`: its inputs digest is computed from the class file as it
+   * is now and the values `c` gives the variables it uses, whether the cluster itself was rendered or reused.
+   */
+  const includeClass = async (c: ResolvedCluster, r: ProviderResolution, ref: ClassRef, lookup: (name: string) => string | undefined, where: string): Promise<void> => {
+    const classFile = clusterClassFileName(ref.name);
+    const classRaw = await readRaw(r, classFile);
+    if (classRaw === null) {
+      throw new ResolutionError(`failed to get the cluster class template for "${ref.key}": ${r.provider.label} ${r.version} has no ${classFile}`);
+    }
+    if (ctx.lockMode) return;
+    const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
+    if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
+    const used = variablesOf(classRaw);
+    const classInputs = digestOf({
+      fp,
+      kind: 'clusterclass',
+      key: ref.key,
+      raw: classRaw.sha,
+      secrets: config.secrets,
+      templates: config.templates,
+      values: used === null ? classRaw.sha : valuesOf(used, lookup),
+    });
+    if (useClass(c, { ...ref, dir: classDir, inputs: classInputs })) return;
+    const fromDisk = used === null ? null : ctx.cache.reuse(classDir, classInputs);
+    if (fromDisk) {
+      ctx.files.push(...fromDisk.files);
+      if (Array.isArray(fromDisk.extra)) ctx.omitted.push(...(fromDisk.extra as OmittedObject[]));
+      return;
+    }
+    const ct = renderClusterTemplate({ raw: classRaw.text, source: `${r.provider.label} ${r.version} ${classFile}`, targetNamespace: ref.namespace, variables: lookup });
+    const rendered = withTemplateNames(ct, config.templates.hashNames);
+    const omittedBefore = ctx.omitted.length;
+    const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
+    const classFiles = addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
+    if (used !== null) ctx.cache.record(classDir, classInputs, classFiles, ctx.omitted.slice(omittedBefore));
+  };
+
+  for (const c of config.clusters) {
+    const where = `${c.configPath} (${c.namespace}/${c.name})`;
+    try {
+      const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
+      const file = templateFileName(c.flavor);
+      const raw = await readRaw(r, file);
+      if (raw === null) {
+        const all = (await r.repo.listFiles?.(r.version)) ?? [];
+        const flavors = all
+          .filter((f) => /^cluster-template(-.+)?\.yaml$/.test(f))
+          .map((f) => (f === 'cluster-template.yaml' ? '(default)' : f.slice('cluster-template-'.length, -'.yaml'.length)))
+          .sort();
+        throw new InputError(`${r.provider.label} ${r.version} has no ${file}${c.flavor ? ` (flavor "${c.flavor}")` : ''}`, {
+          hint: flavors.length ? `flavors available: ${flavors.join(', ')}` : 'this release ships no cluster templates',
+        });
+      }
+      const dir = `clusters/${c.namespace}/${c.name}`;
+      ctx.sources.set(dir, `${r.provider.label} ${r.version} ${file}, cluster ${c.namespace}/${c.name}`);
+      const overrides = imageOverridesOf(config, r.provider);
+      const lookup = clusterLookup(config, c);
+      const used = variablesOf(raw);
+      // The variables' values as this template sees them (cluster's, global, cluster settings), not the raw maps:
+      // credentials count as markers, and a variable the template does not use cannot change the directory.
+      const inputs =
+        used === null
+          ? undefined
+          : digestOf({
+              fp,
+              kind: 'cluster',
+              cluster: { ...c, variables: undefined },
+              template: raw.sha,
+              file,
+              version: r.version,
+              label: r.provider.label,
+              values: valuesOf(used, lookup),
+              secrets: config.secrets,
+              argocd: Boolean(config.argocd),
+              images: overrides,
+            });
+      if (!ctx.lockMode && inputs !== undefined) {
+        const reused = ctx.cache.reuse(dir, inputs);
+        if (reused && isClusterExtra(reused.extra)) {
+          const extra = reused.extra;
+          for (const cls of extra.classes) await includeClass(c, r, cls, lookup, where);
+          ctx.files.push(...reused.files);
+          ctx.omitted.push(...extra.omitted);
+          continue;
+        }
+      }
+      const t = renderClusterTemplate({ raw: raw.text, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
+      const own = new Set(
+        t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
+          const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
+          return `${m.namespace ?? ''}/${m.name ?? ''}`;
+        }),
+      );
+      const extra: ClusterExtra = { classes: [], omitted: [] };
+      for (const ref of clusterClassReferences(t.objects)) {
+        const key = `${ref.namespace}/${ref.name}`;
+        if (own.has(key)) continue;
+        const cls = { key, namespace: ref.namespace, name: ref.name };
+        extra.classes.push(cls);
+        await includeClass(c, r, cls, lookup, where);
+      }
+      if (ctx.lockMode) continue;
+      const omittedBefore = ctx.omitted.length;
+      let named = withTemplateNames(t, c.templates.hashNames);
+      // The CNI and add-ons a ClusterResourceSet installs follow the infrastructure provider's `images:` too.
+      const relocated = Object.keys(overrides).length > 0 ? relocateCrsImages(named.objects, (img) => alterImage(r.provider.label, img, overrides)) : null;
+      if (relocated) named = { objects: relocated, yaml: emitManifests(relocated) };
+      let yaml = named.yaml;
+      const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
+      if (kept) yaml = emitManifests(kept);
+      const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
+      extra.omitted = ctx.omitted.slice(omittedBefore);
+      if (inputs !== undefined) ctx.cache.record(dir, inputs, dirFiles, extra);
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      if (ctx.lockMode) continue;
+      ctx.problems.push({ where, error: withVariablesHint(err, `${c.configPath}.variables`) });
+    }
+  }
+  ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
+}
+
+/**
+ * A rendered template's objects and text, with machine templates renamed `<name>-<hash>` when `templates.hashNames`
+ * is on. The hash covers the substituted spec, so every cluster (or class) gets names of its own content.
+ */
+function withTemplateNames(t: { objects: KubeObject[]; yaml(): string }, hashNames: boolean): { objects: KubeObject[]; yaml: string } {
+  // Without machine templates the text stays the template's own, byte for byte.
+  if (!hashNames || !t.objects.some((o) => isHashNamedTemplate(o.apiVersion, o.kind))) return { objects: t.objects, yaml: t.yaml() };
+  const objects = hashTemplateNames(t.objects);
+  return { objects, yaml: emitManifests(objects) };
+}

@@ -1,0 +1,97 @@
+/**
+ * The provider directories of the tree: each provider's components (customised, credentials screened out) with its
+ * inventory, and cert-manager. A directory whose inputs did not change is taken from the tree cache.
+ */
+import { CapiformError } from '../errors.js';
+import type { ResolvedProvider } from '../config/index.js';
+import { digestOf, sha256Hex } from '../cache/index.js';
+import type { ProviderResolution } from '../resolve/index.js';
+import { codeFingerprint } from '../version.js';
+import { imageOverridesOf, lookupFor, renderedValues } from './lookups.js';
+import { withVariablesHint } from './problems.js';
+import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+import { customizeObjects, needsCustomizing } from './tree/customize.js';
+import { inventoryCrd } from './tree/inventory-crd.js';
+import { emitManifests, processCertManager, renderProviderComponents, type ManifestEntry } from './tree/deps.js';
+
+/** Renders `providers/<label>`; a failure is recorded in `ctx.problems`. `load` reads the components file once. */
+export async function renderProvider(
+  ctx: RenderContext,
+  r: ProviderResolution,
+  pinnedSha: string | undefined,
+  load: () => Promise<{ raw: string; sha: string }>,
+): Promise<void> {
+  const p: ResolvedProvider = r.provider;
+  const dir = `providers/${p.label}`;
+  const { config } = ctx;
+  const rawSha = pinnedSha ?? (await load()).sha;
+  const inputs = digestOf({
+    fp: codeFingerprint(),
+    kind: 'provider',
+    version: r.version,
+    raw: rawSha,
+    file: r.repo.componentsFile,
+    provider: { ...p, variables: renderedValues(config, [p.variables, config.variables]) },
+    images: config.images,
+    secrets: config.secrets,
+  });
+  const reused = ctx.cache.reuse(dir, inputs);
+  if (reused) {
+    ctx.files.push(...reused.files);
+    ctx.omitted.push(...((reused.extra as OmittedObject[] | undefined) ?? []));
+    return;
+  }
+  const { raw } = await load();
+  try {
+    const images = imageOverridesOf(config, p);
+    const c = renderProviderComponents({
+      raw,
+      name: p.name,
+      type: p.type,
+      version: r.version,
+      ...(p.targetNamespace ? { targetNamespace: p.targetNamespace } : {}),
+      variables: lookupFor(config, [p.variables, config.variables]),
+      images,
+      source: `${p.label} ${r.version} ${r.repo.componentsFile}`,
+    });
+    let yaml: string | undefined;
+    // Objects stay paired with their source documents, so manager/deployment/patches and omitted secrets are
+    // spliced into the upstream text (as `generate provider` prints it) instead of re-emitting the whole file.
+    let spliced: ManifestEntry[] | undefined;
+    let objects = c.objects;
+    if (needsCustomizing(p)) {
+      const customized = customizeObjects(objects, p);
+      spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
+      objects = customized;
+    }
+    const omittedBefore = ctx.omitted.length;
+    const screened = screenSecrets(ctx, objects, spliced ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
+    if (screened) {
+      const kept = new Set(screened);
+      spliced = (spliced ?? c.entries.map((e, i) => ({ ...e, value: objects[i]! }))).filter((e) => kept.has(e.value));
+    }
+    if (spliced) yaml = emitManifests(spliced);
+    const entries = [
+      { name: 'components.yaml', content: withHeader(yaml ?? c.yaml()) },
+      { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
+    ];
+    if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
+    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore), true);
+  } catch (err) {
+    if (!(err instanceof CapiformError)) throw err;
+    ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: withVariablesHint(err, `${p.configPath}.variables`) });
+  }
+}
+
+/** Renders `providers/cert-manager` from the release's `cert-manager.yaml`. */
+export function renderCertManager(ctx: RenderContext, version: string, raw: string): void {
+  const { config, cache, files } = ctx;
+  const dir = 'providers/cert-manager';
+  const inputs = digestOf({ fp: codeFingerprint(), kind: 'cert-manager', version, raw: sha256Hex(raw), images: config.images });
+  const reused = cache.reuse(dir, inputs);
+  if (reused) files.push(...reused.files);
+  else {
+    const cm = processCertManager(raw, version, config.images);
+    cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]), undefined, true);
+  }
+}

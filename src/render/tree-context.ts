@@ -1,0 +1,111 @@
+/**
+ * What rendering the tree collects as it goes (files, omitted objects, credential leaks, problems) and the small
+ * steps every directory shares: the generated header, a directory's kustomization, screening out credentials.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { markersIn, type ResolvedConfig } from '../config/index.js';
+import type { ArtifactStore } from '../lock/index.js';
+import type { KustomizationOptions } from './argocd/index.js';
+import { mergeDuplicateObjects } from './duplicate-objects.js';
+import type { Leak, Problem } from './problems.js';
+import { declaredNamespaces, kustomizationFor, type KubeObject } from './tree/deps.js';
+import type { TreeCache } from './tree/tree-cache.js';
+import { generatedHeader } from './tree/roots.js';
+import type { TreeFile } from './tree/write-tree.js';
+
+/** An object left out of the tree because a credential would land in it (policy "omit"). */
+export interface OmittedObject {
+  /** `Secret capa-system/capa-manager-bootstrap-credentials`. */
+  object: string;
+  /** Where it would have gone: `providers/infrastructure-aws/components.yaml`. */
+  file: string;
+  variables: string[];
+}
+
+/** One run's rendering state: what it reads from and everything it collects. */
+export interface RenderContext {
+  config: ResolvedConfig;
+  store: ArtifactStore;
+  files: TreeFile[];
+  omitted: OmittedObject[];
+  leaks: Leak[];
+  problems: Problem[];
+  /** `lock`: read every artifact the tree needs (recorded by the store) without rendering anything. */
+  lockMode: boolean;
+  cache: TreeCache;
+  classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
+  /** What rendered each cluster and ClusterClass directory (release and file), for messages about its objects. */
+  sources: Map<string, string>;
+}
+
+/** A fresh context: nothing rendered yet. */
+export function renderContext(config: ResolvedConfig, store: ArtifactStore, cache: TreeCache, lockMode: boolean): RenderContext {
+  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map() };
+}
+
+/** The generated header as a comment's text (kustomizations and the Argo CD glue write it themselves). */
+export const headerText = generatedHeader.replace(/^# /, '');
+
+/** A file's text as the tree holds it: the generated header first, ending in `\n`. */
+export function withHeader(yaml: string): string {
+  return `${generatedHeader}\n${yaml.endsWith('\n') ? yaml : `${yaml}\n`}`;
+}
+
+/** `Secret capa-system/capa-manager-bootstrap-credentials`. */
+function objectName(o: KubeObject): string {
+  const m = (o.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  return `${String(o.kind)} ${m.namespace ? `${String(m.namespace)}/` : ''}${String(m.name ?? '')}`;
+}
+
+/** Namespaces the providers' and cert-manager's components create. */
+export function providerNamespaces(ctx: RenderContext): Set<string> {
+  const out = new Set<string>();
+  for (const f of ctx.files) {
+    if (!f.path.startsWith('providers/') || !/\/(components|cert-manager)\.yaml$/.test(f.path)) continue;
+    for (const ns of declaredNamespaces(fileContent(ctx, f))) out.add(ns);
+  }
+  return out;
+}
+
+/** A file's text: files taken from the tree cache carry no content, their bytes on disk are the rendered ones. */
+function fileContent(ctx: RenderContext, f: TreeFile): string {
+  return f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8');
+}
+
+/** Drops identical copies of an object from later files; different copies are an input error (./duplicate-objects.ts). */
+export function mergeDuplicates(ctx: RenderContext): void {
+  const changed = mergeDuplicateObjects(ctx.files, (f) => fileContent(ctx, f), (dir) => ctx.sources.get(dir));
+  for (const [i, f] of ctx.files.entries()) {
+    const content = changed.get(f.path);
+    if (content === undefined) continue;
+    ctx.files[i] = { ...f, content };
+    ctx.cache.verified.delete(f.path);
+    // The dropped copy depends on other directories, which the directory's inputs digest does not cover.
+    ctx.cache.forget(dirname(f.path));
+  }
+}
+
+/** Adds a directory's files and its kustomization; returns the directory's files. */
+export function addDir(files: TreeFile[], dir: string, entries: { name: string; content: string }[], kustomizeOpts: Omit<KustomizationOptions, 'header'> = {}): TreeFile[] {
+  const own = entries.map((e) => ({ path: `${dir}/${e.name}`, content: e.content }));
+  own.push({ path: `${dir}/kustomization.yaml`, content: kustomizationFor(entries.map((e) => e.name), { header: headerText, ...kustomizeOpts }) });
+  files.push(...own);
+  return own;
+}
+
+/** Objects carrying credential markers: recorded as leaks (policy fail) or dropped (policy omit). */
+export function screenSecrets(ctx: RenderContext, objects: KubeObject[], yaml: string, file: string, where: string): KubeObject[] | null {
+  if (!yaml.includes('capiform-secret-')) return null;
+  const keep: KubeObject[] = [];
+  for (const o of objects) {
+    const names = markersIn(JSON.stringify(o));
+    if (names.length === 0) {
+      keep.push(o);
+      continue;
+    }
+    if (ctx.config.secrets.policy === 'omit') ctx.omitted.push({ object: objectName(o), file, variables: names });
+    else for (const v of names) ctx.leaks.push({ variable: v, object: objectName(o), file, where });
+  }
+  return keep;
+}
