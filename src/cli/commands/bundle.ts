@@ -10,7 +10,7 @@ import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { requireWritableFile } from '../paths.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
 import { asProjectWriter, downloadProgress, lockTimeoutOption } from './pipeline-shared.js';
 
 interface BundleOptions {

@@ -4,7 +4,7 @@ import { InputError, UsageError } from '../../errors.js';
 import { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/images.js';
 import { readTree } from '../../bundle/project.js';
 import { lockFileName } from '../../lock/index.js';
-import { readSettled } from '../../render/tree/write-tree.js';
+import { readSettled } from '../../pipeline/tree/index.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { requireFolder } from '../paths.js';

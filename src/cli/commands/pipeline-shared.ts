@@ -5,7 +5,7 @@ import type { ResolvedConfig } from '../../config/types.js';
 import type { CliIO } from '../context.js';
 import type { ProgressListener } from '../../resolve/http/client.js';
 import { progressMode, progressReporter } from '../../resolve/http/progress.js';
-import { defaultLockTimeoutSeconds, withProjectLock, type Repair } from '../../render/tree/project-lock.js';
+import { defaultLockTimeoutSeconds, withProjectLock, type Repair } from '../../pipeline/tree/index.js';
 
 export interface PipelineCliOptions {
   config?: string;
@@ -72,7 +72,7 @@ function lockTimeoutSeconds(value: string | undefined): number {
 }
 
 /**
- * Runs `fn` as the project's only writer (see render/tree/project-lock.ts); the waiting notice goes to stderr unless
+ * Runs `fn` as the project's only writer (see pipeline/tree/project-lock.ts); the waiting notice goes to stderr unless
  * `--quiet`.
  */
 export async function asProjectWriter<T>(

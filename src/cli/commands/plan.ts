@@ -41,7 +41,7 @@ import {
 } from '../../plan/upgrade/index.js';
 import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
 import { lockFileName } from '../../lock/index.js';
-import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
 
 interface PlanGlobals {
   json?: boolean;
