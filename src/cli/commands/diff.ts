@@ -21,7 +21,7 @@ import {
   type RenderAtContext,
   type RenderedTree,
 } from '../../plan/diff/index.js';
-import { bundleRepository } from '../../bundle/source.js';
+import { bundleRepository } from '../../bundle/index.js';
 import { treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
