@@ -14,7 +14,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeSteps, type WriteStep } from '../src/render/tree/write-tree.js';
+import { writeSteps, type WriteStep } from '../src/pipeline/tree/tree-writer.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureProject, writeFixtureConfig, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';

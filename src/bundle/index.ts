@@ -1,5 +1,8 @@
 /** The bundle layer's door: air-gapped bundles (layout, archive) and the images a tree uses. */
 export { mtimeFromEnv, writeArchive } from './archive.js';
-export { imagesOfTree, type TreeFileInput } from './images.js';
-export { bundleFiles, checkLockedFiles, type Extra } from './layout.js';
+export { archiveLimitsFromEnv } from './archive-limits.js';
+export { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from './images.js';
+export { bundleFiles, checkLockedFiles, repositoryDir, type Extra } from './layout.js';
+export { bundleRepository, openBundle, type BundleSource } from './source.js';
+export { verifyBundleFile } from './verify.js';
 export { defaultBundleName, lockedFileReader, readProjectLock, readTree } from './project.js';

@@ -1,7 +1,7 @@
 /** capi.config.*: types, defineConfig, the schema and the loader. (clusterctl.yaml lives in ./clusterctl.) */
 export { defineConfig } from './define-config.js';
 export { configFileNames, findConfigFile, loadConfig, readConfigFile, validateConfig, type LoadConfigOptions } from './load.js';
-export { configSchema, isVersionConstraint, providerKinds } from './schema.js';
+export { configSchema, contractPattern, isVersionConstraint, providerKinds } from './schema.js';
 export { configJsonSchema } from './json-schema.js';
 export type * from './types.js';
 export { isSecretVariable, looksLikeCredential, markersIn, redact, secretMarker, secretValues } from './secrets.js';

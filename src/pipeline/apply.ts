@@ -3,7 +3,8 @@
  * together under the tree writer's journal (`render`).
  */
 import { lockFileName, writeLock } from '../lock/index.js';
-import { repairTree, writeTree, type TreeCache, type TreeChanges, type TreeFile } from '../render/index.js';
+import type { TreeCache, TreeChanges, TreeFile } from '../render/index.js';
+import { repairTree, writeTree } from './tree/index.js';
 import type { LockModel } from './assemble.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';

@@ -6,7 +6,7 @@
  * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing and returns every
  * file with its contents.
  */
-import { checkTreePaths, diffTree } from '../render/index.js';
+import { checkTreePaths, diffTree } from './tree/index.js';
 import { applyLock, applyTree } from './apply.js';
 import { assembleTree, lockModel, sortTree } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';

@@ -2,10 +2,12 @@
  * The pipeline layer's door: compositions of the layers below. `render`, `render --check`, `lock` and a render in
  * memory are compositions of the stages (./compositions.ts); `bundle` and `images` compose the tree on disk with a
  * render in memory (./bundle.ts, ./images.ts). `lock --upgrade --contract` lives here because it joins
- * the lock with the upgrade planner (src/plan), which sits above the lock.
+ * the lock with the upgrade planner (src/plan), which sits above the lock. The project's files on disk (tree writer,
+ * journal, writer lock, path checks) are ./tree, which has a door of its own for commands that need only those.
  */
 export { checkProject, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
 export type { ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
 export { buildBundle, type BundleRequest, type BundleResult } from './bundle.js';
 export { configImageOverrides, upstreamTree } from './images.js';
 export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';
+export { assertNoUnfinishedWrite, checkLockPath, checkTreePaths, defaultLockTimeoutSeconds, diffTree, readSettled, repairTree, withProjectLock, writeTree, type Repair } from './tree/index.js';

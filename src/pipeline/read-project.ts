@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CapiformError, UsageError } from '../errors.js';
 import { checkContractPin, lockDrift, lockFileName, LockStaleError, readLockDocument, staleLockError, type Lock, type LockDocument, type LockDrift, type LockedSource } from '../lock/index.js';
-import { aggregate, checkLockPath, type Problem } from '../render/index.js';
+import { aggregate, type Problem } from '../render/index.js';
+import { checkLockPath } from './tree/index.js';
 import { certManagerRepository, providerLocation, type RepositoryRef } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 

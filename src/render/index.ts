@@ -1,7 +1,7 @@
 /**
- * The render layer's door: the shape of a rendered tree, the tree's directories rendered from resolved releases
- * (functions of data; the tree cache is an optimisation inside them), and the tree writer the pipeline applies them
- * with.
+ * The render layer's door: the shape of a rendered tree and the tree's directories rendered from resolved releases
+ * (functions of data; the tree cache is an optimisation inside them). Putting a tree on disk is the pipeline's
+ * (src/pipeline/tree).
  */
 export { generatedHeader, generatedMark, treeRoots } from './tree/roots.js';
 export { renderCertManager, renderProvider } from './render-providers.js';
@@ -10,6 +10,5 @@ export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext,
 export { aggregate, secretsError, type Problem } from './problems.js';
 export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
 export { TreeCache } from './tree/tree-cache.js';
-export { checkLockPath, checkTreePaths } from './tree/tree-paths.js';
-export { diffTree, repairTree, writeTree, type TreeChanges, type TreeFile } from './tree/write-tree.js';
+export type { TreeChanges, TreeFile } from './tree/tree-file.js';
 export type { ImageOverrides } from './components/index.js';

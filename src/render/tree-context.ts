@@ -12,7 +12,7 @@ import type { Leak, Problem } from './problems.js';
 import { declaredNamespaces, kustomizationFor, type KubeObject } from './tree/deps.js';
 import type { TreeCache } from './tree/tree-cache.js';
 import { generatedHeader } from './tree/roots.js';
-import type { TreeFile } from './tree/write-tree.js';
+import type { TreeFile } from './tree/tree-file.js';
 
 /** An object left out of the tree because a credential would land in it (policy "omit"). */
 export interface OmittedObject {

@@ -6,9 +6,7 @@
 import { join, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { sha256Hex } from '../../cache/index.js';
-import { repositoryDir } from '../../bundle/layout.js';
-import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
-import { openBundle, type BundleSource } from '../../bundle/source.js';
+import type { BundleSource } from '../../bundle/index.js';
 import type { CliIO } from '../context.js';
 
 export function addBundleOption(cmd: Command): Command {
@@ -24,6 +22,8 @@ export interface BundlePipelineOptions {
 /** Runs `fn` with the bundle's pipeline options, or with none when `file` is undefined. */
 export async function withBundle<T>(io: CliIO, file: string | undefined, configDir: string, fn: (opts: Partial<BundlePipelineOptions>, bundle?: BundleSource) => Promise<T>): Promise<T> {
   if (file === undefined) return fn({});
+  // Loaded only with --bundle: a render or lock without one never reads an archive.
+  const { archiveLimitsFromEnv, openBundle } = await import('../../bundle/index.js');
   const src = await openBundle(resolvePath(io.cwd, file), configDir, { limits: archiveLimitsFromEnv(io.env), source: file });
   try {
     return await fn(
@@ -44,6 +44,7 @@ export async function withBundle<T>(io: CliIO, file: string | undefined, configD
  */
 export async function withBundleRepository<T>(io: CliIO, file: string | undefined, fallback: string | undefined, fn: (repositoryDir: string | undefined) => Promise<T> | T): Promise<T> {
   if (file === undefined) return fn(fallback);
+  const { archiveLimitsFromEnv, openBundle, repositoryDir } = await import('../../bundle/index.js');
   const src = await openBundle(resolvePath(io.cwd, file), io.cwd, { limits: archiveLimitsFromEnv(io.env), source: file });
   try {
     return await fn(join(src.dir, repositoryDir));

@@ -5,12 +5,10 @@ import { IntegrityError } from '../../errors.js';
 import type { Extra } from '../../bundle/index.js';
 import { lockFileName } from '../../lock/index.js';
 import type { BundleResult } from '../../pipeline/index.js';
-import { verifyBundleFile } from '../../bundle/verify.js';
-import { archiveLimitsFromEnv } from '../../bundle/archive-limits.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { requireWritableFile } from '../paths.js';
-import type { ResolvedConfig } from '../../config/types.js';
-import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
+import type { ResolvedConfig } from '../../config/index.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
 import { asProjectWriter, downloadProgress, lockTimeoutOption } from './pipeline-shared.js';
 
 interface BundleOptions {
@@ -26,7 +24,7 @@ interface BundleOptions {
 /** Builds the bundle of the project around `--config` and writes it. */
 export async function createBundle(io: CliIO, opts: BundleOptions): Promise<BundleResult> {
   if (opts.out !== undefined) requireWritableFile(io.cwd, opts.out, '--out');
-  const { loadConfig } = await import('../../config/load.js');
+  const { loadConfig } = await import('../../config/index.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
   const dir = config.dir;
   // The default name comes from the lock, read later; its folder is known now.
@@ -85,6 +83,7 @@ export function registerBundle(program: Command, io: CliIO): void {
     .action(async (file: string, _local: unknown, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const path = resolvePath(io.cwd, file);
+      const { archiveLimitsFromEnv, verifyBundleFile } = await import('../../bundle/index.js');
       const res = await verifyBundleFile(path, { limits: archiveLimitsFromEnv(io.env), source: file });
       if (g.json) io.stdout(`${JSON.stringify({ file, ok: res.problems.length === 0, files: res.files, problems: res.problems }, null, 2)}\n`);
       if (res.problems.length > 0) {

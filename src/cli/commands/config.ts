@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { loadClusterctlConfig } from '../../config/clusterctl/index.js';
 import { UsageError } from '../../errors.js';
-import { formatRepositoriesText, formatRepositoriesYaml, listProviders, splitUrl } from '../../resolve/providers.js';
+import { formatRepositoriesText, formatRepositoriesYaml, listProviders, splitUrl } from '../../resolve/index.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 
 export function registerConfig(program: Command, io: CliIO): void {

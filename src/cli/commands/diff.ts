@@ -21,12 +21,12 @@ import {
   type RenderAtContext,
   type RenderedTree,
 } from '../../plan/diff/index.js';
-import { bundleRepository } from '../../bundle/source.js';
+import { bundleRepository } from '../../bundle/index.js';
 import { treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { lockFileName } from '../../lock/index.js';
-import { readSettled } from '../../render/tree/write-tree.js';
+import { readSettled } from '../../pipeline/tree/index.js';
 
 interface DiffFlags {
   base?: string;

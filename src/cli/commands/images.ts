@@ -1,10 +1,9 @@
 /** `capiform images [--config f] [--json] [--relocate REGISTRY] [--format lines|skopeo|crane|yaml] [--tree DIR]`. */
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
-import { formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/images.js';
-import { readTree } from '../../bundle/project.js';
+import { readTree, formatImageList, formatRelocations, imagesOfTree, relocationFormats, relocations, type ImageRecord, type RelocationFormat, type TreeFileInput } from '../../bundle/index.js';
 import { lockFileName } from '../../lock/index.js';
-import { readSettled } from '../../render/tree/write-tree.js';
+import { readSettled } from '../../pipeline/tree/index.js';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { requireFolder } from '../paths.js';
@@ -30,7 +29,7 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
     }
     return imagesOfTree(tree);
   }
-  const { loadConfig } = await import('../../config/load.js');
+  const { loadConfig } = await import('../../config/index.js');
   const config = await loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
   // Either way it reads one completed write: never a tree (or lock) a crash or a running render left half-swapped.
   return readSettled(

@@ -1,7 +1,7 @@
 /** `capiform lock [--upgrade [names…]] [--contract <c>]`: resolve the config and write capi.lock.yaml. */
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { contractPattern } from '../../config/schema.js';
+import { contractPattern } from '../../config/index.js';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
 import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';

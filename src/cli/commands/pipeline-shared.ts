@@ -1,11 +1,10 @@
 /** What `capiform lock` and `capiform render` share: loading the config and redacting credentials from output. */
 import { Option, type Command } from 'commander';
 import { CapiformError, UsageError } from '../../errors.js';
-import type { ResolvedConfig } from '../../config/types.js';
+import type { ResolvedConfig } from '../../config/index.js';
 import type { CliIO } from '../context.js';
-import type { ProgressListener } from '../../resolve/http/client.js';
-import { progressMode, progressReporter } from '../../resolve/http/progress.js';
-import { defaultLockTimeoutSeconds, withProjectLock, type Repair } from '../../render/tree/project-lock.js';
+import { progressMode, progressReporter, type ProgressListener } from '../../resolve/http/index.js';
+import { defaultLockTimeoutSeconds, withProjectLock, type Repair } from '../../pipeline/tree/index.js';
 
 export interface PipelineCliOptions {
   config?: string;
@@ -20,13 +19,13 @@ export function pipelineOptions(cmd: Command): PipelineCliOptions {
 }
 
 export async function loadPipelineConfig(io: CliIO, opts: PipelineCliOptions): Promise<ResolvedConfig> {
-  const { loadConfig } = await import('../../config/load.js');
+  const { loadConfig } = await import('../../config/index.js');
   return loadConfig({ cwd: io.cwd, ...(opts.config ? { configFile: opts.config } : {}), env: io.env });
 }
 
 /** Output and errors with every credential value of the config replaced by `***`. */
 export async function redacting(io: CliIO, config: ResolvedConfig): Promise<{ io: CliIO; redactError: (err: unknown) => unknown }> {
-  const { redact, secretValues } = await import('../../config/secrets.js');
+  const { redact, secretValues } = await import('../../config/index.js');
   const values = secretValues(config);
   const r = (t: string): string => redact(t, values);
   return {
@@ -72,7 +71,7 @@ function lockTimeoutSeconds(value: string | undefined): number {
 }
 
 /**
- * Runs `fn` as the project's only writer (see render/tree/project-lock.ts); the waiting notice goes to stderr unless
+ * Runs `fn` as the project's only writer (see pipeline/tree/project-lock.ts); the waiting notice goes to stderr unless
  * `--quiet`.
  */
 export async function asProjectWriter<T>(

@@ -22,7 +22,7 @@ import {
   readManifests,
   readTreeInventory,
   type LockedInventoryProvider,
-} from '../../plan/read-inputs.js';
+} from '../../plan/index.js';
 import { tabwrite } from '../../go/index.js';
 import {
   addUpgradeItems,
@@ -39,9 +39,9 @@ import {
   type UpgradeFinding,
   type UpgradeItem,
 } from '../../plan/upgrade/index.js';
-import { certManagerShouldUpgrade } from '../../resolve/cert-manager.js';
+import { certManagerShouldUpgrade } from '../../resolve/index.js';
 import { lockFileName } from '../../lock/index.js';
-import { assertNoUnfinishedWrite, readSettled } from '../../render/tree/write-tree.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
 
 interface PlanGlobals {
   json?: boolean;

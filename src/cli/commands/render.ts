@@ -21,7 +21,7 @@ export function registerRender(program: Command, io: CliIO): void {
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
       const { checkProject, renderProject } = await import('../../pipeline/index.js');
-      const { readSettled } = await import('../../render/tree/write-tree.js');
+      const { readSettled } = await import('../../pipeline/tree/index.js');
       const { lockFileName } = await import('../../lock/index.js');
       const say = (l: string): void => {
         if (!opts.quiet && !opts.json) out.stderr(`${l}\n`);

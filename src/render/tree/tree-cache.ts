@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultCacheDir, sha256Hex, writeFileAtomic } from '../../cache/index.js';
-import type { TreeFile } from './write-tree.js';
+import type { TreeFile } from './tree-file.js';
 
 /** Bump when the entry format or the meaning of a field changes: older files are then ignored. */
 const formatVersion = 2;

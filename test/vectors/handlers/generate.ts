@@ -31,7 +31,7 @@ import {
   templateFromConfigMap,
   type ManagementClusterView,
   type RepoContext,
-} from '../../../src/render/generate.js';
+} from '../../../src/render/generate/index.js';
 import { parseProviderName } from '../../../src/resolve/provider-name.js';
 import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';

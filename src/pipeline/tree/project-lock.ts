@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { withProcessLock } from '../../cache/index.js';
 import { checkTreePaths } from './tree-paths.js';
-import { crashHook, repairTree, stateDir } from './write-tree.js';
+import { crashHook, repairTree, stateDir } from './tree-writer.js';
 
 /** How long a writing command waits for another one by default (`--lock-timeout`). */
 export const defaultLockTimeoutSeconds = 60;

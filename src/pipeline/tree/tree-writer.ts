@@ -25,23 +25,11 @@ import {
 import { dirname, join } from 'node:path';
 import { compareBytes, isTemporarySibling, writeFileAtomic } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
+import type { TreeChanges, TreeFile } from '../../render/index.js';
 
-export { generatedHeader } from './roots.js';
 export const stateDir = '.capiform';
 const ownedFile = 'owned.json';
 const journalFile = 'journal.json';
-
-export interface TreeFile {
-  /** Path relative to the tree root, `/`-separated, inside a top-level directory (`providers/cluster-api/components.yaml`). */
-  path: string;
-  content: string;
-}
-
-export interface TreeChanges {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
 
 interface Journal {
   /** 1: written before the lock file joined the journal (no `lock`). */

@@ -8,7 +8,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { compareBytes } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
-import { stateDir } from './write-tree.js';
+import { stateDir } from './tree-writer.js';
 
 function lstatOrNull(path: string): Stats | null {
   try {

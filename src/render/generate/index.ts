@@ -5,9 +5,9 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
-import { manifestLabel, type ProviderType } from '../capi/index.js';
-import { checkProviderContract, createRepository, getProvider, loadRemote, loadTemplateSource, parseProviderName, type ProgressListener, type ProviderConfig, type ProviderRepository, readMetadata, type UserProvider, withOverrides as withOverridesLayer } from '../resolve/index.js';
+import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../../errors.js';
+import { manifestLabel, type ProviderType } from '../../capi/index.js';
+import { checkProviderContract, createRepository, getProvider, loadRemote, loadTemplateSource, parseProviderName, type ProgressListener, type ProviderConfig, type ProviderRepository, readMetadata, type UserProvider, withOverrides as withOverridesLayer } from '../../resolve/index.js';
 import {
   addClusterClassIfMissing,
   clusterClassReferences,
@@ -21,17 +21,17 @@ import {
   type ExistingObjects,
   type Template,
   type VariableLookup,
-} from './cluster-template.js';
+} from '../cluster-template.js';
 import {
   describeComponents,
   renderProviderComponents,
   type ImageOverrides,
   type ProviderComponents,
-} from './provider-components.js';
-import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../config/index.js';
-import { compareBytes, defaultCacheDir } from '../cache/index.js';
-import type { OutputStyle } from './components/index.js';
-import { decodeUtf8 } from '../yaml/index.js';
+} from '../provider-components.js';
+import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../../config/index.js';
+import { compareBytes, defaultCacheDir } from '../../cache/index.js';
+import type { OutputStyle } from '../components/index.js';
+import { decodeUtf8 } from '../../yaml/index.js';
 
 /** What generate needs from the outside world. */
 export interface GenerateIO {

@@ -1,0 +1,8 @@
+/**
+ * The project's files on disk: the crash-safe tree writer and its journal, the project's writer lock and the checks
+ * of the paths it writes. A door of its own so a command can reach the tree on disk (`readSettled`, the writer
+ * lock) without loading the rest of the pipeline.
+ */
+export { assertNoUnfinishedWrite, diffTree, readSettled, repairTree, writeTree } from './tree-writer.js';
+export { defaultLockTimeoutSeconds, withProjectLock, type Repair } from './project-lock.js';
+export { checkLockPath, checkTreePaths } from './tree-paths.js';
