@@ -56,7 +56,6 @@ export {
   type ObjectChange,
   type RenderedTree,
 } from './plan/diff/index.js';
-export { hashTemplateNames } from './render/template-hash.js';
 export {
   applyCustomPlan,
   applyPlan,
@@ -74,19 +73,19 @@ export {
 } from './plan/upgrade/index.js';
 export { formatMovePlan, planMove, type MovePlan, type MovePlanObject } from './plan/move/index.js';
 export {
-  renderProviderComponents,
-  type ProviderComponents,
-  type RenderProviderComponentsInput,
-} from './render/provider-components.js';
-export {
+  hashTemplateNames,
   renderClusterTemplate,
+  renderProviderComponents,
   templateOptionsToVariables,
+  type ProviderComponents,
   type RenderClusterTemplateInput,
   type RenderedClusterTemplate,
+  type RenderProviderComponentsInput,
   type TemplateOptions,
-} from './render/cluster-template.js';
+} from './render/index.js';
 export { defineConfig } from './config/index.js';
-export type * from './config/types.js';
+// The config types, named one by one: they are the documented interface of capi.config.ts.
+export type { ArgoCdConfig, CapiformConfig, CertManagerConfig, ClusterEntry, DeploymentConfig, ImageOverride, ImagesConfig, ManagerConfig, PatchConfig, ProviderEntry, ResolvedArgoCd, ResolvedCertManager, ResolvedCluster, ResolvedConfig, ResolvedProvider, ResolvedSecrets, ResolvedTemplates, ResolvedVariables, SecretsConfig, TemplatesConfig, VariablesConfig } from './config/index.js';
 export {
   argocdManifests,
   kustomizationFor,

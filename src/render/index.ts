@@ -12,3 +12,13 @@ export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSy
 export { TreeCache } from './tree/tree-cache.js';
 export type { TreeChanges, TreeFile } from './tree/tree-file.js';
 export type { ImageOverrides } from './components/index.js';
+// The library surface (src/index.ts) renders single templates and components as clusterctl does.
+export { renderProviderComponents, type ProviderComponents, type RenderProviderComponentsInput } from './provider-components.js';
+export {
+  renderClusterTemplate,
+  templateOptionsToVariables,
+  type RenderClusterTemplateInput,
+  type RenderedClusterTemplate,
+  type TemplateOptions,
+} from './cluster-template.js';
+export { hashTemplateNames } from './template-hash.js';

@@ -124,7 +124,7 @@ async function renderDir(
   ctx: RenderAtContext,
   at?: { where: string; rewrite: (text: string) => string },
 ): Promise<RenderedTree> {
-  const { loadConfig, findConfigFile } = await import('../../config/load.js');
+  const { loadConfig, findConfigFile } = await import('../../config/index.js');
   const env = ctx.env ?? {};
   try {
     if (at !== undefined && configPath === undefined) {
