@@ -1,7 +1,9 @@
 /**
  * The IO composition behind `capiform generate yaml|provider|cluster` (clusterctl's `GenerateProvider`,
  * `GetClusterTemplate` and `ProcessYAML`): read clusterctl.yaml, find the provider, resolve and check its version,
- * read files through the overrides layer, then hand strings to the pure render functions.
+ * read files through the overrides layer, then hand strings to the render functions. Each call owns its HTTP client
+ * (see `GenerateIO.http`) and names the on-disk memo of provider components (`<cache dir>/render`); nothing below it
+ * picks a client or a cache directory itself.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
