@@ -3,8 +3,8 @@
  *   read project (./read-project.ts) → resolve (./resolve-stage.ts) → render (./render-stage.ts) →
  *   assemble (./assemble.ts) → apply (./apply.ts, the only writer).
  * `render` writes the lock and the tree; `render --check` writes nothing and compares with the tree on disk; `lock`
- * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing and returns every
- * file with its contents.
+ * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing in the project and
+ * returns every file with its contents. Downloads and tree-cache blobs may still go to the user's cache.
  */
 import { checkTreePaths, diffTree } from './tree/index.js';
 import { applyLock, applyTree } from './apply.js';

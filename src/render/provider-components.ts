@@ -1,7 +1,8 @@
 /**
  * Provider components as `clusterctl generate provider` builds them (spec §2.1): list the variables, substitute
  * (unless `--raw`/`--describe`), then the components pipeline (parse, image overrides and checks, target namespace,
- * labels, order). Pure and synchronous.
+ * labels, order). Synchronous, and pure unless the caller passes `cacheDir`: then the components pipeline's result is
+ * memoised there on disk (never when the substituted text holds a credential).
  */
 import { looksLikeCredential } from '../config/index.js';
 import { CapiformError, InputError, wrapError } from '../errors.js';

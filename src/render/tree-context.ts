@@ -33,6 +33,10 @@ export interface RenderContext {
   problems: Problem[];
   /** `lock`: read every artifact the tree needs (recorded by the store) without rendering anything. */
   lockMode: boolean;
+  /**
+   * The tree cache the pipeline built for this run: rendering reads it and records into it (provider directories'
+   * contents go to its blob store as they are recorded); only the pipeline's apply stage saves its entries.
+   */
   cache: TreeCache;
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
   /** What rendered each cluster and ClusterClass directory (release and file), for messages about its objects. */

@@ -30,8 +30,9 @@ export interface RepositoryOptions {
   /** OS environment (GOPROXY etc.), for remote repositories. */
   env?: Record<string, string | undefined>;
   /**
-   * The HTTP layer for remote repositories (cache, offline mode, progress, request counts). Default: a client on
-   * the cache dir from `env` (`$CAPIFORM_CACHE_DIR`, XDG), online.
+   * The run's HTTP layer for remote repositories (cache, offline mode, progress, request counts); pass the same client
+   * for every repository of a run so they share release listings. Default: a client for this repository alone, on
+   * the cache dir from `env` (`$CAPIFORM_CACHE_DIR`, XDG).
    */
   http?: HttpClient;
   /** Download progress, for a client built here (ignored when `http` is given). */
@@ -97,12 +98,10 @@ export async function createRepository(
       const env = (opts.env ?? {}) as NodeJS.ProcessEnv;
       const label = kind === 'github' ? 'GitHub' : 'GitLab';
       // Loaded on demand: local repositories (and `generate` on them) must not pay for octokit and zod.
-      const { createRemoteRepository, defaultHttpClient, httpClientFor } = await import('./remote.js');
+      const { createRemoteRepository, httpClientFor } = await import('./remote.js');
       try {
         const repo = createRemoteRepository(kind, provider.url, {
-          http:
-            opts.http ??
-            (opts.onProgress || opts.offline ? httpClientFor(env, { onProgress: opts.onProgress, offline: opts.offline ?? false }) : defaultHttpClient(env)),
+          http: opts.http ?? httpClientFor(env, { onProgress: opts.onProgress, offline: opts.offline ?? false }),
           env,
           variables: opts.get,
         });

@@ -18,8 +18,6 @@ import { remoteKindOf } from './repository-kind.js';
 import { HttpsRepository } from './https/repository.js';
 import type { ProviderRepository, RepositoryKind } from './repository.js';
 
-const defaultClients = new Map<string, HttpClient>();
-
 export interface RunHttpOptions {
   /** Never open a socket: answer from the cache or fail naming what is missing (`--offline`). */
   offline?: boolean;
@@ -29,7 +27,9 @@ export interface RunHttpOptions {
 
 /**
  * The HTTP client for one run of a command: the content-addressed cache of `env` (`$CAPIFORM_CACHE_DIR`, XDG), the
- * proxies of `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), offline mode and progress.
+ * proxies of `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), offline mode and progress. The caller owns it and passes it
+ * down: repositories built on one client share their release listings and files (GitHub's per-client state), so a
+ * client must not outlive its run.
  */
 export function httpClientFor(env: NodeJS.ProcessEnv, opts: RunHttpOptions = {}): HttpClient {
   const fetch = proxyFetch(env);
@@ -41,20 +41,6 @@ export function httpClientFor(env: NodeJS.ProcessEnv, opts: RunHttpOptions = {})
     ...(fetch ? { fetch } : {}),
     ...(proxies ? { proxyDescription: describeProxies(proxies) } : {}),
   });
-}
-
-/**
- * One online HttpClient per cache dir for callers that do not bring their own, so providers of the same GitHub
- * repository (core, bootstrap, control plane) share one release listing within a run.
- */
-export function defaultHttpClient(env: NodeJS.ProcessEnv): HttpClient {
-  const dir = defaultCacheDir(env);
-  let client = defaultClients.get(dir);
-  if (!client) {
-    client = httpClientFor(env);
-    defaultClients.set(dir, client);
-  }
-  return client;
 }
 
 export type RemoteKind = Exclude<RepositoryKind, 'local'>;

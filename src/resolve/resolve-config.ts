@@ -85,7 +85,7 @@ export interface RepositoryFactoryOptions {
  * The pipeline's repositories. None resolves clusterctl's `latest` at construction (capiform chooses versions by
  * constraint, and `latest` would read listings and metadata.yaml outside the lock, so a frozen render with a complete
  * cache would still open a socket). Remote kinds are loaded on demand, so local-only configs never load octokit, and
- * share one HTTP client per factory.
+ * share one HTTP client per factory: build one factory per run (the pipeline's context does), never one per process.
  */
 export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFactory {
   let http: HttpClient | undefined = opts.http;
@@ -96,8 +96,6 @@ export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFac
     return createRemoteRepository(p.kind, p.url, { http, env: opts.env, explicitKind: p.explicitKind ?? false, version: p.version });
   };
 }
-
-const defaultFactory: RepositoryFactory = (p) => repositoryFactory({ env: process.env })(p);
 
 interface ProviderLocation {
   kind: RepositorySource['kind'];
@@ -134,7 +132,7 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
   return { kind, url: full, componentsFile: kind === 'local' ? full.split(/[\\/]/).pop()! : componentsFile, source: sourceFor(kind, url, configDir) };
 }
 
-export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef> {
+export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory): Promise<RepositoryRef> {
   const loc = providerLocation(p, configDir);
   try {
     const request: RepositoryRequest = {
@@ -171,7 +169,7 @@ function missingLocalRepository(p: ResolvedProvider, configDir: string, componen
   });
 }
 
-export async function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory = defaultFactory): Promise<RepositoryRef | undefined> {
+export async function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory): Promise<RepositoryRef | undefined> {
   const cm = config.certManager;
   if (!cm) return undefined;
   const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${cm.version}/cert-manager.yaml`;

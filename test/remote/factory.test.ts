@@ -51,6 +51,15 @@ describe('createRepository with remote URLs', () => {
     }
   });
 
+  it('GitHub without a client: each call gets its own, so a release published between two runs in one process is seen', async () => {
+    fake.addRelease('o/r', { tag: 'v1.0.0', assets: { 'metadata.yaml': md } });
+    const env = { GITHUB_API_URL: fake.apiUrl, GOPROXY: 'off', CAPIFORM_CACHE_DIR: tempDir() };
+    const provider = { name: 'acme', type: 'InfrastructureProvider', url: 'https://github.com/o/r/releases/v1.0.0/infrastructure-components.yaml' };
+    expect(await (await createRepository(provider, { env })).listVersions()).toEqual(['v1.0.0']);
+    fake.addRelease('o/r', { tag: 'v1.1.0', assets: { 'metadata.yaml': md } });
+    expect([...(await (await createRepository(provider, { env })).listVersions())].sort()).toEqual(['v1.0.0', 'v1.1.0']);
+  });
+
   it('wraps construction errors like clusterctl', async () => {
     await expect(
       createRepository({ name: 'x', type: 'CoreProvider', url: 'https://github.com/dd/' }, { env: {} }),

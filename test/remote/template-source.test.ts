@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CapiformError } from '../../src/errors.js';
+import { processYaml, type GenerateIO } from '../../src/render/generate/index.js';
 import { invalidGitHubUrlMessage, readTemplateSource, type TemplateSourceOptions } from '../../src/resolve/template-source.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { httpFor, tempDir } from './setup.js';
@@ -98,5 +99,30 @@ describe('template sources (--from)', () => {
       'unable to read content from "http://example.com/t.yaml". Only reading from GitHub and local file system is supported',
     );
     expect(fake.count()).toBe(0);
+  });
+});
+
+describe('generate yaml --from a GitHub URL', () => {
+  const url = 'https://github.com/o/r/blob/main/cluster-template.yaml';
+  const io = (): GenerateIO => ({
+    env: { GITHUB_API_URL: fake.apiUrl, CAPIFORM_CACHE_DIR: tempDir(), XDG_CONFIG_HOME: tempDir() },
+    cwd: dir,
+    readStdin: async () => new Uint8Array(),
+  });
+
+  it('reads through the client the caller passes', async () => {
+    fake.contents.set('o/r/main/cluster-template.yaml', template);
+    const http = httpFor(fake, tempDir());
+    const t = await processYaml({ ...io(), http }, { from: url });
+    expect(t.yaml()).toContain('kind: Machine');
+    expect(http.requestCount()).toBe(1);
+  });
+
+  it('without one builds its own for the call and leaves the caller\'s IO as it was', async () => {
+    fake.contents.set('o/r/main/cluster-template.yaml', template);
+    const given = io();
+    await processYaml(given, { from: url });
+    expect(fake.count('api')).toBe(1);
+    expect(given.http).toBeUndefined();
   });
 });

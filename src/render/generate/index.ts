@@ -1,13 +1,15 @@
 /**
  * The IO composition behind `capiform generate yaml|provider|cluster` (clusterctl's `GenerateProvider`,
  * `GetClusterTemplate` and `ProcessYAML`): read clusterctl.yaml, find the provider, resolve and check its version,
- * read files through the overrides layer, then hand strings to the pure render functions.
+ * read files through the overrides layer, then hand strings to the render functions. Each call owns its HTTP client
+ * (see `GenerateIO.http`) and names the on-disk memo of provider components (`<cache dir>/render`); nothing below it
+ * picks a client or a cache directory itself.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../../errors.js';
 import { manifestLabel, type ProviderType } from '../../capi/index.js';
-import { checkProviderContract, createRepository, getProvider, loadRemote, loadTemplateSource, parseProviderName, type ProgressListener, type ProviderConfig, type ProviderRepository, readMetadata, type UserProvider, withOverrides as withOverridesLayer } from '../../resolve/index.js';
+import { checkProviderContract, createRepository, getProvider, type HttpClient, loadRemote, loadTemplateSource, parseProviderName, type ProgressListener, type ProviderConfig, type ProviderRepository, readMetadata, repositoryKindFor, type UserProvider, withOverrides as withOverridesLayer } from '../../resolve/index.js';
 import {
   addClusterClassIfMissing,
   clusterClassReferences,
@@ -44,6 +46,20 @@ export interface GenerateIO {
   onProgress?: ProgressListener | undefined;
   /** `--offline`: remote repositories and template URLs answer from the cache only. */
   offline?: boolean;
+  /**
+   * The HTTP client for remote repositories and template URLs. Default: one per call, built from `env`, `offline` and
+   * `onProgress` when the call first leaves the disk, and shared by the call's repositories and URLs.
+   */
+  http?: HttpClient | undefined;
+}
+
+/** This call's IO: a copy, so the client `remoteHttp` builds stays with the call and never reaches the caller. */
+const callIO = (io: GenerateIO): GenerateIO => ({ ...io });
+
+/** The call's HTTP client, built on first use: calls that stay on the disk never load the remote modules. */
+async function remoteHttp(io: GenerateIO): Promise<HttpClient> {
+  io.http ??= (await loadRemote()).httpClientFor(io.env, { onProgress: io.onProgress, offline: io.offline ?? false });
+  return io.http;
 }
 
 const rec = (v: unknown): Record<string, unknown> =>
@@ -119,7 +135,8 @@ async function openRepository(
   provider: ProviderConfig,
   type: ProviderType,
 ): Promise<RepoContext> {
-  const repo = await createRepository(provider, { get: config.lookup, env: io.env, onProgress: io.onProgress, offline: io.offline ?? false });
+  const http = repositoryKindFor(provider.url).kind === 'local' ? undefined : await remoteHttp(io);
+  const repo = await createRepository(provider, { get: config.lookup, env: io.env, ...(http ? { http } : {}) });
   const ref = { name: provider.name, type };
   return {
     repo: withOverridesLayer(repo, ref, { overridesFolder: config.get('overridesFolder'), env: io.env }),
@@ -149,7 +166,8 @@ export interface GenerateProviderOptions {
 
 
 /** `clusterctl generate provider`: the text to print (YAML + `\n`, or the `--describe` summary). */
-export async function generateProvider(io: GenerateIO, opts: GenerateProviderOptions): Promise<string> {
+export async function generateProvider(given: GenerateIO, opts: GenerateProviderOptions): Promise<string> {
+  const io = callIO(given);
   if (opts.raw && opts.describe) throw new UsageError('--raw and --describe are mutually exclusive');
   const { name, version: requested } = parseProviderName(opts.provider);
   const config = loadConfig(io);
@@ -224,15 +242,17 @@ export async function readTemplateSource(
   io: GenerateIO,
   variables?: VariableLookup,
 ): Promise<{ raw: string; source: string }> {
+  return readTemplateFrom(from, callIO(io), variables);
+}
+
+/** `readTemplateSource` within a call: URLs are read with the call's HTTP client. */
+async function readTemplateFrom(from: string, io: GenerateIO, variables?: VariableLookup): Promise<{ raw: string; source: string }> {
   if (from === '-') return { raw: text(await io.readStdin(), '<stdin>'), source: '<stdin>' };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(from)?.[1]?.toLowerCase();
   if (scheme === 'https') {
-    const [remote, sources] = await Promise.all([loadRemote(), loadTemplateSource()]);
+    const [http, sources] = await Promise.all([remoteHttp(io), loadTemplateSource()]);
     const raw = await sources.readTemplateSource(from, {
-      http:
-        io.onProgress || io.offline
-          ? remote.httpClientFor(io.env, { onProgress: io.onProgress, offline: io.offline ?? false })
-          : remote.defaultHttpClient(io.env),
+      http,
       cwd: io.cwd,
       readStdin: io.readStdin,
       token: variables?.('github-token'),
@@ -278,11 +298,12 @@ export interface GenerateYamlOptions {
  * `-` for stdin), processed with target namespace `""` (no namespace enforcement). With `listVariables` it only lists
  * the variables (no objects), as clusterctl's `SkipTemplateProcess`.
  */
-export async function processYaml(io: GenerateIO, opts: Omit<GenerateYamlOptions, 'outputStyle'>): Promise<Template> {
+export async function processYaml(given: GenerateIO, opts: Omit<GenerateYamlOptions, 'outputStyle'>): Promise<Template> {
+  const io = callIO(given);
   const from = opts.from ?? '-';
   if (from === '') throw new UsageError('unable to read custom template. Please specify a template source');
   const config = loadConfig(io);
-  const src = await readTemplateSource(from, io, config.lookup);
+  const src = await readTemplateFrom(from, io, config.lookup);
   return newTemplate({
     raw: src.raw,
     source: src.source,
@@ -572,7 +593,8 @@ async function flavorHint(ctx: RepoContext, version: string): Promise<string | u
 }
 
 /** `clusterctl generate cluster`: the text to print (YAML + `\n`, or the `--list-variables` report). */
-export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptions): Promise<string> {
+export async function generateCluster(given: GenerateIO, opts: GenerateClusterOptions): Promise<string> {
+  const io = callIO(given);
   const config = loadConfig(io);
   const template = await getClusterTemplate(
     {
@@ -591,7 +613,7 @@ export async function generateCluster(io: GenerateIO, opts: GenerateClusterOptio
     {
       variables: (n) => config.get(n),
       openInfrastructure: (name) => openProvider(io, config, name, 'InfrastructureProvider'),
-      readURL: (url) => readTemplateSource(url, io, config.lookup),
+      readURL: (url) => readTemplateFrom(url, io, config.lookup),
     },
   );
   if (opts.listVariables) {

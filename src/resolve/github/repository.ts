@@ -84,7 +84,7 @@ export class GitHubRepository implements ProviderRepository {
     const proxy = opts.goproxy;
     this.goproxy = proxy && proxy.host !== '' ? new GoproxyClient(opts.http, proxy) : null;
     this.assetDownload = opts.assetDownload ?? 'auto';
-    this.state = sharedState(this.http, `${this.apiBaseUrl} ${this.webBaseUrl} ${this.slug} ${proxy?.host ?? ''}`);
+    this.state = this.http.shared(`github ${this.apiBaseUrl} ${this.webBaseUrl} ${this.slug} ${proxy?.host ?? ''}`, newRepoState);
   }
 
   private get slug(): string {
@@ -371,30 +371,18 @@ interface RepoState {
 }
 
 /** clusterctl caches versions and files per process; capiform per HTTP client (one per run). */
-const states = new WeakMap<HttpClient, Map<string, RepoState>>();
-
-function sharedState(http: HttpClient, key: string): RepoState {
-  let byKey = states.get(http);
-  if (!byKey) {
-    byKey = new Map();
-    states.set(http, byKey);
-  }
-  let state = byKey.get(key);
-  if (!state) {
-    state = {
-      listing: new Map(),
-      pages: [],
-      listed: false,
-      complete: false,
-      reading: Promise.resolve(),
-      byTag: new Map(),
-      files: new Map(),
-      missing: new Map(),
-      browserDownloadsFail: false,
-    };
-    byKey.set(key, state);
-  }
-  return state;
+function newRepoState(): RepoState {
+  return {
+    listing: new Map(),
+    pages: [],
+    listed: false,
+    complete: false,
+    reading: Promise.resolve(),
+    byTag: new Map(),
+    files: new Map(),
+    missing: new Map(),
+    browserDownloadsFail: false,
+  };
 }
 
 /** `sha256:<hex>` → `<hex>`; other algorithms are ignored. */

@@ -102,12 +102,23 @@ export class HttpClient {
   private readonly opts: HttpClientOptions;
   private readonly redactor = new Redactor();
   private readonly doFetch: typeof fetch;
+  private readonly runState = new Map<string, unknown>();
 
   constructor(opts: HttpClientOptions = {}) {
     this.opts = opts;
     this.offline = opts.offline ?? false;
     this.cache = opts.cache;
     this.doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /**
+   * What the repositories built on this client keep in memory (GitHub's release listings and files), by `key`, made
+   * by `create` on first use. A client serves one run, so this state ends with the run and is shared within it.
+   */
+  shared<T>(key: string, create: () => T): T {
+    if (!this.runState.has(key)) this.runState.set(key, create());
+    // Each key is written only here, by the one caller that owns the key's prefix and its type.
+    return this.runState.get(key) as T;
   }
 
   /** Requests sent to `host` (`api.github.com`, `127.0.0.1:4567`), or to every host. Retries and redirects count. */
