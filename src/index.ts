@@ -10,10 +10,10 @@ export { LocalRepository } from './resolve/index.js';
 export { GitHubRepository } from './resolve/github/index.js';
 export { GitLabRepository } from './resolve/gitlab/index.js';
 export { HttpsRepository } from './resolve/https/index.js';
-export { createRemoteRepository, type RemoteRepositoryOptions } from './resolve/remote.js';
+export { createRemoteRepository, type RemoteRepositoryOptions } from './resolve/remote/index.js';
 export { HttpClient, OfflineError, RateLimitError, progressMode, progressReporter, type ProgressEvent } from './resolve/http/index.js';
 export { ContentCache, defaultCacheDir, sha256Hex } from './cache/index.js';
-export { readTemplateSource } from './resolve/template-source.js';
+export { readTemplateSource } from './resolve/template-source/index.js';
 export { createRepository } from './resolve/index.js';
 export {
   readMetadata,

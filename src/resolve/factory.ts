@@ -98,7 +98,7 @@ export async function createRepository(
       const env = (opts.env ?? {}) as NodeJS.ProcessEnv;
       const label = kind === 'github' ? 'GitHub' : 'GitLab';
       // Loaded on demand: local repositories (and `generate` on them) must not pay for octokit and zod.
-      const { createRemoteRepository, httpClientFor } = await import('./remote.js');
+      const { createRemoteRepository, httpClientFor } = await import('./remote/index.js');
       try {
         const repo = createRemoteRepository(kind, provider.url, {
           http: opts.http ?? httpClientFor(env, { onProgress: opts.onProgress, offline: opts.offline ?? false }),

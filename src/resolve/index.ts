@@ -42,6 +42,6 @@ export {
 } from './resolve-config.js';
 
 /** The remote repository clients (GitHub, GitLab, HTTPS), loaded on first use. */
-export const loadRemote = (): Promise<typeof import('./remote.js')> => import('./remote.js');
+export const loadRemote = (): Promise<typeof import('./remote/index.js')> => import('./remote/index.js');
 /** `generate cluster --from` sources (URL, GitHub, file, stdin), loaded on first use. */
-export const loadTemplateSource = (): Promise<typeof import('./template-source.js')> => import('./template-source.js');
+export const loadTemplateSource = (): Promise<typeof import('./template-source/index.js')> => import('./template-source/index.js');

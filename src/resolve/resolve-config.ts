@@ -91,7 +91,7 @@ export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFac
   let http: HttpClient | undefined = opts.http;
   return async (p) => {
     if (p.kind === 'local') return new LocalRepository({ name: p.name, type: p.type, url: p.url });
-    const { createRemoteRepository, httpClientFor } = await import('./remote.js');
+    const { createRemoteRepository, httpClientFor } = await import('./remote/index.js');
     http ??= httpClientFor(opts.env, { offline: opts.offline ?? false, onProgress: opts.onProgress });
     return createRemoteRepository(p.kind, p.url, { http, env: opts.env, explicitKind: p.explicitKind ?? false, version: p.version });
   };

@@ -10,7 +10,7 @@ import semver from 'semver';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/cache/index.js';
 import type { HttpClient } from '../../src/resolve/http/client.js';
-import { createRemoteRepository } from '../../src/resolve/remote.js';
+import { createRemoteRepository } from '../../src/resolve/remote/index.js';
 import type { ProviderRepository } from '../../src/resolve/repository.js';
 import { fixtureRepository } from '../helpers/pipeline-fixtures.js';
 import { runCli } from '../helpers/cli.js';

@@ -3,7 +3,7 @@ import { ConfigError, IntegrityError, NetworkError, ResolutionError } from '../.
 import { GitHubRepository } from '../../src/resolve/github/repository.js';
 import { OfflineError, RateLimitError } from '../../src/resolve/http/errors.js';
 import type { HttpClient } from '../../src/resolve/http/client.js';
-import { createRemoteRepository } from '../../src/resolve/remote.js';
+import { createRemoteRepository } from '../../src/resolve/remote/index.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { blobCount, httpFor, latestPatchRelease, metadataYaml, tempDir } from './setup.js';
 import { thrown } from '../helpers/thrown.js';

@@ -3,7 +3,7 @@ import { NetworkError, ResolutionError } from '../../src/errors.js';
 import { GitLabRepository } from '../../src/resolve/gitlab/repository.js';
 import { gitlabUrlFormMessage } from '../../src/resolve/gitlab/url.js';
 import { HttpsRepository } from '../../src/resolve/https/repository.js';
-import { createRemoteRepository, remoteKindOf } from '../../src/resolve/remote.js';
+import { createRemoteRepository, remoteKindOf } from '../../src/resolve/remote/index.js';
 import { createServer } from 'node:http';
 import { FakeRemotes } from './fake-remotes.js';
 import { closeServer, listenOnLoopback } from './loopback-server.js';

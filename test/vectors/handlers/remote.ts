@@ -17,7 +17,7 @@ import { componentsPathOf } from '../../../src/resolve/github/url.js';
 import { GitLabRepository } from '../../../src/resolve/gitlab/repository.js';
 import { GoproxyClient, goproxySchemeAndHost } from '../../../src/resolve/goproxy/index.js';
 import { HttpClient } from '../../../src/resolve/http/client.js';
-import { readLocalFile, readRawUrl, readTemplateSource } from '../../../src/resolve/template-source.js';
+import { readLocalFile, readRawUrl, readTemplateSource } from '../../../src/resolve/template-source/index.js';
 import { FakeRemotes, type FakeRelease } from '../../remote/fake-remotes.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';
 import { tempDir } from '../../helpers/testdir.js';

@@ -5,13 +5,13 @@
  */
 import { statSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { InputError, IntegrityError, NetworkError, ResolutionError } from '../errors.js';
-import { sha256Hex } from '../cache/index.js';
-import { createOctokit, defaultGitHubApiUrl, githubApiUrlFrom, githubFailure } from './github/client.js';
-import { contentFileSchema, releaseSchema } from './github/schema.js';
-import { digestOf } from './github/repository.js';
-import type { HttpClient } from './http/client.js';
-import { parseGoUrl, type GoUrl } from '../go/index.js';
+import { InputError, IntegrityError, NetworkError, ResolutionError } from '../../errors.js';
+import { sha256Hex } from '../../cache/index.js';
+import { createOctokit, defaultGitHubApiUrl, githubApiUrlFrom, githubFailure } from '../github/client.js';
+import { contentFileSchema, releaseSchema } from '../github/schema.js';
+import { digestOf } from '../github/repository.js';
+import type { HttpClient } from '../http/client.js';
+import { parseGoUrl, type GoUrl } from '../../go/index.js';
 
 export interface TemplateSourceOptions {
   http: HttpClient;

@@ -7,16 +7,16 @@
  *   GitLab: token `gitlab-access-token` / GITLAB_ACCESS_TOKEN (Bearer).
  *   HTTPS:  one version, from the URL's folder or the config's `version`.
  */
-import { githubApiUrlFrom } from './github/client.js';
-import { GitHubRepository } from './github/repository.js';
-import { GitLabRepository } from './gitlab/repository.js';
-import { goproxySchemeAndHost } from './goproxy/index.js';
-import { ContentCache, defaultCacheDir } from '../cache/index.js';
-import { HttpClient, type ProgressListener } from './http/client.js';
-import { describeProxies, proxyFetch, proxySettings } from './http/proxy.js';
-import { remoteKindOf } from './repository-kind.js';
-import { HttpsRepository } from './https/repository.js';
-import type { ProviderRepository, RepositoryKind } from './repository.js';
+import { githubApiUrlFrom } from '../github/client.js';
+import { GitHubRepository } from '../github/repository.js';
+import { GitLabRepository } from '../gitlab/repository.js';
+import { goproxySchemeAndHost } from '../goproxy/index.js';
+import { ContentCache, defaultCacheDir } from '../../cache/index.js';
+import { HttpClient, type ProgressListener } from '../http/client.js';
+import { describeProxies, proxyFetch, proxySettings } from '../http/proxy.js';
+import { remoteKindOf } from '../repository-kind.js';
+import { HttpsRepository } from '../https/repository.js';
+import type { ProviderRepository, RepositoryKind } from '../repository.js';
 
 export interface RunHttpOptions {
   /** Never open a socket: answer from the cache or fail naming what is missing (`--offline`). */
