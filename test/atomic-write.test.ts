@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporarySibling, writeFileAtomic } from '../src/cache/index.js';
-import { repairTree } from '../src/pipeline/tree/tree-writer.js';
+import { repairTree } from '../src/pipeline/index.js';
 import { testdir } from './helpers/testdir.js';
 
 describe('writeFileAtomic', () => {

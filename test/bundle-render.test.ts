@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readTree } from '../src/bundle/project.js';
+import { readTree } from '../src/bundle/index.js';
 import { runCli } from './helpers/cli.js';
 import { fixtureProject } from './helpers/pipeline-fixtures.js';
 import { tempDir } from './helpers/testdir.js';

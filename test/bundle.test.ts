@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readArchive, writeArchive } from '../src/bundle/archive.js';
 import { parseSums } from '../src/bundle/layout.js';
 import { bundleContents, verifyBundle } from '../src/bundle/verify.js';
-import { openBundle } from '../src/bundle/source.js';
+import { openBundle } from '../src/bundle/index.js';
 import { IntegrityError } from '../src/errors.js';
 import { ContentCache } from '../src/cache/index.js';
 import { testdir } from './helpers/testdir.js';

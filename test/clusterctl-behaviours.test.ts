@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode, ResolutionError } from '../src/errors.js';
 import { processYaml } from '../src/render/generate/index.js';
 import { GitHubRepository } from '../src/resolve/github/repository.js';
-import { HttpClient } from '../src/resolve/http/client.js';
+import { HttpClient } from '../src/resolve/index.js';
 import { fromUnstructured } from '../src/yaml/index.js';
 import { runCli } from './helpers/cli.js';
 import { testdir } from './helpers/testdir.js';

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { flavorProblem } from '../src/config/names.js';
+import { flavorProblem } from '../src/config/index.js';
 import { InputError } from '../src/errors.js';
 import { clusterClassFileName, templateFileName } from '../src/render/template-names.js';
 import { bundleProject } from './helpers/bundle-project.js';

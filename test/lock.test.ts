@@ -5,7 +5,7 @@ import { runCli } from './helpers/cli.js';
 import { fixtureConfig, fixtureProject, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
 import { loadConfig } from '../src/config/index.js';
 import { runPipeline } from '../src/pipeline/index.js';
-import { memoryCache } from '../src/lock/artifacts.js';
+import { memoryCache } from '../src/lock/index.js';
 import { sha256Hex } from '../src/cache/index.js';
 
 const lockOf = (dir: string): string => readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');

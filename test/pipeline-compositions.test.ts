@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureProject } from './helpers/pipeline-fixtures.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';
 import { loadConfig } from '../src/config/index.js';
-import { memoryCache } from '../src/lock/artifacts.js';
+import { memoryCache } from '../src/lock/index.js';
 import { checkProject, lockProject, renderInMemory, renderProject, runPipeline } from '../src/pipeline/index.js';
 
 describe('pipeline compositions', { timeout: 240_000 }, () => {

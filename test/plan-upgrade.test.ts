@@ -22,7 +22,7 @@ import {
   type Repositories,
 } from '../src/plan/upgrade/index.js';
 import { ExitCode } from '../src/errors.js';
-import { certManagerShouldUpgrade } from '../src/resolve/cert-manager.js';
+import { certManagerShouldUpgrade } from '../src/resolve/index.js';
 import { thrown } from './helpers/thrown.js';
 
 const core = (version: string, namespace = 'capi-system'): InventoryProvider => ({

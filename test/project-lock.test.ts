@@ -8,7 +8,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeF
 import { hostname } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireProcessLock } from '../src/cache/process-lock.js';
+import { acquireProcessLock } from '../src/cache/index.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureConfigPlain, fixtureProject, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';

@@ -2,30 +2,14 @@
  * Provider repositories: the local layout, metadata.yaml, version choice (`latest`), the built-in catalog and
  * provider names, the repository factory, the overrides layer and the cert-manager upgrade decision.
  */
-import { HttpClient } from '../src/resolve/http/client.js';
+import { builtinProviders, certManagerShouldUpgrade, checkProviderContract, createRepository, getProvider, HttpClient, latestContractRelease, latestPatchRelease, latestRelease, listProviders, LocalRepository, overridePath, parseMetadata, parseProviderName, type ProviderRepository, readMetadata, releaseSeriesForContract, releaseSeriesForVersion, repositoryKindFor, resolveProviderRelease, validateProvider, withOverrides } from '../src/resolve/index.js';
 import { chmodSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, InputError, ResolutionError, UsageError } from '../src/errors.js';
-import { builtinProviders } from '../src/resolve/catalog.js';
-import { certManagerShouldUpgrade } from '../src/resolve/cert-manager.js';
-import { createRepository, repositoryKindFor, resolveProviderRelease } from '../src/resolve/factory.js';
 import { parseClusterctlConfig } from '../src/config/clusterctl/index.js';
-import { LocalRepository } from '../src/resolve/local/local-repository.js';
-import {
-  checkProviderContract,
-  parseMetadata,
-  readMetadata,
-  releaseSeriesForContract,
-  releaseSeriesForVersion,
-} from '../src/resolve/metadata.js';
-import { overridePath, withOverrides } from '../src/resolve/overrides.js';
-import { parseProviderName, validateProvider } from '../src/resolve/provider-name.js';
 import { manifestLabel } from '../src/capi/index.js';
-import { getProvider, listProviders } from '../src/resolve/providers.js';
-import type { ProviderRepository } from '../src/resolve/repository.js';
 import { compareWithBuildTags, parseSemantic } from '../src/go/index.js';
-import { latestContractRelease, latestPatchRelease, latestRelease } from '../src/resolve/versions.js';
 import { runCli } from './helpers/cli.js';
 import { sharedDir } from './helpers/shared.js';
 import { testdir } from './helpers/testdir.js';

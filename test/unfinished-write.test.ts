@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSettled, writeTree } from '../src/pipeline/tree/tree-writer.js';
+import { readSettled, writeTree } from '../src/pipeline/index.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureProject, writeFixtureConfig } from './helpers/pipeline-fixtures.js';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseClusterctlConfig } from '../src/config/clusterctl/index.js';
-import { decodeMetadata } from '../src/resolve/metadata.js';
+import { decodeMetadata } from '../src/resolve/index.js';
 import { decodeYaml, parseYamlValue, stringifyYaml } from '../src/yaml/index.js';
 
 const root = resolve(import.meta.dirname, '..');

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
-import { hashTemplateNames } from '../../src/render/template-hash.js';
+import { hashTemplateNames } from '../../src/render/index.js';
 import { tempDir as testTempDir } from './testdir.js';
 
 export type Files = Record<string, string>;

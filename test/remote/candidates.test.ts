@@ -5,8 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { constraintRule, settledCandidates } from '../../src/resolve/candidates.js';
 import { createRemoteRepository } from '../../src/resolve/remote/index.js';
-import { latestPatchRelease } from '../../src/resolve/versions.js';
-import type { ProviderRepository } from '../../src/resolve/repository.js';
+import { latestPatchRelease, type ProviderRepository } from '../../src/resolve/index.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { httpFor, metadataYaml, tempDir } from './setup.js';
 

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/resolve/http/client.js';
+import { HttpClient } from '../../src/resolve/index.js';
 import { proxyFetch, proxySettings, withoutExperimentalWarning } from '../../src/resolve/http/proxy.js';
 import { fixtureConfig, fixtureRepository } from '../helpers/pipeline-fixtures.js';
 import { runCli } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRepository } from '../../src/resolve/factory.js';
+import { createRepository } from '../../src/resolve/index.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { httpFor, metadataYaml, tempDir } from './setup.js';
 import { haveOpenssl, loopbackTls } from './tls-loopback.js';

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, IntegrityError, NetworkError, ResolutionError } from '../../src/errors.js';
 import { GitHubRepository } from '../../src/resolve/github/repository.js';
-import { OfflineError, RateLimitError } from '../../src/resolve/http/errors.js';
-import type { HttpClient } from '../../src/resolve/http/client.js';
+import { type HttpClient, OfflineError, RateLimitError } from '../../src/resolve/index.js';
 import { createRemoteRepository } from '../../src/resolve/remote/index.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { blobCount, httpFor, latestPatchRelease, metadataYaml, tempDir } from './setup.js';

@@ -3,9 +3,8 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { ContentCache } from '../../src/cache/index.js';
-import { HttpClient, type HttpClientOptions } from '../../src/resolve/http/client.js';
+import { HttpClient, type HttpClientOptions, type ProviderRepository } from '../../src/resolve/index.js';
 import { isSemanticVersion } from '../../src/resolve/github/semantic.js';
-import type { ProviderRepository } from '../../src/resolve/repository.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { tempDir as testTempDir } from '../helpers/testdir.js';
 

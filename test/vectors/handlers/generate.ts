@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { CapiformError } from '../../../src/errors.js';
-import type { ProviderRepository } from '../../../src/resolve/repository.js';
+import { getProvider, parseProviderName, type ProviderRepository } from '../../../src/resolve/index.js';
 import { manifestLabel, type ProviderType } from '../../../src/capi/index.js';
 import {
   clusterClassExists,
@@ -32,8 +32,6 @@ import {
   type ManagementClusterView,
   type RepoContext,
 } from '../../../src/render/generate/index.js';
-import { parseProviderName } from '../../../src/resolve/provider-name.js';
-import { getProvider } from '../../../src/resolve/providers.js';
 import { runCli } from '../../helpers/cli.js';
 import { tempDir, testdir } from '../../helpers/testdir.js';
 import { checkExpected, field, need } from '../fields.js';

@@ -26,7 +26,7 @@ import {
   type UpgradePlan,
 } from '../../../src/plan/upgrade/index.js';
 import { manifestLabel, parseKubernetesVersion as parseSemantic, versionTag } from '../../../src/capi/index.js';
-import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
+import { certManagerShouldUpgrade } from '../../../src/resolve/index.js';
 import {
   buildMoveGraph,
   discoveryTypes,

@@ -16,7 +16,7 @@ import { GitHubRepository } from '../../../src/resolve/github/repository.js';
 import { componentsPathOf } from '../../../src/resolve/github/url.js';
 import { GitLabRepository } from '../../../src/resolve/gitlab/repository.js';
 import { GoproxyClient, goproxySchemeAndHost } from '../../../src/resolve/goproxy/index.js';
-import { HttpClient } from '../../../src/resolve/http/client.js';
+import { HttpClient } from '../../../src/resolve/index.js';
 import { readLocalFile, readRawUrl, readTemplateSource } from '../../../src/resolve/template-source/index.js';
 import { FakeRemotes, type FakeRelease } from '../../remote/fake-remotes.js';
 import type { Vector, VectorFile, VectorHandler } from '../types.js';

@@ -12,9 +12,7 @@ import {
   parseGoDuration,
 } from '../../../src/config/clusterctl/index.js';
 import { fromPlain, isConfigMap } from '../../../src/config/clusterctl/values.js';
-import { certManagerShouldUpgrade } from '../../../src/resolve/cert-manager.js';
-import { createRepository, repositoryKindFor } from '../../../src/resolve/factory.js';
-import { builtinProviders } from '../../../src/resolve/catalog.js';
+import { builtinProviders, certManagerShouldUpgrade, createRepository, getProvider, latestContractRelease, latestPatchRelease, latestRelease, listProviders, type LocalRepository, overridePath, type ProviderRepository, readOverride, repositoryKindFor, type UserProvider } from '../../../src/resolve/index.js';
 import {
   metadataProblem,
   readMetadata,
@@ -23,14 +21,9 @@ import {
   type Metadata,
   type ReleaseSeries,
 } from '../../../src/resolve/metadata.js';
-import { overridePath, readOverride } from '../../../src/resolve/overrides.js';
 import { parseProviderName, providerProblem } from '../../../src/resolve/provider-name.js';
 import { manifestLabel, providerTypeOrder } from '../../../src/capi/index.js';
-import { getProvider, listProviders, type UserProvider } from '../../../src/resolve/providers.js';
-import type { ProviderRepository } from '../../../src/resolve/repository.js';
 import { formatSemantic, parseTolerant, tryParseSemantic } from '../../../src/go/index.js';
-import { latestContractRelease, latestPatchRelease, latestRelease } from '../../../src/resolve/versions.js';
-import type { LocalRepository } from '../../../src/resolve/local/local-repository.js';
 import { runCli } from '../../helpers/cli.js';
 import { testdir } from '../../helpers/testdir.js';
 import { checkExpected, field, need, outcome, rec, stringMap } from '../fields.js';

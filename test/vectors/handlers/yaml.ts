@@ -1,7 +1,6 @@
 /** Vectors for the YAML layer: yaml-io.json (ToUnstructured) and derived-yaml-io.json (emit, parse). */
 import { expect } from 'vitest';
-import { decodeYaml, emitGoYaml, fromUnstructured, joinYaml, parseManifests } from '../../../src/yaml/index.js';
-import { ordinalize } from '../../../src/yaml/parse.js';
+import { decodeYaml, emitGoYaml, fromUnstructured, joinYaml, ordinalize, parseManifests } from '../../../src/yaml/index.js';
 import { checkExpected, need } from '../fields.js';
 import type { Vector, VectorHandler } from '../types.js';
 
