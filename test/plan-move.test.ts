@@ -250,12 +250,12 @@ describe('inferred runtime ownerReferences: the control plane', () => {
 
 describe('reading manifests for plan move', () => {
   it('flattens kind: List documents and drops empty ones', async () => {
-    const { parseManifestText } = await import('../src/plan/read-inputs.js');
+    const { parseManifestText } = await import('../src/pipeline/plan-inputs/index.js');
     const objs = parseManifestText('---\n# only a comment\n---\napiVersion: v1\nkind: List\nitems:\n  - { apiVersion: v1, kind: Secret, metadata: { name: a } }\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: b } }\n', 'x.yaml');
     expect(objs.map((o) => o.kind)).toEqual(['Secret', 'ConfigMap']);
   });
   it('reports a YAML error with its file and line (exit 2)', async () => {
-    const { parseManifestText } = await import('../src/plan/read-inputs.js');
+    const { parseManifestText } = await import('../src/pipeline/plan-inputs/index.js');
     let err: (Error & { where?: string; exitCode?: number }) | undefined;
     try {
       parseManifestText('apiVersion: v1\nkind: Secret\nmetadata: {\n', 'bad.yaml');

@@ -9,7 +9,7 @@ import { parseKubernetesVersion } from '../capi/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
 import { satisfiesConstraint } from '../config/index.js';
-import { repositoryListing } from '../plan/index.js';
+import { repositoryListing } from './plan-inputs/index.js';
 import {
   checkUpgradePaths,
   defaultContractRules,

@@ -22,7 +22,7 @@ import {
   readManifests,
   readTreeInventory,
   type LockedInventoryProvider,
-} from '../../plan/index.js';
+} from '../../pipeline/plan-inputs/index.js';
 import { tabwrite } from '../../go/index.js';
 import {
   addUpgradeItems,

@@ -1,17 +1,17 @@
 /**
- * Thin IO adapters for `capiform plan`: manifests from files and directories, the inventory from a rendered tree or
- * capi.lock.yaml, and release listings from clusterctl local-repository folders. Everything else in src/plan is pure.
+ * What `capiform plan` reads from disk: manifests from files and directories, the inventory from a rendered tree or
+ * capi.lock.yaml, and release listings from clusterctl local-repository folders. The planners in src/plan take these as data.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../yaml/index.js';
-import { createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../resolve/index.js';
-import { ContentCache, defaultCacheDir } from '../cache/index.js';
-import { readLockedProviders } from '../lock/index.js';
-import { InputError, ResolutionError } from '../errors.js';
-import { manifestLabel } from '../capi/index.js';
-import type { InventoryProvider, ReleaseSeries, RepositoryListing } from './upgrade/types.js';
-import { compareKubernetesVersions, parseKubernetesVersion, type KubernetesVersion } from '../capi/index.js';
+import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../../yaml/index.js';
+import { createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../../resolve/index.js';
+import { ContentCache, defaultCacheDir } from '../../cache/index.js';
+import { readLockedProviders } from '../../lock/index.js';
+import { InputError, ResolutionError } from '../../errors.js';
+import { manifestLabel } from '../../capi/index.js';
+import type { InventoryProvider, ReleaseSeries, RepositoryListing } from '../../plan/upgrade/index.js';
+import { compareKubernetesVersions, parseKubernetesVersion, type KubernetesVersion } from '../../capi/index.js';
 
 type Obj = Record<string, unknown>;
 
