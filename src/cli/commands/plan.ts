@@ -2,27 +2,16 @@
  * `capiform plan upgrade` and `capiform plan move`: clusterctl's upgrade plan and move plan, offline, from the lock,
  * the rendered tree and local provider repositories.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InputError, NetworkError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../errors.js';
 import { manifestLabel } from '../../capi/index.js';
 import type { CliIO } from '../context.js';
 import { withBundleRepository } from './bundle-option.js';
 import { requireFolder } from '../paths.js';
 import { formatMovePlan, planMove } from '../../plan/move/index.js';
-import {
-  localBasepath,
-  localVersions,
-  missingListings,
-  parseManifestText,
-  readCachedRemoteListing,
-  readLocalListing,
-  readLockInventory,
-  readManifests,
-  readTreeInventory,
-  type LockedInventoryProvider,
-} from '../../pipeline/plan-inputs/index.js';
+import { readCertManagerPlan, readManifests, readPlanInventory, readPlanRepositories } from '../../pipeline/plan-inputs/index.js';
 import { tabwrite } from '../../go/index.js';
 import {
   addUpgradeItems,
@@ -31,15 +20,10 @@ import {
   checkUpgradePaths,
   formatUpgradePlan,
   planWithDropped,
-  repositoryKey,
   sortUpgradeItemsForOutput,
-  type CertManagerPlan,
-  type InventoryProvider,
-  type Repositories,
   type UpgradeFinding,
   type UpgradeItem,
 } from '../../plan/upgrade/index.js';
-import { certManagerShouldUpgrade } from '../../resolve/index.js';
 import { lockFileName } from '../../lock/index.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
 
@@ -55,10 +39,6 @@ function baseDir(io: CliIO, config: string | undefined): string {
   const p = resolve(io.cwd, config);
   if (!existsSync(p)) throw new UsageError(`config file not found: ${config}`, { hint: 'pass an existing capi.config.* with --config' });
   return dirname(p);
-}
-
-function readFileObjects(file: string): Record<string, unknown>[] {
-  return parseManifestText(readFileSync(file, 'utf8'), file);
 }
 
 interface UpgradeOptions {
@@ -90,81 +70,6 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').filter((v) => v !== '')];
 }
 
-function loadInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
-  const lockPath = join(base, lockFileName);
-  const tree = readTreeInventory(join(base, 'providers'), base);
-  if (existsSync(lockPath)) {
-    const locked = readLockInventory(lockPath);
-    for (const p of locked) {
-      const t = tree.find((x) => x.providerName === p.providerName && x.type === p.type);
-      if (t) p.namespace = t.namespace;
-    }
-    return { source: 'lock', providers: locked, locked };
-  }
-  if (tree.length === 0) {
-    throw new InputError(`no inventory: neither capi.lock.yaml nor Provider objects under providers/ in ${base}`, {
-      where: base,
-      hint: 'run in a capiform repository (after `capiform lock` / `capiform render`) or pass --config',
-    });
-  }
-  return { source: 'tree', providers: tree, locked: [] };
-}
-
-async function loadRepositories(
-  inventory: readonly InventoryProvider[],
-  locked: readonly LockedInventoryProvider[],
-  repositoryDir: string | undefined,
-  base: string,
-  env: NodeJS.ProcessEnv,
-): Promise<Repositories> {
-  const repositories: Repositories = {};
-  const missing: string[] = [];
-  for (const p of inventory) {
-    const label = manifestLabel(p.providerName, p.type);
-    let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
-    const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
-    let why = '';
-    if (!listing && lockEntry?.source.kind === 'local') {
-      const basepath = localBasepath(lockEntry.source.url, base, label);
-      listing = await readLocalListing(basepath, p);
-      if (!listing) why = `: no folder ${join(basepath, label)}`;
-    }
-    if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
-      try {
-        listing = await readCachedRemoteListing(p, lockEntry.source.url, env);
-      } catch (err) {
-        if (!(err instanceof NetworkError)) throw err;
-        why = ': not in the cache';
-      }
-    }
-    if (!listing) {
-      missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'}${why})` : label);
-      continue;
-    }
-    repositories[repositoryKey(p)] = listing;
-  }
-  if (missing.length > 0) throw missingListings(missing);
-  return repositories;
-}
-
-function certManagerPlan(base: string, repositoryDir: string | undefined, desiredFlag: string | undefined): CertManagerPlan | null {
-  const dir = join(base, 'providers', 'cert-manager');
-  if (!existsSync(dir)) return null;
-  const installed = readManifests([dir], base).filter((o) => {
-    const labels = (o.metadata as { labels?: Record<string, unknown> } | undefined)?.labels;
-    return labels?.['clusterctl.cluster.x-k8s.io/core'] === 'cert-manager';
-  });
-  if (installed.length === 0) return null;
-  let desired = desiredFlag;
-  let toInstall: Record<string, unknown>[] | null = null;
-  const cmRepo = repositoryDir ? join(repositoryDir, 'cert-manager') : undefined;
-  if (!desired && cmRepo) desired = localVersions(cmRepo).at(-1);
-  if (!desired) return null;
-  if (cmRepo && existsSync(join(cmRepo, desired, 'cert-manager.yaml'))) toInstall = readFileObjects(join(cmRepo, desired, 'cert-manager.yaml'));
-  const decision = certManagerShouldUpgrade(desired, installed, toInstall ?? installed);
-  return { from: decision.fromVersion, to: desired, shouldUpgrade: decision.shouldUpgrade };
-}
-
 function formatFindings(findings: readonly UpgradeFinding[]): string {
   if (findings.length === 0) return '';
   let out = 'capiform upgrade-path checks (not part of clusterctl’s plan):\n\n';
@@ -194,10 +99,10 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
   // The lock and the tree of one completed write: never a pair a crash or a running render left half-swapped.
   const { inventory, certManager } = await readSettled(
     base,
-    () => ({ inventory: loadInventory(base), certManager: certManagerPlan(base, repositoryDir, local.certManagerVersion) }),
+    () => ({ inventory: readPlanInventory(base), certManager: readCertManagerPlan(base, repositoryDir, local.certManagerVersion) }),
     lockFileName,
   );
-  const repositories = await loadRepositories(inventory.providers, inventory.locked, repositoryDir, base, io.env);
+  const repositories = await readPlanRepositories(inventory.providers, inventory.locked, repositoryDir, base, io.env);
   const input = { inventory: inventory.providers, repositories };
   const result = planWithDropped(input);
   const findings = checkUpgradePaths(result, inventory.providers, repositories);

@@ -5,12 +5,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../../yaml/index.js';
-import { createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../../resolve/index.js';
+import { certManagerShouldUpgrade, createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../../resolve/index.js';
 import { ContentCache, defaultCacheDir } from '../../cache/index.js';
-import { readLockedProviders } from '../../lock/index.js';
-import { InputError, ResolutionError } from '../../errors.js';
+import { lockFileName, readLockedProviders } from '../../lock/index.js';
+import { InputError, NetworkError, ResolutionError } from '../../errors.js';
 import { manifestLabel } from '../../capi/index.js';
-import type { InventoryProvider, ReleaseSeries, RepositoryListing } from '../../plan/upgrade/index.js';
+import { repositoryKey, type CertManagerPlan, type InventoryProvider, type ReleaseSeries, type Repositories, type RepositoryListing } from '../../plan/upgrade/index.js';
 import { compareKubernetesVersions, parseKubernetesVersion, type KubernetesVersion } from '../../capi/index.js';
 
 type Obj = Record<string, unknown>;
@@ -182,4 +182,86 @@ export function missingListings(missing: readonly string[]): ResolutionError {
       hint: 'restore the local repository folders (local sources), run `capiform lock` once online to fill the cache (GitHub/GitLab sources), or pass --repository DIR pointing at a clusterctl local repository (<DIR>/<label>/<version>/metadata.yaml) that holds these providers',
     },
   );
+}
+
+function readFileObjects(file: string): Record<string, unknown>[] {
+  return parseManifestText(readFileSync(file, 'utf8'), file);
+}
+
+/** The providers a plan starts from: capi.lock.yaml's (with namespaces from the tree), else the tree's Provider objects. */
+export function readPlanInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
+  const lockPath = join(base, lockFileName);
+  const tree = readTreeInventory(join(base, 'providers'), base);
+  if (existsSync(lockPath)) {
+    const locked = readLockInventory(lockPath);
+    for (const p of locked) {
+      const t = tree.find((x) => x.providerName === p.providerName && x.type === p.type);
+      if (t) p.namespace = t.namespace;
+    }
+    return { source: 'lock', providers: locked, locked };
+  }
+  if (tree.length === 0) {
+    throw new InputError(`no inventory: neither capi.lock.yaml nor Provider objects under providers/ in ${base}`, {
+      where: base,
+      hint: 'run in a capiform repository (after `capiform lock` / `capiform render`) or pass --config',
+    });
+  }
+  return { source: 'tree', providers: tree, locked: [] };
+}
+
+/** Each provider's release listing: `--repository`, the lock's local repository, or the cache of a remote one. */
+export async function readPlanRepositories(
+  inventory: readonly InventoryProvider[],
+  locked: readonly LockedInventoryProvider[],
+  repositoryDir: string | undefined,
+  base: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Repositories> {
+  const repositories: Repositories = {};
+  const missing: string[] = [];
+  for (const p of inventory) {
+    const label = manifestLabel(p.providerName, p.type);
+    let listing = repositoryDir ? await readLocalListing(repositoryDir, p) : undefined;
+    const lockEntry = locked.find((l) => l.providerName === p.providerName && l.type === p.type);
+    let why = '';
+    if (!listing && lockEntry?.source.kind === 'local') {
+      const basepath = localBasepath(lockEntry.source.url, base, label);
+      listing = await readLocalListing(basepath, p);
+      if (!listing) why = `: no folder ${join(basepath, label)}`;
+    }
+    if (!listing && lockEntry && (lockEntry.source.kind === 'github' || lockEntry.source.kind === 'gitlab')) {
+      try {
+        listing = await readCachedRemoteListing(p, lockEntry.source.url, env);
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        why = ': not in the cache';
+      }
+    }
+    if (!listing) {
+      missing.push(lockEntry ? `${label} (${lockEntry.source.kind || 'unknown'} source ${lockEntry.source.url || '?'}${why})` : label);
+      continue;
+    }
+    repositories[repositoryKey(p)] = listing;
+  }
+  if (missing.length > 0) throw missingListings(missing);
+  return repositories;
+}
+
+/** cert-manager's upgrade, when the tree installs it and a newer one is asked for or found beside the repositories. */
+export function readCertManagerPlan(base: string, repositoryDir: string | undefined, desiredFlag: string | undefined): CertManagerPlan | null {
+  const dir = join(base, 'providers', 'cert-manager');
+  if (!existsSync(dir)) return null;
+  const installed = readManifests([dir], base).filter((o) => {
+    const labels = (o.metadata as { labels?: Record<string, unknown> } | undefined)?.labels;
+    return labels?.['clusterctl.cluster.x-k8s.io/core'] === 'cert-manager';
+  });
+  if (installed.length === 0) return null;
+  let desired = desiredFlag;
+  let toInstall: Record<string, unknown>[] | null = null;
+  const cmRepo = repositoryDir ? join(repositoryDir, 'cert-manager') : undefined;
+  if (!desired && cmRepo) desired = localVersions(cmRepo).at(-1);
+  if (!desired) return null;
+  if (cmRepo && existsSync(join(cmRepo, desired, 'cert-manager.yaml'))) toInstall = readFileObjects(join(cmRepo, desired, 'cert-manager.yaml'));
+  const decision = certManagerShouldUpgrade(desired, installed, toInstall ?? installed);
+  return { from: decision.fromVersion, to: desired, shouldUpgrade: decision.shouldUpgrade };
 }
