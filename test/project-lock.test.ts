@@ -4,40 +4,21 @@
  * configs racing into one tree.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { acquireProcessLock } from '../src/cache/index.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureConfigPlain, fixtureProject, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';
+import { fileContents } from './helpers/file-contents.js';
 import { testdir } from './helpers/testdir.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function scratch(): string {
-  const d = testdir();
-  made.push(d);
-  return d;
-}
 
 /** Every file of the project but the configs and the fixture repository, by path. */
 function projectFiles(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      const rel = relative(root, p);
-      if (rel === 'repo' || /config\.ts$/.test(rel)) continue;
-      if (statSync(p).isDirectory()) walk(p);
-      else out[rel] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return out;
+  return fileContents(root, { skip: (rel) => rel === 'repo' || /config\.ts$/.test(rel) });
 }
 
 /** The pid of a process that has exited (and been reaped): no process of this host has it now. */
@@ -64,8 +45,7 @@ const configB: FixtureConfigOptions = {
 describe('the project writer lock', { timeout: 300_000 }, () => {
   it('a render waits for a live holder, says so once naming its pid, and gives up with exit 3 after --lock-timeout, changing nothing', async () => {
     const dir = fixtureProject({}, 'plain');
-    made.push(dir);
-    const env = { CAPIFORM_CACHE_DIR: scratch() };
+    const env = { CAPIFORM_CACHE_DIR: testdir() };
     // This test process is alive: its pid holds the lock.
     const lockFile = writeLockFile(dir, { pid: process.pid, command: 'capiform lock' });
     const before = projectFiles(dir);
@@ -92,10 +72,9 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
 
   it('a lock left by a dead process is taken over, and released after the render', async () => {
     const dir = fixtureProject({}, 'plain');
-    made.push(dir);
     const pid = deadPid();
     writeLockFile(dir, { pid });
-    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: scratch() } });
+    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: testdir() } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('waiting for');
     expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(true);
@@ -104,19 +83,17 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
 
   it.runIf(existsSync('/proc/self/stat'))('a lock whose pid now belongs to a process started after it was taken (a reused pid) is taken over', async () => {
     const dir = fixtureProject({}, 'plain');
-    made.push(dir);
     // This process runs, but it started long after 2001: it cannot be the one that took the lock then.
     writeLockFile(dir, { pid: process.pid, since: '2001-01-01T00:00:00.000Z' });
-    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: scratch() } });
+    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: testdir() } });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, '.capiform/writer.lock'))).toBe(false);
   });
 
   it('a lock held on another host is never taken over: the timeout says how to remove it', async () => {
     const dir = fixtureProject({}, 'plain');
-    made.push(dir);
     const file = writeLockFile(dir, { pid: deadPid(), hostname: 'build-7.example' });
-    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: scratch() } });
+    const r = await runCli(['render', '--lock-timeout', '0'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: testdir() } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('on build-7.example');
     expect(r.stderr).toContain(`delete ${file}`);
@@ -125,15 +102,14 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
 
   it('--lock-timeout must be a number of seconds (exit 2)', async () => {
     const dir = fixtureProject({}, 'plain');
-    made.push(dir);
-    const r = await runCli(['render', '--lock-timeout', 'soon'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: scratch() } });
+    const r = await runCli(['render', '--lock-timeout', 'soon'], { cwd: dir, env: { CAPIFORM_CACHE_DIR: testdir() } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--lock-timeout "soon" is not a number of seconds');
     expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(false);
   });
 
   it('a waiting process gets the lock as soon as its holder releases it', async () => {
-    const dir = scratch();
+    const dir = testdir();
     const file = join(dir, 'writer.lock');
     const first = await acquireProcessLock({ file, what: 'test', command: 'first', timeoutSeconds: 0 });
     const notices: string[] = [];
@@ -160,7 +136,7 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
   it('processes racing to take over one stale lock hold it one at a time', async () => {
     const cli = await compiledCli();
     const lockModule = join(dirname(cli), 'src/cache/process-lock.js');
-    const dir = scratch();
+    const dir = testdir();
     const file = join(dir, 'writer.lock');
     const log = join(dir, 'log');
     writeFileSync(file, `${JSON.stringify({ pid: deadPid(), hostname: hostname(), since: 'x', command: 'dead' })}\n`);
@@ -196,9 +172,8 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
 describe('two renders of different configs into one tree at the same time', { timeout: 600_000 }, () => {
   it('always leave one whole lock+tree pair: the second waits, then renders its own', async () => {
     const cli = await compiledCli();
-    const env = { ...process.env, CAPIFORM_CACHE_DIR: scratch() };
+    const env = { ...process.env, CAPIFORM_CACHE_DIR: testdir() };
     const base = fixtureProject({}, 'plain');
-    made.push(base);
     writeFileSync(join(base, 'a.config.ts'), fixtureConfigPlain({}));
     writeFileSync(join(base, 'b.config.ts'), fixtureConfigPlain(configB));
     rmSync(join(base, 'capi.config.ts'));
@@ -206,7 +181,7 @@ describe('two renders of different configs into one tree at the same time', { ti
     // The pair each config renders on its own.
     const expected: Record<'a' | 'b', Record<string, string>> = { a: {}, b: {} };
     for (const which of ['a', 'b'] as const) {
-      const ref = scratch();
+      const ref = testdir();
       cpSync(base, ref, { recursive: true });
       const r = spawnSync(process.execPath, [cli, 'render', '--config', `${which}.config.ts`], { cwd: ref, env, encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
@@ -225,7 +200,7 @@ describe('two renders of different configs into one tree at the same time', { ti
 
     // Renders of this size usually overlap, and then one of them waits.
     for (let round = 0; round < 5; round++) {
-      const dir = scratch();
+      const dir = testdir();
       cpSync(base, dir, { recursive: true });
       const results = await Promise.all([render(dir, 'a'), render(dir, 'b')]);
       for (const r of results) expect(r.code, `round ${round}, ${r.which}: ${r.stderr}`).toBe(0);
@@ -242,7 +217,7 @@ describe('two renders of different configs into one tree at the same time', { ti
       expect(holder.stderr).not.toContain('waiting for');
     }
     // One round where they surely overlap: both start while the lock is held here, and wait; then it is released.
-    const dir = scratch();
+    const dir = testdir();
     cpSync(base, dir, { recursive: true });
     const held = await acquireProcessLock({ file: join(dir, '.capiform/writer.lock'), what: 'test', command: 'test', timeoutSeconds: 0 });
     const both = [renderWaiting(dir, 'a'), renderWaiting(dir, 'b')];

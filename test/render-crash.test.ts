@@ -10,37 +10,22 @@
  * they run side by side, each in its own copy of the project.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { writeSteps, type WriteStep } from '../src/pipeline/tree/tree-writer.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureProject, writeFixtureConfig, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';
+import { fileContents } from './helpers/file-contents.js';
 import { testdir } from './helpers/testdir.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function scratch(): string {
-  const d = testdir();
-  made.push(d);
-  return d;
-}
 
 /** What a render owns in a project: the lock, the owned list and every file of the tree, by path. */
 function pair(root: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  for (const t of ['providers', 'clusters', 'clusterclasses']) if (existsSync(join(root, t))) walk(join(root, t));
+  for (const t of ['providers', 'clusters', 'clusterclasses']) if (existsSync(join(root, t))) fileContents(root, { dir: join(root, t) }, out);
   for (const f of ['capi.lock.yaml', '.capiform/owned.json']) if (existsSync(join(root, f))) out[f] = readFileSync(join(root, f), 'utf8');
   return out;
 }
@@ -97,13 +82,12 @@ const rollsForward = (step: WriteStep): boolean => writeSteps.indexOf(step) >= w
 
 describe('crash-safe writes of the lock and the tree', { timeout: 600_000 }, () => {
   it('after a SIGKILL at any step the next writing command leaves exactly the old or the new pair, and readers refuse until then', async () => {
-    const env = { CAPIFORM_CACHE_DIR: scratch() };
+    const env = { CAPIFORM_CACHE_DIR: testdir() };
     const old = fixtureProject({}, 'plain');
-    made.push(old);
     expect((await runCli(['render'], { cwd: old, env })).code).toBe(0);
     const oldPair = pair(old);
 
-    const fresh = scratch();
+    const fresh = testdir();
     cpSync(old, fresh, { recursive: true });
     writeFixtureConfig(fresh, configB, 'plain');
     expect((await runCli(['render'], { cwd: fresh, env })).code).toBe(0);
@@ -113,7 +97,7 @@ describe('crash-safe writes of the lock and the tree', { timeout: 600_000 }, () 
 
     const cli = await compiledCli();
     const dirs = writeSteps.map(() => {
-      const dir = scratch();
+      const dir = testdir();
       cpSync(old, dir, { recursive: true });
       writeFixtureConfig(dir, configB, 'plain');
       return dir;

@@ -5,33 +5,19 @@
  * readers work again.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readSettled, writeTree } from '../src/pipeline/index.js';
 import { runCli } from './helpers/cli.js';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { fixtureProject, writeFixtureConfig } from './helpers/pipeline-fixtures.js';
+import { fileContents } from './helpers/file-contents.js';
 import { testdir } from './helpers/testdir.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 /** Every file under `root`, by path (the state a refusing command must leave as it found it). */
-function files(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return out;
-}
+const files = (root: string): Record<string, string> => fileContents(root);
 
 let project = '';
 let clean = '';
@@ -41,14 +27,11 @@ let interrupted = '';
 
 beforeAll(async () => {
   const cache = testdir();
-  made.push(cache);
   env = { PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: cache };
   clean = fixtureProject({}, 'plain');
-  made.push(clean);
   expect((await runCli(['render'], { cwd: clean, env })).code).toBe(0);
   // The same project, switched to a new core version and killed after its first directory was swapped.
   project = testdir();
-  made.push(project);
   cpSync(clean, project, { recursive: true });
   writeFixtureConfig(project, { core: '~1.12.0' }, 'plain');
   const cli = await compiledCli();
@@ -60,13 +43,11 @@ beforeAll(async () => {
   expect(signal).toBe('SIGKILL');
   expect(existsSync(join(project, '.capiform/journal.json'))).toBe(true);
   interrupted = testdir();
-  made.push(interrupted);
   cpSync(project, interrupted, { recursive: true });
 }, 120_000);
 
 function outside(): string {
   const d = testdir();
-  made.push(d);
   return d;
 }
 
@@ -120,7 +101,6 @@ describe('commands that read the tree refuse an unfinished write', { timeout: 12
 describe('a reader overlapping a completed write', () => {
   it('reads again, so what it returns comes from one write', async () => {
     const root = testdir();
-    made.push(root);
     const tree = (v: string): { path: string; content: string }[] => [
       { path: 'providers/p/components.yaml', content: `v: ${v}\n` },
       { path: 'clusters/c/cluster.yaml', content: `v: ${v}\n` },
