@@ -21,39 +21,45 @@ async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; 
   return { ctx, project, resolved: await resolveProject(ctx, project) };
 }
 
-/** `capiform render`: writes the tree and the lock. */
-export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
+/**
+ * The stages every tree-producing command shares: resolve, render, assemble, the lock model, the tree in path order.
+ * `checkPaths`: a file in the way of the tree stops the run before anything is written, so lock and tree still match.
+ */
+async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean) {
   const run = await resolved(opts);
-  const rendered = await renderTree(run.ctx, run.resolved, { contents: false, readBytes: false });
+  const rendered = await renderTree(run.ctx, run.resolved, render);
   const files = assembleTree(rendered, run.resolved.resolution);
-  // A file in the way of the tree stops the run before the lock is written, so lock and tree still match.
-  checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
+  if (checkPaths) checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
   const lock = lockModel(run.ctx, run.project, run.resolved);
   sortTree(files);
+  const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
+    lock: lock.lock,
+    lockChanged: lock.changed,
+    drift: run.project.drift,
+    files,
+    omitted: rendered.omitted,
+    ...over,
+  });
+  return { run, rendered, files, lock, result };
+}
+
+/** `capiform render`: writes the tree and the lock. */
+export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
+  const { run, rendered, files, lock, result } = await assembled(opts, { contents: false, readBytes: false }, true);
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten: lock.changed, drift: run.project.drift, files, changes, omitted: rendered.omitted, repaired };
+  return result({ lockWritten: lock.changed, changes, repaired });
 }
 
 /** `capiform render --check`: what `render` would change; writes nothing. */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
-  const run = await resolved(opts);
-  const rendered = await renderTree(run.ctx, run.resolved, { contents: false, readBytes: true });
-  const files = assembleTree(rendered, run.resolved.resolution);
-  checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
-  const lock = lockModel(run.ctx, run.project, run.resolved);
-  sortTree(files);
-  const changes = diffTree(run.ctx.config.dir, files, rendered.cache.verified);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten: false, drift: run.project.drift, files, changes, omitted: rendered.omitted, repaired: 'none' };
+  const { run, rendered, files, result } = await assembled(opts, { contents: false, readBytes: true }, true);
+  return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified), repaired: 'none' });
 }
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
 export async function renderInMemory(opts: PipelineRequest): Promise<PipelineResult> {
-  const run = await resolved(opts);
-  const rendered = await renderTree(run.ctx, run.resolved, { contents: true, readBytes: false });
-  const files = assembleTree(rendered, run.resolved.resolution);
-  const lock = lockModel(run.ctx, run.project, run.resolved);
-  sortTree(files);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten: false, drift: run.project.drift, files, changes: undefined, omitted: rendered.omitted, repaired: 'none' };
+  const { result } = await assembled(opts, { contents: true, readBytes: false }, false);
+  return result({ lockWritten: false, changes: undefined, repaired: 'none' });
 }
 
 /** `capiform lock`: resolves the config and writes the lock alone. */
