@@ -1,6 +1,6 @@
 /**
  * The topology layer's door: ClusterClass expansion (blueprint, variables with defaulting and OpenAPI + CEL
- * validation, patches, names, desired state), pure data in and objects out, between lock and render. Nothing lives
- * here yet: the engine is the next piece of work (spec/capi-plan.md §3).
+ * validation, patches, names, desired state), pure data in and objects out, between lock and render
+ * (spec/capi-plan.md §3). Sub-folders are doors of their own; the validate layer reuses the OpenAPI and CEL checks.
  */
-export {};
+export type { FieldError, FieldErrorType } from './field/index.js';
