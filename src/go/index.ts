@@ -13,3 +13,4 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
+export { hermeticTxtFuncMap, nondeterministicSprigFunctions, type FuncMap } from './sprig/index.js';
