@@ -4,3 +4,19 @@
  * (spec/capi-plan.md §3). Sub-folders are doors of their own; the validate layer reuses the OpenAPI and CEL checks.
  */
 export type { FieldError, FieldErrorType } from './field/index.js';
+export {
+  applyPatches,
+  calculateTemplateData,
+  calculateValue,
+  controlPlaneVariables,
+  generateInlinePatches,
+  globalVariables,
+  machineDeploymentVariables,
+  machinePoolVariables,
+  matchesSelector,
+  parsePathSegment,
+  patchIsEnabled,
+  renderValueTemplate,
+  type PatchChange,
+  type PatchOutcome,
+} from './patches/index.js';

@@ -84,6 +84,7 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
       if (stem !== file.stem && file.stem.startsWith(stem)) keys.push(`capi-plan:${stem}:${op}`);
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
+    if (op === '*' && isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
@@ -97,6 +98,20 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     if (same.length === 1) keys.push(same[0] as string);
   }
   return keys;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A vector of ClusterClass patches (builtin variables, value templates, enabledIf, selectors, variable paths, the
+ * inline generator), recognised by its input when its file's name says nothing.
+ */
+function isPatchVector(vector: Vector): boolean {
+  const i = vector.input;
+  if (i.variableDefinitionsForPatch !== undefined || i.enabledIf !== undefined) return true;
+  if (typeof i.segment === 'string' || isRecord(i.selector)) return true;
+  if (isRecord(i.patch) && (i.request !== undefined || i.variablesRawJSON !== undefined || 'value' in i.patch || 'valueFrom' in i.patch)) return true;
+  return i.variablesRawJSON !== undefined && (i.template !== undefined || vector.expected.data !== undefined);
 }
 
 let stems: string[] | undefined;
