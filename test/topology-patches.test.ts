@@ -7,8 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { TopologyPatchError } from '../src/errors.js';
 import { applyJsonPatch, applyPatches, JsonPatchError, type JsonPatchOperation } from '../src/topology/patches/index.js';
 import type { ClusterBlueprint, DesiredClusterState, KubeObject } from '../src/topology/state/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseManifests } from '../src/yaml/index.js';
+import { sharedDir } from './helpers/shared.js';
 import { thrown } from './helpers/thrown.js';
+
+const corpus = sharedDir('corpus');
 
 /** The class's templates and a Cluster of the class, as a user would write them. */
 const templates = `
@@ -119,9 +124,13 @@ const specOf = (t: KubeObject): unknown => clone((t.spec as { template: { spec: 
  * The blueprint and the desired state the engine computes before patches: objects cloned from the templates, with the
  * topology labels and annotations CAPI sets. Two MachineDeployment classes share the worker templates.
  */
-function setup(patches: string): { blueprint: ClusterBlueprint; desired: DesiredClusterState } {
+function setup(
+  patches: string | KubeObject,
+  version = 'v1.24.3',
+  variables: Array<{ name: string; value: unknown }> = [],
+): { blueprint: ClusterBlueprint; desired: DesiredClusterState } {
   const objects = parseManifests(templates);
-  const [clusterObject] = parseManifests(cluster) as [KubeObject];
+  const [clusterObject] = parseManifests(cluster.replace('version: v1.24.3', `version: ${version}`)) as [KubeObject];
   const infra = byKindName(objects, 'DockerClusterTemplate', 'quick-start-cluster');
   const cpTemplate = byKindName(objects, 'KubeadmControlPlaneTemplate', 'quick-start-control-plane');
   const cpMachine = byKindName(objects, 'DockerMachineTemplate', 'quick-start-control-plane');
@@ -129,9 +138,10 @@ function setup(patches: string): { blueprint: ClusterBlueprint; desired: Desired
   const workerMachine = byKindName(objects, 'DockerMachineTemplate', 'quick-start-default-worker-machinetemplate');
   const poolMachine = byKindName(objects, 'DockerMachinePoolTemplate', 'quick-start-default-worker-machinepooltemplate');
   const topology = (clusterObject.spec as { topology: KubeObject }).topology;
+  (topology.variables as unknown[]).push(...variables);
   const blueprint: ClusterBlueprint = {
     topology,
-    clusterClass: classWith(patches),
+    clusterClass: typeof patches === 'string' ? classWith(patches) : patches,
     infrastructureClusterTemplate: infra,
     controlPlaneTemplate: cpTemplate,
     controlPlaneInfrastructureMachineTemplate: cpMachine,
@@ -170,7 +180,7 @@ function setup(patches: string): { blueprint: ClusterBlueprint; desired: Desired
         spec: {
           clusterName: 'capi-quickstart',
           ...(replicas === undefined ? {} : { replicas }),
-          template: { metadata: { labels }, spec: { version: 'v1.24.3', clusterName: 'capi-quickstart' } },
+          template: { metadata: { labels }, spec: { version, clusterName: 'capi-quickstart' } },
         },
       },
       bootstrapTemplate: machineTemplate(bootstrap, `capi-quickstart-${name}-${cls}-bt`, labels),
@@ -192,7 +202,7 @@ function setup(patches: string): { blueprint: ClusterBlueprint; desired: Desired
         metadata: meta('capi-quickstart-q9w8r', owned(), clonedFrom(cpTemplate)),
         spec: {
           ...(specOf(cpTemplate) as object),
-          version: 'v1.24.3',
+          version,
           replicas: 3,
           machineTemplate: {
             spec: {
@@ -215,7 +225,7 @@ function setup(patches: string): { blueprint: ClusterBlueprint; desired: Desired
             apiVersion: 'cluster.x-k8s.io/v1beta2',
             kind: 'MachinePool',
             metadata: meta('capi-quickstart-mp-0-fghij', owned({ 'topology.cluster.x-k8s.io/pool-name': 'mp-0' })),
-            spec: { clusterName: 'capi-quickstart', replicas: 1, template: { spec: { version: 'v1.24.3' } } },
+            spec: { clusterName: 'capi-quickstart', replicas: 1, template: { spec: { version } } },
           },
           // MachinePools are built from their templates as objects, not templates.
           bootstrapObject: {
@@ -493,6 +503,52 @@ describe('applyPatches', () => {
     ((blueprint.topology.variables as unknown[]) ?? []).push({ name: 'undefinedVariable', value: 'x' }, { name: 'builtin', value: 1 });
     applyPatches(blueprint, desired);
     expect(at(desired.infrastructureCluster, 'spec.loadBalancer.customHAProxyConfigTemplateRef')).toBe('<no value>|cluster.local|prod');
+  });
+});
+
+/** The CAPD releases whose quick-start class uses the v1beta2 template kinds of the fixture above. */
+const capdReleases = ['v1.11.11', 'v1.12.11', 'v1.13.5'];
+
+describe.skipIf(!corpus.present)(`the CAPD quick-start class's patches${corpus.skipped}`, () => {
+  const quickStart = (release: string): KubeObject => {
+    const text = readFileSync(join(corpus.path, 'repository', 'infrastructure-docker', release, 'clusterclass-quick-start.yaml'), 'utf8');
+    const cc = parseManifests(text).find((o) => o.kind === 'ClusterClass');
+    if (!cc) throw new Error(`no ClusterClass in CAPD ${release}`);
+    return cc;
+  };
+  // The values defaulting gives the class's variables, with an image repository set.
+  const variables = [
+    { name: 'etcdImageTag', value: '' },
+    { name: 'coreDNSImageTag', value: '' },
+    { name: 'podSecurityStandard', value: { enabled: true, enforce: 'baseline', audit: 'restricted', warn: 'restricted' } },
+  ];
+  const files = (d: DesiredClusterState): string => String(at(d.controlPlane.object, 'spec.kubeadmConfigSpec.files.0.content'));
+
+  it.each(capdReleases)('%s: kindest/node images with "+" replaced, PodSecurity v1beta1 below Kubernetes 1.25', (release) => {
+    const { blueprint, desired } = setup(quickStart(release), 'v1.24.3+k3s1', variables);
+    const outcome = applyPatches(blueprint, desired);
+    expect(outcome.warnings).toEqual([]);
+    expect(at(desired.controlPlane.infrastructureMachineTemplate, 'spec.template.spec.customImage')).toBe('kindest/node:v1.24.3_k3s1');
+    expect(at(md(desired, 'md-0').infrastructureMachineTemplate, 'spec.template.spec.customImage')).toBe('kindest/node:v1.24.3_k3s1');
+    expect(at(md(desired, 'md-gpu').infrastructureMachineTemplate, 'spec.template.spec.customImage')).toBeUndefined();
+    expect(at(desired.machinePools.get('mp-0')?.infrastructureMachinePoolObject, 'spec.template.customImage')).toBe('kindest/node:v1.24.3_k3s1');
+    expect(files(desired)).toContain('apiVersion: pod-security.admission.config.k8s.io/v1beta1\n');
+    expect(files(desired)).toContain('enforce: "baseline"');
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.imageRepository')).toBe('registry.example.com');
+    // enabledIf '{{ ne .etcdImageTag "" }}' is false for the default.
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.etcd')).toBeUndefined();
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.apiServer.extraArgs')).toEqual([
+      { name: 'admission-control-config-file', value: '/etc/kubernetes/kube-apiserver-admission-pss.yaml' },
+    ]);
+  });
+
+  it.each(capdReleases)('%s: PodSecurity v1 from Kubernetes 1.25; etcd and CoreDNS tags when set', (release) => {
+    const tags = variables.map((v) => (v.name === 'etcdImageTag' ? { ...v, value: '3.5.6-0' } : v.name === 'coreDNSImageTag' ? { ...v, value: 'v1.9.3' } : v));
+    const { blueprint, desired } = setup(quickStart(release), 'v1.25.0', tags);
+    applyPatches(blueprint, desired);
+    expect(files(desired)).toContain('apiVersion: pod-security.admission.config.k8s.io/v1\n');
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.etcd')).toEqual({ local: { imageTag: '3.5.6-0' } });
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.dns')).toEqual({ imageTag: 'v1.9.3' });
   });
 });
 
