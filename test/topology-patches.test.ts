@@ -473,6 +473,22 @@ describe('applyPatches', () => {
     expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.imageRepository')).toBe('registry.example.com');
   });
 
+  it('warns, naming the patch, when a template calls a sprig function CAPI evaluates differently on every reconcile', () => {
+    const { blueprint, desired } = setup(`
+- name: shuffled
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {infrastructureCluster: true}}
+    jsonPatches:
+    - {op: add, path: /spec/template/spec/loadBalancer/imageTag, valueFrom: {template: '{{ "ab" | shuffle | len }}'}}
+`);
+    const outcome = applyPatches(blueprint, desired);
+    expect(outcome.warnings).toEqual([
+      'patch "shuffled" calls sprig\'s "shuffle", whose result in CAPI can differ on every reconcile (randomness, map order or the clock); ' +
+        'the value shown is a stable stand-in',
+    ]);
+    expect(at(desired.infrastructureCluster, 'spec.loadBalancer.imageTag')).toBe(2);
+  });
+
   it('names the patch, definition and template when a variable does not exist', () => {
     const { blueprint, desired } = setup(`
 - name: typo

@@ -439,7 +439,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
     }
     for (const fn of [...random].sort()) {
       outcome.warnings.push(
-        `patch "${name}" calls sprig's "${fn}", whose result is random in CAPI (different on every reconcile); the value shown is a stable stand-in`,
+        `patch "${name}" calls sprig's "${fn}", whose result in CAPI can differ on every reconcile (randomness, map order or the clock); the value shown is a stable stand-in`,
       );
     }
 
