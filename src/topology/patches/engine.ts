@@ -272,16 +272,26 @@ function createRequest(blueprint: ClusterBlueprint, desired: DesiredClusterState
   return request;
 }
 
-/** `addVariablesForPatch`: global variables, and per item the control plane's or its worker's. */
-function addVariablesForPatch(
+/** The variables of a request for one definition source: global ones, and per item those it gets (if any). */
+interface RequestVariables {
+  global: PatchVariable[];
+  items: Array<PatchVariable[] | undefined>;
+}
+
+/**
+ * `addVariablesForPatch`: global variables, and per item the control plane's or its worker's. They depend only on
+ * the desired objects (which patches do not change) and on the definition source, so every inline patch shares one
+ * computation.
+ */
+function variablesForPatch(
   blueprint: ClusterBlueprint,
   desired: DesiredClusterState,
   request: Request,
   definitionFrom: string,
   cpHolderFieldPath: string,
-): void {
+): RequestVariables {
   const definitions = definitionsForPatch(blueprint.clusterClass, definitionFrom);
-  request.variables = globalVariables(blueprint.topology, desired.cluster, definitions);
+  const global = globalVariables(blueprint.topology, desired.cluster, definitions);
   const cpTopology = nestedField(blueprint.topology, ['controlPlane']).value;
   const cpVariables = controlPlaneVariables(
     isObject(cpTopology) ? cpTopology : undefined,
@@ -289,7 +299,7 @@ function addVariablesForPatch(
     desired.controlPlane.infrastructureMachineTemplate,
     definitions,
   );
-  request.items.forEach((item, i) => {
+  const items = request.items.map((item, i) => {
     const slot = request.slots[i] as Slot;
     let variables: PatchVariable[] | undefined;
     if (item.holderReference.fieldPath === 'spec.controlPlaneRef') variables = cpVariables;
@@ -313,8 +323,9 @@ function addVariablesForPatch(
         }
       }
     }
-    if (variables) item.variables = variables;
+    return variables;
   });
+  return { global, items };
 }
 
 /** `applyPatchToRequest`: one generated JSON patch applied to its template; only spec, labels and annotations kept. */
@@ -389,6 +400,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
     throw new TopologyPatchError(`failed to generate patch request: ${err.message}`, '', undefined, undefined, { where: where('') });
   }
 
+  const variablesBySource = new Map<string, RequestVariables>();
   patches.forEach((raw, i) => {
     const patch = isObject(raw) ? raw : {};
     const name = typeof patch.name === 'string' ? patch.name : '';
@@ -406,11 +418,20 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       });
     };
 
-    try {
-      addVariablesForPatch(blueprint, desired, request, external ? name : INLINE, cpHolderFieldPath);
-    } catch (err) {
-      fail(`failed to calculate variables for patch "${name}": ${(err as Error).message}`);
+    const definitionFrom = external ? name : INLINE;
+    let variables = variablesBySource.get(definitionFrom);
+    if (!variables) {
+      try {
+        variables = variablesForPatch(blueprint, desired, request, definitionFrom, cpHolderFieldPath);
+      } catch (err) {
+        fail(`failed to calculate variables for patch "${name}": ${(err as Error).message}`);
+      }
+      variablesBySource.set(definitionFrom, variables as RequestVariables);
     }
+    request.variables = (variables as RequestVariables).global;
+    (variables as RequestVariables).items.forEach((v, j) => {
+      if (v) (request.items[j] as GeneratePatchesRequestItem).variables = v;
+    });
 
     if (definitions.length === 0) {
       // A Runtime SDK extension: only the management cluster can call it.
