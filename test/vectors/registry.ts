@@ -110,7 +110,7 @@ function isPatchVector(vector: Vector): boolean {
   const i = vector.input;
   if (i.variableDefinitionsForPatch !== undefined || i.enabledIf !== undefined) return true;
   if (typeof i.segment === 'string' || isRecord(i.selector)) return true;
-  if (isRecord(i.patch) && (i.request !== undefined || i.variablesRawJSON !== undefined || 'value' in i.patch || 'valueFrom' in i.patch)) return true;
+  if (isRecord(i.patch)) return true;
   return i.variablesRawJSON !== undefined && (i.template !== undefined || vector.expected.data !== undefined);
 }
 
