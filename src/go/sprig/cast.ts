@@ -122,8 +122,8 @@ export function parseGoFloat(s: string): number | null {
   if (/^nan$/i.test(s)) return NaN;
   const dec = /^[+-]?(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d[\d_]*)?$/.exec(s);
   if (dec) {
-    if (s.includes('_')) return null;
-    const v = Number(s);
+    if (s.includes('_') && !underscoreOK(s)) return null;
+    const v = Number(s.replace(/_/g, ''));
     return Number.isFinite(v) ? v : null;
   }
   const hex = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?\d[\d_]*)$/.exec(s);
