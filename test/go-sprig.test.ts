@@ -5,9 +5,17 @@
  * (bigint), floats and JSON numbers as float64 (number). Results are shown the way `{{ … }}` prints them.
  */
 import { describe, expect, it } from 'vitest';
-import { hermeticTxtFuncMap, nondeterministicSprigFunctions } from '../src/go/index.js';
-import { GoFuncError, GoNumber, GoObject, typedSlice, type GoValue } from '../src/go/template/value.js';
-import { printValue, typeName } from '../src/go/sprig/fmt.js';
+import {
+  formatGoValue as printValue,
+  GoFuncError,
+  GoNumber,
+  GoObject,
+  goTypeName as typeName,
+  hermeticTxtFuncMap,
+  nondeterministicSprigFunctions,
+  typedSlice,
+  type GoValue,
+} from '../src/go/index.js';
 
 const funcs = hermeticTxtFuncMap();
 

@@ -13,4 +13,5 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
-export { hermeticTxtFuncMap, nondeterministicSprigFunctions, type FuncMap } from './sprig/index.js';
+export * from './template/index.js';
+export { hermeticTxtFuncMap, nondeterministicSprigFunctions } from './sprig/index.js';

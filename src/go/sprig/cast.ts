@@ -2,8 +2,8 @@
  * Conversions sprig delegates to spf13/cast (v1.10, the version CAPI builds with) and strconv: cast.ToInt64,
  * cast.ToInt, cast.ToFloat64 (errors become 0), sprig's own strval, and strconv's integer parsing rules.
  */
-import { GoNumber, GoObject, type GoValue } from '../template/value.js';
-import { printValue } from './fmt.js';
+import { GoNumber, GoObject, type GoValue, formatGoValue } from '../template/index.js';
+
 
 const minInt64 = -(1n << 63n);
 const maxInt64 = (1n << 63n) - 1n;
@@ -186,5 +186,5 @@ export function toFloat64(v: GoValue): number {
 export function strval(v: GoValue): string {
   if (typeof v === 'string') return v;
   if (v instanceof GoObject) return v.format();
-  return printValue(v);
+  return formatGoValue(v);
 }

@@ -4,7 +4,7 @@
  * time.Time that only those produce; capiform reports them as unsupported instead of guessing.
  */
 import { goQuote } from '../quote.js';
-import { GoNumber, type GoValue } from '../template/value.js';
+import { GoNumber, type GoValue } from '../template/index.js';
 import { parseInt64 } from './cast.js';
 import { fn, goError, type FuncTable } from './func.js';
 
