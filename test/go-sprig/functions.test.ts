@@ -15,7 +15,7 @@ import {
   nondeterministicSprigFunctions,
   typedSlice,
   type GoValue,
-} from '../src/go/index.js';
+} from '../../src/go/index.js';
 
 const funcs = hermeticTxtFuncMap();
 
