@@ -107,3 +107,27 @@ describe('what ClusterClass patches do with sprig', () => {
     expect(render('{{ .n }} {{ .n | int }} {{ .n | toString }} {{ .n | toJson }}', { n: 1000000 })).toBe('1e+06 1000000 1e+06 1000000');
   });
 });
+
+describe('dates: time.Time in UTC, the time zone of the CAPI controller image', () => {
+  it.each([
+    ['{{ toDate "2006-01-02" "2017-12-31" }}', '2017-12-31 00:00:00 +0000 UTC'],
+    ['{{ toDate "2006-01-02" "2017-12-31" | unixEpoch }}', '1514678400'],
+    ['{{ (toDate "2006-01-02" "2017-12-31").Format "02/01/2006" }}', '31/12/2017'],
+    ['{{ toDate "2006-01-02" "not a date" }}', '0001-01-01 00:00:00 +0000 UTC'],
+    ['{{ toDate "2006-01-02" "2017-12-31" | mustDateModify "1h30m" }}', '2017-12-31 01:30:00 +0000 UTC'],
+    [
+      '{{ $t := toDate "2006-01-02T15:04:05Z07:00" "2024-02-29T10:00:00+02:00" }}{{ $t }} {{ $t | unixEpoch }} {{ $t | toJson }}',
+      '2024-02-29 10:00:00 +0200 +0200 1709193600 "2024-02-29T10:00:00+02:00"',
+    ],
+    ['{{ toDate "Jan 2, 2006 at 3:04pm (MST)" "Feb 3, 2013 at 7:54pm (PST)" }}', '2013-02-03 19:54:00 +0000 PST'],
+    ['{{ (toDate "2006-01-02 15:04:05.000" "2013-02-03 19:54:00.123").Format "2006-01-02T15:04:05.999999999Z07:00" }}', '2013-02-03T19:54:00.123Z'],
+    ['{{ (toDate "2006-01-02" "2024-03-01").YearDay }} {{ (toDate "2006-01-02" "2024-03-01").Weekday }}', '61 Friday'],
+    ['{{ mustToDate "2006-01-02" "x" }}', 'error: template: tpl:1:3: executing "tpl" at <mustToDate "2006-01-02" "x">: error calling mustToDate: parsing time "x" as "2006-01-02": cannot parse "x" as "2006"'],
+    ['{{ mustToDate "2006-01-02" "2024-13-01" }}', 'error: template: tpl:1:3: executing "tpl" at <mustToDate "2006-01-02" "2024-13-01">: error calling mustToDate: parsing time "2024-13-01": month out of range'],
+    ['{{ mustToDate "2006-01-02" "2023-02-29" }}', 'error: template: tpl:1:3: executing "tpl" at <mustToDate "2006-01-02" "2023-02-29">: error calling mustToDate: parsing time "2023-02-29": day out of range'],
+    ['{{ mustToDate "2006-01-02" "2024-01-01x" }}', 'error: template: tpl:1:3: executing "tpl" at <mustToDate "2006-01-02" "2024-01-01x">: error calling mustToDate: parsing time "2024-01-01x": extra text: "x"'],
+    ['{{ mustDateModify "soon" (toDate "2006-01-02" "2024-03-01") }}', 'error: template: tpl:1:3: executing "tpl" at <mustDateModify "soon" (toDate "2006-01-02" "2024-03-01")>: error calling mustDateModify: time: invalid duration "soon"'],
+  ])('%s', (text, expected) => {
+    expect(render(text)).toBe(expected);
+  });
+});

@@ -37,13 +37,8 @@ export const nondeterministicSprigFunctions: readonly string[] = [
   // Go ranges over maps in random order; capiform returns key order.
   'keys',
   'values',
-  // The clock and the controller's time zone; capiform fails with an error.
+  // Reads the clock; capiform fails with an error.
   'ago',
-  'toDate',
-  'mustToDate',
-  'unixEpoch',
-  'mustDateModify',
-  'must_date_modify',
 ];
 
 let shared: FuncMap | null = null;
