@@ -422,7 +422,8 @@ class State {
       const field = value.field(fieldName);
       if (field !== undefined) {
         if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
-        return field;
+        const declared = value.fieldType(fieldName);
+        return (declared !== undefined && isInterfaceType(declared)) || field === null ? new Iface(field) : field;
       }
     } else if (value instanceof Map) {
       if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
@@ -497,7 +498,11 @@ class State {
       if (fun.variadic && numIn - 1 < numFixed) t = fun.params[numIn - 1] ?? t;
       argv.push(this.validateType(final, t));
     }
-    if (builtin !== null && name === 'call') argv.unshift(nodeString(args[0] as Node));
+    if (builtin !== null && name === 'call') {
+      // Go names the callee by its text, or for a piped function by reflect.Value's String().
+      const callee = args[0] !== undefined ? nodeString(args[0]) : `<${rvTypeName(final === MISSING ? NO_VALUE : final)} Value>`;
+      argv.unshift(callee);
+    }
     let result: RV;
     try {
       result = builtin !== null ? builtin.call(argv) : fun.call(argv.map(toArg));
@@ -515,8 +520,7 @@ class State {
 
   private validateType(value: RV, typ: string | null): RV {
     if (value === NO_VALUE) {
-      if (typ === null) return null;
-      if (typ === 'reflect.Value') return NO_VALUE;
+      if (typ === null || typ === 'reflect.Value') return NO_VALUE;
       if (canBeNil(typ)) return isInterfaceType(typ) ? null : zeroValue(typ);
       this.errorf(`invalid value; expected ${typ}`);
     }

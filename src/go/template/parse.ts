@@ -221,6 +221,9 @@ export function nodeString(n: Node): string {
   }
 }
 
+/** Go's maxStackDepth for parenthesised pipelines, at its wasm value: each level costs JavaScript stack frames. */
+export const maxStackDepth = 1000;
+
 /** A parse failure; the message is Go's err.Error(). */
 export class ParseFailure extends Error {}
 
@@ -271,6 +274,7 @@ class Parser {
   private idx = 0;
   private vars: string[] = ['$'];
   private rangeDepth = 0;
+  private stackDepth = 0;
   private actionLine = 0;
   /** The token the parser last consumed or peeked: Go reports its line. */
   private current: Item;
@@ -640,8 +644,15 @@ class Parser {
       case ItemType.Complex:
       case ItemType.Number:
         return this.newNumber(token);
-      case ItemType.LeftParen:
-        return this.pipeline('parenthesized pipeline', ItemType.RightParen);
+      case ItemType.LeftParen: {
+        if (this.stackDepth >= maxStackDepth) this.errorf('max expression depth exceeded');
+        this.stackDepth++;
+        try {
+          return this.pipeline('parenthesized pipeline', ItemType.RightParen);
+        } finally {
+          this.stackDepth--;
+        }
+      }
       case ItemType.String:
       case ItemType.RawString:
         return { type: 'string', pos: token.pos, quoted: token.val, text: this.unquoteOrFail(token.val) };
