@@ -54,11 +54,23 @@ export interface ExecContext {
 
 interface Shared {
   out: string;
+  bytes: number;
   steps: number;
 }
 
+/** UTF-8 length without encoding (a lone surrogate counts 3, as its U+FFFD replacement would). */
 function byteLength(s: string): number {
-  return new TextEncoder().encode(s).length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 /** Go's Tree.ErrorContext: `name:line:byteColumn` and the node's text. */
@@ -72,7 +84,7 @@ function errorContext(tree: Tree, node: Node): { location: string; context: stri
 }
 
 export function execute(ctx: ExecContext, tree: Tree, data: GoValue): string {
-  const shared: Shared = { out: '', steps: 0 };
+  const shared: Shared = { out: '', bytes: 0, steps: 0 };
   const dot: RV = data === null ? NO_VALUE : data;
   const s = new State(ctx, tree, shared, [{ name: '$', value: dot }], 0);
   s.walk(dot, tree.root);
@@ -107,9 +119,8 @@ class State {
 
   private write(s: string): void {
     this.shared.out += s;
-    if (this.shared.out.length > maxOutputBytes && byteLength(this.shared.out) > maxOutputBytes) {
-      this.errorf(`output exceeds ${maxOutputBytes} bytes`);
-    }
+    this.shared.bytes += byteLength(s);
+    if (this.shared.bytes > maxOutputBytes) this.errorf(`output exceeds ${maxOutputBytes} bytes`);
   }
 
   // Variables.
