@@ -511,7 +511,7 @@ class State {
     }
     if (builtin !== null && name === 'call') {
       // Go names the callee by its text, or for a piped function by reflect.Value's String().
-      const callee = args[0] !== undefined ? nodeString(args[0]) : `<${rvTypeName(final === MISSING ? NO_VALUE : final)} Value>`;
+      const callee = args[0] !== undefined ? nodeString(args[0]) : reflectValueString(final === MISSING ? NO_VALUE : final);
       argv.unshift(callee);
     }
     let result: RV;
@@ -657,4 +657,12 @@ function intOf(v: GoValue): bigint {
   if (typeof v === 'bigint') return v;
   if (v !== null && typeof v === 'object' && 'value' in v && typeof v.value === 'bigint') return v.value;
   return 0n;
+}
+
+/** reflect.Value's String(): a string's own text, otherwise `<T Value>`. */
+function reflectValueString(v: RV): string {
+  const c = v instanceof Iface ? v.v : v;
+  if (typeof c === 'string') return c;
+  if (c === NO_VALUE) return '<invalid Value>';
+  return `<${rvTypeName(v)} Value>`;
 }
