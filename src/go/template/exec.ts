@@ -5,7 +5,7 @@
  * templates, and Go's `template: <name>:<line>:<col>: executing "<name>" at <<node>>: <msg>` errors.
  */
 import { goQuote } from '../quote.js';
-import { builtinFuncs, type Builtin, isTrue } from './builtins.js';
+import { badFuncSignature, builtinFuncs, type Builtin, isTrue } from './builtins.js';
 import { formatGoValue } from './fmt.js';
 import { type ArgNode, type BranchNode, type ChainNode, type CommandNode, type FieldNode, type IdentifierNode, type Node, type NumberNode, type PipeNode, type Tree, type VariableNode, nodeString } from './parse.js';
 import { NO_VALUE, Iface, type RV, concrete, indirectInterface, rvTypeName } from './rv.js';
@@ -483,9 +483,8 @@ class State {
       this.errorf(`wrong number of args for ${name}: want ${nparams} got ${numIn}`);
     }
     const results = fun.results;
-    if (!(results.length === 1 || (results.length === 2 && results[1] === 'error'))) {
-      this.errorf(`can't call method/function ${goQuote(name)} with ${results.length} results`);
-    }
+    const bad = badFuncSignature(name, fun);
+    if (bad !== undefined) this.errorf(bad);
 
     if (builtin !== null && (name === 'and' || name === 'or')) {
       let v: RV = NO_VALUE;
