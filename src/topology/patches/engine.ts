@@ -433,6 +433,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       if (v) (request.items[j] as GeneratePatchesRequestItem).variables = v;
     });
 
+    if (definitions.length === 0 && !external) fail(`failed to create patch generator for patch "${name}"`);
     if (definitions.length === 0) {
       // A Runtime SDK extension: only the management cluster can call it.
       outcome.externalPatches.push(name);
