@@ -406,7 +406,8 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
     const name = typeof patch.name === 'string' ? patch.name : '';
     const external = isObject(patch.external) ? patch.external : undefined;
     const definitions = Array.isArray(patch.definitions) ? patch.definitions : [];
-    const fail = (message: string, failure: { definition?: number; jsonPatch?: number; item?: number } = {}): never => {
+    // A declaration (not an arrow) so that TypeScript knows the code after a call is unreachable.
+    function fail(message: string, failure: { definition?: number; jsonPatch?: number; item?: number } = {}): never {
       const item = failure.item === undefined ? undefined : request.items[failure.item];
       const template = item ? describe(item.object) : undefined;
       const defPart = failure.definition === undefined ? '' : ` definitions[${failure.definition}]`;
@@ -416,7 +417,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
         where: where(`[${i}]${failure.definition === undefined ? '' : `.definitions[${failure.definition}]`}${opPart}`),
         hint: 'Fix the patch in the ClusterClass (or the variables it reads): CAPI would fail to reconcile this Cluster the same way.',
       });
-    };
+    }
 
     const definitionFrom = external ? name : INLINE;
     let variables = variablesBySource.get(definitionFrom);
@@ -426,10 +427,10 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       } catch (err) {
         fail(`failed to calculate variables for patch "${name}": ${(err as Error).message}`);
       }
-      variablesBySource.set(definitionFrom, variables as RequestVariables);
+      variablesBySource.set(definitionFrom, variables);
     }
-    request.variables = (variables as RequestVariables).global;
-    (variables as RequestVariables).items.forEach((v, j) => {
+    request.variables = variables.global;
+    variables.items.forEach((v, j) => {
       if (v) (request.items[j] as GeneratePatchesRequestItem).variables = v;
     });
 
@@ -457,7 +458,6 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       if (!(err instanceof InlinePatchError)) throw err;
       const first = err.failures[0];
       fail(`failed to generate patches for patch "${name}": ${err.message}`, first ?? {});
-      return;
     }
     for (const fn of [...random].sort()) {
       outcome.warnings.push(
@@ -470,7 +470,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       const item = request.items[itemIndex];
       if (!item) fail('unable to find corresponding request item for patch');
       try {
-        applyToItem(item as GeneratePatchesRequestItem, operations);
+        applyToItem(item, operations);
         const slot = request.slots[itemIndex] as Slot;
         for (const o of operations) {
           const change: PatchChange = { patch: name, role: roleOf(slot), op: o.op, path: objectPath(slot, o.path) };
