@@ -134,18 +134,20 @@ const generator = {
  */
 function built(v: unknown): Rec | undefined {
   if (v === undefined || v === null) return undefined;
-  const b = rec(v);
-  if (typeof b.kindBuilder !== 'string') return b;
-  const metadata: Rec = { name: b.name, namespace: b.namespace };
-  for (const k of ['labels', 'annotations', 'uid'] as const) if (b[k] !== undefined) metadata[k] = b[k];
+  const given = rec(v);
+  if (typeof given.kindBuilder !== 'string') return given;
+  // `WithReplicas(3)` may be written `replicas` or `withReplicas`.
+  const b = (k: string): unknown => given[k] ?? given[`with${k[0]?.toUpperCase()}${k.slice(1)}`];
+  const metadata: Rec = { name: given.name, namespace: given.namespace };
+  for (const k of ['labels', 'annotations', 'uid']) if (b(k) !== undefined) metadata[k] = b(k);
   const spec: Rec = {};
-  if (b.replicas !== undefined) spec.replicas = b.replicas;
-  if (b.kindBuilder === 'MachineDeployment' || b.kindBuilder === 'MachinePool') {
-    if (b.version !== undefined) spec.template = { spec: { version: b.version } };
-  } else if (b.version !== undefined) {
-    spec.version = b.version;
+  if (b('replicas') !== undefined) spec.replicas = b('replicas');
+  if (given.kindBuilder === 'MachineDeployment' || given.kindBuilder === 'MachinePool') {
+    if (b('version') !== undefined) spec.template = { spec: { version: b('version') } };
+  } else if (b('version') !== undefined) {
+    spec.version = b('version');
   }
-  return { kind: b.kindBuilder, metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
+  return { kind: given.kindBuilder, metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
 }
 
 function definitionsOf(v: Vector): Set<string> {
