@@ -84,7 +84,7 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
       if (stem !== file.stem && file.stem.startsWith(stem)) keys.push(`capi-plan:${stem}:${op}`);
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
-    if (op === '*' && isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
+    if (isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
