@@ -489,6 +489,26 @@ describe('applyPatches', () => {
     expect(at(desired.infrastructureCluster, 'spec.loadBalancer.imageTag')).toBe(2);
   });
 
+  it('refuses Helm-only functions such as toYaml, as CAPI does when it parses enabledIf', () => {
+    const { blueprint, desired } = setup(`
+- name: helm-habit
+  enabledIf: '{{ .imageRepository | toYaml }}'
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {infrastructureCluster: true}}
+    jsonPatches:
+    - {op: add, path: /spec/template/spec/loadBalancer/imageRepository, valueFrom: {variable: imageRepository}}
+`);
+    const e = thrown(() => applyPatches(blueprint, desired), TopologyPatchError);
+    expect(e.message).toBe(
+      'ClusterClass default/quick-start: patch "helm-habit" on DockerClusterTemplate default/quick-start-cluster: ' +
+        'failed to generate patches for patch "helm-habit": failed to calculate if patch is enabled for "DockerClusterTemplate": ' +
+        'failed to calculate value for enabledIf: failed to parse template: "{{ .imageRepository | toYaml }}": ' +
+        'template: tpl:1: function "toYaml" not defined',
+    );
+    expect(e.definitionIndex).toBeUndefined();
+    expect(e.where).toBe('ClusterClass default/quick-start spec.patches[0]');
+  });
+
   it('fails like the controller on a patch with neither definitions nor an external extension', () => {
     const { blueprint, desired } = setup(`
 - name: empty
