@@ -73,6 +73,14 @@ function parse(text: string): GoTemplate {
 }
 
 /**
+ * Parses a template as CAPI's webhook checks it (`template.New(name).Funcs(sprig.HermeticTxtFuncMap()).Parse`);
+ * throws the Go parse error, whose text names the template.
+ */
+export function parseValueTemplate(name: string, text: string): GoTemplate {
+  return parseTemplate(name, text, { funcs: templateFuncs() });
+}
+
+/**
  * Runs `fn` with `onRandom` told of every call of a random sprig function made meanwhile (renders are synchronous,
  * so the listener is the caller's for exactly that span).
  */
