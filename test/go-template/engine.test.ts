@@ -167,6 +167,10 @@ describe('bounds', () => {
     const got = runJSON('{{ define "a" }}{{ template "a" . }}{{ end }}{{ template "a" . }}', {});
     expect('err' in got && got.err).toMatch(/exceeded maximum template depth \(1000\)$/);
   });
+  it('refuses nesting deeper than the stack holds instead of crashing', () => {
+    const deep = `${'{{if true}}'.repeat(20000)}x${'{{end}}'.repeat(20000)}`;
+    expect(() => parseTemplate('t', deep)).toThrow(new GoTemplateError('parse', 'template: t: max expression depth exceeded'));
+  });
   it('stops long loops that print nothing', () => {
     const got = runJSON('{{ range 100000000 }}{{ end }}', {});
     expect('err' in got && got.err).toMatch(/execution exceeds 10000000 steps$/);
