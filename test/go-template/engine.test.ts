@@ -49,6 +49,11 @@ describe('goValueToJSON', () => {
     expect(JSON.stringify(goValueToJSON(v))).toBe('{"f":1.5,"m":{"a":7,"b":1},"n":null,"s":["x"],"t":true}');
     expect(goValueToJSON(goValueFromJSON({ a: [1, { b: null }] }))).toEqual({ a: [1, { b: null }] });
   });
+  it('keeps a __proto__ key as data', () => {
+    const back = goValueToJSON(goValueFromJSON(JSON.parse('{"__proto__":{"x":1}}'))) as Record<string, unknown>;
+    expect(Object.keys(back)).toEqual(['__proto__']);
+    expect(JSON.stringify(back)).toBe('{"__proto__":{"x":1}}');
+  });
   it('refuses what JSON cannot hold', () => {
     expect(() => goValueToJSON(NaN)).toThrow('json: unsupported value: NaN');
     expect(() => goValueToJSON(goFunc('f', [], ['string'], () => ''))).toThrow('json: unsupported type: func() string');
