@@ -131,3 +131,21 @@ describe('dates: time.Time in UTC, the time zone of the CAPI controller image', 
     expect(render(text)).toBe(expected);
   });
 });
+
+describe('buildCustomCert: a certificate and key given as base64 PEM, checked and returned as they are', () => {
+  const pem = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+  const data = {
+    cert: Buffer.from(pem('test-cert.pem')).toString('base64'),
+    key: Buffer.from(pem('test-key.pem')).toString('base64'),
+  };
+  it('exposes .Cert and .Key', () => {
+    expect(render('{{ $c := buildCustomCert .cert .key }}{{ $c.Cert }}{{ $c.Key }}', data)).toBe(pem('test-cert.pem') + pem('test-key.pem'));
+  });
+  it('rejects what Go rejects, with sprig’s messages', () => {
+    expect(render('{{ buildCustomCert "!!" .key }}', data)).toMatch(/error calling buildCustomCert: unable to decode base64 certificate$/);
+    expect(render('{{ buildCustomCert (b64enc "no pem here") .key }}', data)).toMatch(/error calling buildCustomCert: unable to decode certificate$/);
+    expect(render('{{ buildCustomCert .cert .cert }}', data)).toMatch(
+      /error calling buildCustomCert: error parsing private key: no private key data in PEM block of type CERTIFICATE$/,
+    );
+  });
+});
