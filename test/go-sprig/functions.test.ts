@@ -695,3 +695,14 @@ table('durations', [
   ['durationRound', ['bad'], '0s'],
   ['ago', [null], 'error: capiform: ago is not supported: it reads the current time, so CAPI gets a different result on every reconcile'],
 ]);
+
+describe('values that contain themselves', () => {
+  it('stop with an error instead of exhausting the stack', () => {
+    const d = dict({ a: 1n });
+    d.set('self', d);
+    expect(show('toJson', d)).toBe('');
+    expect(show('mustToJson', d)).toBe('error: json: unsupported value: encountered a cycle via map[string]interface {}');
+    expect(show('deepCopy', d)).toMatch(/^error: deepCopy error: capiform: the value nests deeper than 1000 levels/);
+    expect(show('deepEqual', d, d)).toBe('true');
+  });
+});

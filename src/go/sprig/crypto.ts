@@ -113,6 +113,13 @@ export class SprigCertificate extends GoObject {
   format(): string {
     return `{${this.cert} ${this.key}}`;
   }
+  /** encoding/json of the struct: its exported fields. */
+  marshalJSON(): GoValue {
+    return new Map<string, GoValue>([
+      ['Cert', this.cert],
+      ['Key', this.key],
+    ]);
+  }
 }
 
 /** encoding/pem.Decode of the first block: its type and bytes, or null. */
