@@ -141,6 +141,17 @@ const parseErrors: [text: string, message: string][] = [
   ["{{ .5.x }}", "template: test:1: unexpected . after term \".5\""],
   ["{{ (1 }}", "template: test:1: unclosed left paren"],
   ["{{ 1) }}", "template: test:1: unexpected right paren"],
+  // lex_test.go error items
+  ['#{{\x01}}', 'template: test:1: unrecognized character in action: U+0001'],
+  ['hello-{{/*/}}-world', 'template: test:1: unclosed comment'],
+  ['hello-{{/* */ }}-world', 'template: test:1: comment ends before closing delimiter'],
+  ['{{$x := 3}}{{$x 2 +}}', 'template: test:1: illegal number syntax: "+"'],
+  ['{{"\\x"}}', 'template: test:1: invalid syntax'],
+  ['{{ 3k }}', 'template: test:1: bad number syntax: "3k"'],
+  ['{{ .a | .b ( }}', 'template: test:1: unclosed left paren'],
+  ['{{ :x }}', 'template: test:1: expected :='],
+  ['{{ = }}', 'template: test:1: unexpected "=" in command'],
+  ['{{ \u00bf }}', "template: test:1: unrecognized character in action: U+00BF '¿'"],
 ];
 
 describe('parse errors (parse_test.go parseTests/errorTests, lex.go)', () => {

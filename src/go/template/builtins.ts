@@ -335,19 +335,20 @@ function evalArgs(args: RV[]): string {
   return sprint(...printable);
 }
 
-/** Go's goodFunc check for `call`. */
-function checkCallable(name: string, fn: GoFunc): void {
+/** Go's goodFunc: one result, or two with an error second; the message when not. */
+export function badFuncSignature(name: string, fn: GoFunc): string | undefined {
   const n = fn.results.length;
-  if (n === 1 || (n === 2 && fn.results[1] === 'error')) return;
-  if (n === 2) fail(`invalid function signature for ${name}: second return value should be error; is ${fn.results[1] ?? ''}`);
-  fail(`function ${name} has ${n} return values; should be 1 or 2`);
+  if (n === 1 || (n === 2 && fn.results[1] === 'error')) return undefined;
+  if (n === 2) return `invalid function signature for ${name}: second return value should be error; is ${fn.results[1] ?? ''}`;
+  return `function ${name} has ${n} return values; should be 1 or 2`;
 }
 
 function callFn(name: string, fn0: RV, args: RV[]): RV {
   const fn = indirectInterface(fn0);
   if (fn === NO_VALUE) fail('call of nil');
   if (fn === null || !isGoFunc(fn)) return fail(`non-function ${name} of type ${typeOfValid(fn)}`);
-  checkCallable(name, fn);
+  const bad = badFuncSignature(name, fn);
+  if (bad !== undefined) fail(bad);
   const numIn = fn.params.length;
   if (fn.variadic) {
     if (args.length < numIn - 1) fail(`wrong number of args for ${name}: got ${args.length} want at least ${numIn - 1}`);

@@ -5,7 +5,7 @@
  * templates, and Go's `template: <name>:<line>:<col>: executing "<name>" at <<node>>: <msg>` errors.
  */
 import { goQuote } from '../quote.js';
-import { builtinFuncs, type Builtin, isTrue } from './builtins.js';
+import { badFuncSignature, builtinFuncs, type Builtin, isTrue } from './builtins.js';
 import { formatGoValue } from './fmt.js';
 import { type ArgNode, type BranchNode, type ChainNode, type CommandNode, type FieldNode, type IdentifierNode, type Node, type NumberNode, type PipeNode, type Tree, type VariableNode, nodeString } from './parse.js';
 import { NO_VALUE, Iface, type RV, concrete, indirectInterface, rvTypeName } from './rv.js';
@@ -54,11 +54,23 @@ export interface ExecContext {
 
 interface Shared {
   out: string;
+  bytes: number;
   steps: number;
 }
 
+/** UTF-8 length without encoding (a lone surrogate counts 3, as its U+FFFD replacement would). */
 function byteLength(s: string): number {
-  return new TextEncoder().encode(s).length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 /** Go's Tree.ErrorContext: `name:line:byteColumn` and the node's text. */
@@ -72,7 +84,7 @@ function errorContext(tree: Tree, node: Node): { location: string; context: stri
 }
 
 export function execute(ctx: ExecContext, tree: Tree, data: GoValue): string {
-  const shared: Shared = { out: '', steps: 0 };
+  const shared: Shared = { out: '', bytes: 0, steps: 0 };
   const dot: RV = data === null ? NO_VALUE : data;
   const s = new State(ctx, tree, shared, [{ name: '$', value: dot }], 0);
   s.walk(dot, tree.root);
@@ -107,9 +119,8 @@ class State {
 
   private write(s: string): void {
     this.shared.out += s;
-    if (this.shared.out.length > maxOutputBytes && byteLength(this.shared.out) > maxOutputBytes) {
-      this.errorf(`output exceeds ${maxOutputBytes} bytes`);
-    }
+    this.shared.bytes += byteLength(s);
+    if (this.shared.bytes > maxOutputBytes) this.errorf(`output exceeds ${maxOutputBytes} bytes`);
   }
 
   // Variables.
@@ -472,9 +483,8 @@ class State {
       this.errorf(`wrong number of args for ${name}: want ${nparams} got ${numIn}`);
     }
     const results = fun.results;
-    if (!(results.length === 1 || (results.length === 2 && results[1] === 'error'))) {
-      this.errorf(`can't call method/function ${goQuote(name)} with ${results.length} results`);
-    }
+    const bad = badFuncSignature(name, fun);
+    if (bad !== undefined) this.errorf(bad);
 
     if (builtin !== null && (name === 'and' || name === 'or')) {
       let v: RV = NO_VALUE;
@@ -500,7 +510,7 @@ class State {
     }
     if (builtin !== null && name === 'call') {
       // Go names the callee by its text, or for a piped function by reflect.Value's String().
-      const callee = args[0] !== undefined ? nodeString(args[0]) : `<${rvTypeName(final === MISSING ? NO_VALUE : final)} Value>`;
+      const callee = args[0] !== undefined ? nodeString(args[0]) : reflectValueString(final === MISSING ? NO_VALUE : final);
       argv.unshift(callee);
     }
     let result: RV;
@@ -646,4 +656,12 @@ function intOf(v: GoValue): bigint {
   if (typeof v === 'bigint') return v;
   if (v !== null && typeof v === 'object' && 'value' in v && typeof v.value === 'bigint') return v.value;
   return 0n;
+}
+
+/** reflect.Value's String(): a string's own text, otherwise `<T Value>`. */
+function reflectValueString(v: RV): string {
+  const c = v instanceof Iface ? v.v : v;
+  if (typeof c === 'string') return c;
+  if (c === NO_VALUE) return '<invalid Value>';
+  return `<${rvTypeName(v)} Value>`;
 }

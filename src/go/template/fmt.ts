@@ -211,8 +211,8 @@ class Printer {
     this.pad(this.truncate(s));
   }
 
-  fmtSx(s: string, digits: string): void {
-    const bytes = new TextEncoder().encode(s);
+  fmtSx(s: string | Uint8Array, digits: string): void {
+    const bytes = typeof s === 'string' ? new TextEncoder().encode(s) : s;
     let length = bytes.length;
     if (this.precPresent && this.prec < length) length = this.prec;
     let width = 2 * length;
@@ -431,9 +431,10 @@ class Printer {
     if (Array.isArray(value)) {
       const elem = sliceElemType(value);
       if ((verb === 's' || verb === 'q' || verb === 'x' || verb === 'X') && (elem === 'uint8' || elem === 'byte')) {
-        const bytes = value.map((b) => (b instanceof GoNumber ? Number(b.value) : 0));
-        const s = new TextDecoder().decode(new Uint8Array(bytes));
-        this.fmtString(s, verb);
+        const bytes = new Uint8Array(value.map((b) => (b instanceof GoNumber ? Number(b.value) : 0)));
+        // %x works on the bytes themselves; %s and %q see them as (UTF-8) text.
+        if (verb === 'x' || verb === 'X') this.fmtSx(bytes, verb === 'x' ? ldigits : udigits);
+        else this.fmtString(new TextDecoder().decode(bytes), verb);
         return;
       }
       if (this.sharpV) {

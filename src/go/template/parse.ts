@@ -223,6 +223,8 @@ export function nodeString(n: Node): string {
 
 /** Go's maxStackDepth for parenthesised pipelines, at its wasm value: each level costs JavaScript stack frames. */
 export const maxStackDepth = 1000;
+/** Go's maxPipelineCmds: commands in one pipeline. */
+export const maxPipelineCmds = 100_000;
 
 /** A parse failure; the message is Go's err.Error(). */
 export class ParseFailure extends Error {}
@@ -561,6 +563,7 @@ class Parser {
         case ItemType.LeftParen:
           this.backup();
           pipe.cmds.push(this.command());
+          if (pipe.cmds.length > maxPipelineCmds) this.errorf('pipeline too long');
           break;
         default:
           this.unexpected(token, context);

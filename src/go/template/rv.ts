@@ -32,5 +32,7 @@ export function concrete(v: RV): GoValue {
 export function rvTypeName(v: RV): string {
   if (v instanceof Iface) return 'interface {}';
   if (v === NO_VALUE) return '<invalid reflect.Value>';
+  // A nil whose concrete type the model does not keep: Go's messages name the interface it arrived in.
+  if (v === null) return 'interface {}';
   return goTypeName(v);
 }
