@@ -591,6 +591,11 @@ describe('semver objects', () => {
     expect(printValue(m('Compare', call('semver', '1.2.3')))).toBe('-1');
     expect(m('LessThan', call('semver', '1.2.3'))).toBe(true);
   });
+  it('compare by value with deepEqual, as reflect.DeepEqual compares what pointers point to', () => {
+    expect(call('deepEqual', call('semver', '1.2.3'), call('semver', '1.2.3'))).toBe(true);
+    expect(call('deepEqual', call('semver', '1.2.3'), call('semver', 'v1.2.3'))).toBe(false);
+    expect(show('uniq', [call('semver', '1.0.0'), call('semver', '1.0.0')])).toBe('[1.0.0]');
+  });
   it('print and marshal as their String()', () => {
     expect(show('toString', v)).toBe('1.2.3-beta.1+b345');
     expect(show('toJson', v)).toBe('"1.2.3-beta.1+b345"');
