@@ -62,6 +62,15 @@ describe('kube-openapi value validation (TestValidateCustomResource)', () => {
     }
   });
 
+  it('a whole resource has no root path: fields start bare and the root prints <nil>', () => {
+    const schema = object({ field: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } });
+    expect(validateValue(schema, { field: true }, null).map((e) => e.message)).toEqual([
+      'field: Invalid value: "boolean": field in body must be of type integer,string: "boolean"',
+      '<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)',
+      'field: Invalid value: "boolean": field in body must be of type integer: "boolean"',
+    ]);
+  });
+
   it('nullable accepts null', () => {
     expect(messages(object({ field: { type: 'object', nullable: true } }), { field: null })).toEqual([]);
   });

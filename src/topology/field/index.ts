@@ -3,6 +3,8 @@
  * API server's schema and CEL validation report, with the same type strings, paths and message shapes, so a finding
  * reads exactly as `kubectl apply` would print it.
  */
+import { goQuote } from '../../go/index.js';
+
 export type FieldErrorType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
@@ -109,30 +111,7 @@ function integerText(n: number): string {
 }
 
 /** Go's `%q` (strconv.Quote). */
-export function goStringQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    const esc: Record<string, string> = {
-      '"': '\\"',
-      '\\': '\\\\',
-      '\x07': '\\a',
-      '\b': '\\b',
-      '\f': '\\f',
-      '\n': '\\n',
-      '\r': '\\r',
-      '\t': '\\t',
-      '\v': '\\v',
-    };
-    const e = esc[ch];
-    if (e !== undefined) out += e;
-    else if (ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) out += ch;
-    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return `${out}"`;
-}
+export const goStringQuote = goQuote;
 
 /** `ErrorBody()`: the message without the field. */
 export function errorBody(type: FieldErrorType, badValue: unknown, detail: string): string {

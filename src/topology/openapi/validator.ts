@@ -480,19 +480,30 @@ function objectValidator(ctx: Ctx, s: JSONSchemaProps, data: Record<string, unkn
  * Validates a decoded JSON value against a schema as the API server validates a custom resource
  * (`validation.ValidateCustomResource`): kube-openapi's checks, reported as field errors under `path`. Detail texts
  * are kube-openapi's (`spec.replicas in body should be less than or equal to 10`); the root path prints as
- * ` in body …`, as it does in Kubernetes.
+ * ` in body …`, as it does in Kubernetes. With a null `path` (a whole custom resource), field paths start at the
+ * value's fields and root errors print `<nil>`.
  */
-export function validateValue(schema: JSONSchemaProps, value: unknown, path: FieldPath, options: OpenAPIOptions = {}): FieldError[] {
+export function validateValue(
+  schema: JSONSchemaProps,
+  value: unknown,
+  path: FieldPath | null,
+  options: OpenAPIOptions = {},
+): FieldError[] {
   const ctx: Ctx = { minor: parseMinor(options.compatibilityVersion), maxDepth: options.maxDepth ?? 1000, regexps: new Map() };
   const result = validateSchema(ctx, schema, value, '', 0);
   const out: FieldError[] = [];
   for (const err of result.errors) {
+    // A whole resource is validated without a root path: its root prints as Go's nil path, `<nil>`.
+    const rootPath = path ?? '<nil>';
     if (err.kind === 'plain') {
-      out.push(fieldInvalid(path, '', err.message));
+      out.push(fieldInvalid(rootPath, '', err.message));
       continue;
     }
-    let errPath = path;
-    if (err.name.length > 0 && err.name !== '.') errPath = errPath.child(err.name.replace(/^\./, ''));
+    let errPath: FieldPath | string = rootPath;
+    if (err.name.length > 0 && err.name !== '.') {
+      const name = err.name.replace(/^\./, '');
+      errPath = path ? path.child(name) : FieldPath.of(name);
+    }
     const value = err.value === undefined || err.value === null ? '' : err.value;
     switch (err.code) {
       case 'Required':
