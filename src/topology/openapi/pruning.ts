@@ -20,6 +20,9 @@ interface Walk {
   unknown: string[];
 }
 
+/** Values nested deeper than about 1000 levels (path segments) are left as they are; validation reports the depth. */
+const maxPathSegments = 4000;
+
 function appendKey(w: Walk, key: string): void {
   if (w.path.length > 0) w.path.push('.');
   w.path.push(key);
@@ -42,6 +45,7 @@ function subSchema(s: JSONSchemaProps, key: string): { found: boolean; schema: J
 }
 
 function prune(x: unknown, s: JSONSchemaProps | undefined, w: Walk): void {
+  if (w.path.length > maxPathSegments) return;
   if (s && s['x-kubernetes-preserve-unknown-fields'] === true) {
     skipPrune(x, s, w);
     return;
@@ -76,6 +80,7 @@ function prune(x: unknown, s: JSONSchemaProps | undefined, w: Walk): void {
 }
 
 function skipPrune(x: unknown, s: JSONSchemaProps, w: Walk): void {
+  if (w.path.length > maxPathSegments) return;
   const l = w.path.length;
   if (Array.isArray(x)) {
     x.forEach((v, i) => {

@@ -129,18 +129,22 @@ function parseMinor(version: string | undefined): number {
 interface Ctx {
   minor: number;
   maxDepth: number;
-  regexps: Map<string, RE2JS | Error>;
 }
 
-function compilePattern(ctx: Ctx, pattern: string): RE2JS | Error {
-  let re = ctx.regexps.get(pattern);
+/** Compiled patterns, shared by every validation (a fleet validates the same class schemas again and again). */
+const patterns = new Map<string, RE2JS | Error>();
+const maxCachedPatterns = 4096;
+
+function compilePattern(pattern: string): RE2JS | Error {
+  let re = patterns.get(pattern);
   if (!re) {
     try {
       re = new RE2JS(pattern);
     } catch (err) {
       re = err instanceof Error ? err : new Error(String(err));
     }
-    ctx.regexps.set(pattern, re);
+    if (patterns.size >= maxCachedPatterns) patterns.clear();
+    patterns.set(pattern, re);
   }
   return re;
 }
@@ -172,7 +176,7 @@ function validateSchema(ctx: Ctx, s: JSONSchemaProps, data: unknown, path: strin
   const steps: Array<() => Result | undefined> = [];
   if (types.length > 0 || format !== '') steps.push(() => typeValidator(s, types, format, data, kind, path));
   steps.push(() => schemaPropsValidator(ctx, s, data, path, depth));
-  if (kind === 'string') steps.push(() => stringValidator(ctx, s, data as string, path));
+  if (kind === 'string') steps.push(() => stringValidator(s, data as string, path));
   if (kind === 'string' && knownFormat(format)) steps.push(() => formatValidator(format, data as string, path));
   if (kind === 'int' || kind === 'float') steps.push(() => numberValidator(s, types, format, data as number, kind, path));
   if (kind === 'slice') steps.push(() => sliceValidator(ctx, s, data as unknown[], path, depth));
@@ -274,7 +278,7 @@ function schemaPropsValidator(ctx: Ctx, s: JSONSchemaProps, data: unknown, path:
   return main;
 }
 
-function stringValidator(ctx: Ctx, s: JSONSchemaProps, data: string, path: string): Result | undefined {
+function stringValidator(s: JSONSchemaProps, data: string, path: string): Result | undefined {
   const length = [...data].length;
   if (s.maxLength !== undefined && length > s.maxLength) {
     return single(v('TooLong', path, `${path} in ${IN} should be at most ${s.maxLength} chars long`, data, { valid: s.maxLength }));
@@ -283,7 +287,7 @@ function stringValidator(ctx: Ctx, s: JSONSchemaProps, data: string, path: strin
     return single(v('TooShort', path, `${path} in ${IN} should be at least ${s.minLength} chars long`, data, { valid: s.minLength }));
   }
   if (s.pattern) {
-    const re = compilePattern(ctx, s.pattern);
+    const re = compilePattern(s.pattern);
     if (re instanceof Error) {
       return single(v('Pattern', path, `${path} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.message}'`, data));
     }
@@ -489,7 +493,7 @@ export function validateValue(
   path: FieldPath | null,
   options: OpenAPIOptions = {},
 ): FieldError[] {
-  const ctx: Ctx = { minor: parseMinor(options.compatibilityVersion), maxDepth: options.maxDepth ?? 1000, regexps: new Map() };
+  const ctx: Ctx = { minor: parseMinor(options.compatibilityVersion), maxDepth: options.maxDepth ?? 1000 };
   const result = validateSchema(ctx, schema, value, '', 0);
   const out: FieldError[] = [];
   for (const err of result.errors) {
