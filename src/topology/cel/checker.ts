@@ -6,6 +6,31 @@ import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { T, formatType, type CelType } from './types.js';
 import type { FunctionTable, Overload } from './declarations.js';
 import type { Issue } from './issues.js';
+import { RE2JS } from '@bufbuild/re2';
+
+function validRegex(pattern: string): boolean {
+  try {
+    RE2JS.compile(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Go's `time.ParseDuration` grammar. */
+export function validDuration(text: string): boolean {
+  return text === '0' || /^[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.test(text);
+}
+
+/** RFC 3339 with a real calendar date, years 0001–9999. */
+export function validTimestamp(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return false;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day >= 1 && day <= days;
+}
 
 export interface CheckedRule {
   readonly types: ReadonlyMap<bigint, CelType>;
@@ -132,6 +157,8 @@ export class RuleChecker {
     private readonly positions: Readonly<Record<string, number>>,
     private readonly variables: ReadonlyMap<string, CelType>,
     private readonly functions: FunctionTable,
+    /** Kubernetes 1.29+ rejects constant regexes, durations and timestamps that cannot parse at compile time. */
+    private readonly validateLiterals = false,
   ) {}
 
   check(expr: Expr): CheckedRule {
@@ -263,6 +290,22 @@ export class RuleChecker {
     }
   }
 
+  private checkLiteral(name: string, target: Expr | undefined, args: readonly Expr[]): void {
+    const constant = (x: Expr | undefined): string | undefined =>
+      x?.exprKind.case === 'constExpr' && x.exprKind.value.constantKind.case === 'stringValue' ? x.exprKind.value.constantKind.value : undefined;
+    if (name === 'matches') {
+      const pattern = target ? args[0] : args[1];
+      const text = constant(pattern);
+      if (text !== undefined && !validRegex(text)) this.report(pattern!, 'invalid matches argument');
+    } else if (name === 'duration' && !target) {
+      const text = constant(args[0]);
+      if (text !== undefined && !validDuration(text)) this.report(args[0]!, 'invalid duration argument');
+    } else if (name === 'timestamp' && !target) {
+      const text = constant(args[0]);
+      if (text !== undefined && !validTimestamp(text)) this.report(args[0]!, 'invalid timestamp');
+    }
+  }
+
   private joinAggregate(el: Expr, prev: CelType | undefined, t: CelType): CelType {
     if (prev === undefined || isDynLike(prev)) return t;
     if (isDynLike(t)) return prev;
@@ -334,6 +377,7 @@ export class RuleChecker {
       return this.report(e, `found no matching overload for '${name}' applied to '${applied}'`);
     }
     this.overloads.set(e.id, matched);
+    if (this.validateLiterals) this.checkLiteral(name, target, call.args);
     const first = results[0]!;
     if (results.every((r) => formatType(r) === formatType(first))) return first;
     return T.dyn;

@@ -7,7 +7,7 @@ import { celEnv, parse, plan, type CelEnv, type CelResult, type CelInput } from 
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { JSONSchemaProps, ValidationRule } from '../schema/index.js';
 import { T, type CelType, type DeclType, MAX_REQUEST_SIZE_BYTES } from './types.js';
-import { functionsFor, NEWEST_MINOR, type Minor } from './declarations.js';
+import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, type Minor } from './declarations.js';
 import { RuleChecker, type CheckedRule } from './checker.js';
 import { formatIssues } from './issues.js';
 import { syntaxIssue } from './syntax.js';
@@ -78,7 +78,7 @@ function compileExpression(source: string, variables: ReadonlyMap<string, CelTyp
   }
   const positions: Record<string, number> = {};
   for (const [id, offset] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = offset;
-  const checker = new RuleChecker(source, positions, variables, functionsFor(minor));
+  const checker = new RuleChecker(source, positions, variables, functionsFor(minor), minor >= LITERAL_VALIDATORS_SINCE);
   const checked = checker.check(parsed.expr!);
   if (checked.issues.length > 0) return { error: formatIssues(source, checked.issues) };
   return { expr: parsed.expr!, checked };

@@ -4,9 +4,10 @@
  * travel through the evaluator as maps tagged with a key no JSON object can produce, so equality compares them by
  * their canonical form.
  */
-import { celFunc, celMethod, CelScalar, listType, mapType, isCelList, isCelMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
+import { celFunc, celMethod, CelScalar, listType, mapType, objectType, isCelList, isCelMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { RE2JS } from '@bufbuild/re2';
+import { DurationSchema } from '@bufbuild/protobuf/wkt';
 import { OPAQUE } from './declarations.js';
 import { parseQuantity, compareQuantity, addQuantity, QUANTITY_FORMAT_ERROR, type Quantity } from './quantity.js';
 import * as ipLib from './ip.js';
@@ -120,7 +121,7 @@ const lists: CelFunc[] = [
   ...(['min', 'max'] as const).map((name) =>
     celMethod(name, LIST, [], DYN, function () {
       const xs = items(this);
-      if (xs.length === 0) throw new Error(`${name}(list) argument must not be empty`);
+      if (xs.length === 0) throw new Error(`${name} called on empty list`);
       return xs.reduce((best, x) => (name === 'min' ? (compare(x, best) < 0 ? x : best) : compare(x, best) > 0 ? x : best)) as CelInput;
     }),
   ),
@@ -392,5 +393,20 @@ const semver: CelFunc[] = [
   ),
 ];
 
+/** Where cel-go's semantics differ from @bufbuild/cel's: Go's `strings.SplitN`, whole-duration milliseconds. */
+const corrections: CelFunc[] = [
+  celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, limit) {
+    const n = Number(limit);
+    if (n === 0) return [];
+    const parts = this.split(sep);
+    if (n < 0 || parts.length <= n) return parts;
+    return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
+  }),
+  celMethod('getMilliseconds', objectType(DurationSchema), [], INT, function () {
+    const d = this as unknown as { message: { seconds: bigint; nanos: number } };
+    return d.message.seconds * 1000n + BigInt(Math.trunc(d.message.nanos / 1000000));
+  }),
+];
+
 /** Every function the evaluator may need; the checker decides which a given environment may call. */
-export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver];
+export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...corrections];

@@ -23,13 +23,21 @@ interface Walk {
   readonly errors: FieldError[];
 }
 
+const rulesBelow = new WeakMap<JSONSchemaProps, boolean>();
+
+/** Whether the node or anything under it carries rules (remembered per schema node). */
 function hasRules(s: JSONSchemaProps | undefined, depth = 0): boolean {
   if (!s || depth > 64) return false;
-  if ((s['x-kubernetes-validations'] ?? []).length > 0) return true;
-  if (hasRules(s.items, depth + 1)) return true;
-  if (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties, depth + 1)) return true;
-  if ((s.allOf ?? []).some((a) => hasRules(a, depth + 1))) return true;
-  return Object.values(s.properties ?? {}).some((p) => hasRules(p, depth + 1));
+  const known = rulesBelow.get(s);
+  if (known !== undefined) return known;
+  const found =
+    (s['x-kubernetes-validations'] ?? []).length > 0 ||
+    hasRules(s.items, depth + 1) ||
+    (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties, depth + 1)) ||
+    (s.allOf ?? []).some((a) => hasRules(a, depth + 1)) ||
+    Object.values(s.properties ?? {}).some((p) => hasRules(p, depth + 1));
+  rulesBelow.set(s, found);
+  return found;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
