@@ -163,6 +163,11 @@ const defaulting: VectorHandler = (v) => {
     const got = (create ? defaultClusterVariables : defaultMachineVariables)(valuesOf(i.values), statusVariablesOf(i.definitions), path);
     checkExpected(v, 'variable defaulting', {
       variables: (want) => {
+        // Go returns nil variables with its errors.
+        if (want === null) {
+          expect(got.variables).toEqual([]);
+          return;
+        }
         expect(got.errors.map((e) => e.message)).toEqual([]);
         const list = want as unknown[];
         expect(got.variables.map((x) => x.name)).toEqual(list.map((x) => rec(x).name));
@@ -178,7 +183,7 @@ const defaulting: VectorHandler = (v) => {
   const got = defaultVariable(valueOf(field(i, ['value', 'clusterVariable'])), def, path, create);
   checkExpected(v, 'variable defaulting', {
     variable: (want) => {
-      expect(got.errors.map((e) => e.message)).toEqual([]);
+      if (want !== null) expect(got.errors.map((e) => e.message)).toEqual([]);
       expectVariable(got.variable, want);
     },
     errors: () => checkErrors(v, got.errors),
