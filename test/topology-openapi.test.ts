@@ -14,6 +14,7 @@ import {
   pruneUnknownFields,
   validateDefaults,
   validateListSetsAndMaps,
+  validateCustomResource,
   validateStructural,
   validateValue,
   type JSONSchemaProps,
@@ -420,5 +421,43 @@ describe('list types (listtype/validation_test.go)', () => {
     });
     expect(errs(schema, { field: [{ k: 'a', v: 1 }, { k: 'a', v: 2 }] })).toEqual(['root.field[1]: Duplicate value: {"k":"a"}']);
     expect(errs(schema, { field: [1] })).toEqual(['root.field[0]: Invalid value: 1: must be an object for an array of list-type map']);
+  });
+});
+
+describe('a whole custom resource (customresource strategy)', () => {
+  const schema: JSONSchemaProps = object({
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { type: 'object' },
+    spec: object({
+      replicas: { type: 'integer', minimum: 0 },
+      ports: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+        items: object({ name: { type: 'string' }, port: { type: 'integer' } }),
+      },
+    }),
+  });
+  const resource = (spec: unknown): unknown => ({ apiVersion: 'x.io/v1', kind: 'X', metadata: { name: 'a', uid: 'u' }, spec });
+
+  it('reports paths from the object root, unknown fields apart, and list-map duplicates', () => {
+    const got = validateCustomResource(schema, resource({ replicas: -1, extra: true, ports: [{ name: 'a' }, { name: 'a' }] }));
+    expect(got.unknownFields).toEqual(['spec.extra']);
+    expect(got.errors.map((e) => e.message)).toEqual([
+      'spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+      'spec.ports[1]: Duplicate value: {"name":"a"}',
+    ]);
+  });
+
+  it('skips CEL rules when the object has a blocking error, and runs them otherwise', () => {
+    const cel = (): ReturnType<typeof fieldInvalid>[] => [fieldInvalid(FieldPath.nil().child('spec'), 'x', 'failed rule: r')];
+    expect(validateCustomResource(schema, resource({ replicas: 'x' }), { cel }).errors.map((e) => e.message)).toEqual([
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+    expect(validateCustomResource(schema, resource({ replicas: 1 }), { cel }).errors.map((e) => e.message)).toEqual([
+      'spec: Invalid value: "x": failed rule: r',
+    ]);
   });
 });

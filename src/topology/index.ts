@@ -27,6 +27,9 @@ export {
   validateListSetsAndMaps,
   validateStructural,
   validateValue,
+  validateCustomResource,
+  type CustomResourceOptions,
+  type CustomResourceResult,
   type OpenAPIOptions,
   type PruneResult,
 } from './openapi/index.js';

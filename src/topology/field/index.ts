@@ -200,6 +200,13 @@ export class FieldPath {
     private readonly subscript: string | undefined,
   ) {}
 
+  /**
+   * Go's nil `*field.Path`: the root of a whole object. It prints `<nil>`; its children start bare (`spec`, `[0]`).
+   */
+  static nil(): FieldPath {
+    return nilPath;
+  }
+
   /** `field.NewPath(name, moreNames...)`. */
   static of(name: string, ...more: string[]): FieldPath {
     let p = new FieldPath(undefined, name, undefined);
@@ -208,20 +215,22 @@ export class FieldPath {
   }
 
   child(name: string, ...more: string[]): FieldPath {
+    if (this === nilPath) return FieldPath.of(name, ...more);
     let p: FieldPath = new FieldPath(this, name, undefined);
     for (const n of more) p = new FieldPath(p, n, undefined);
     return p;
   }
 
   key(key: string): FieldPath {
-    return new FieldPath(this, '', key);
+    return new FieldPath(this === nilPath ? undefined : this, '', key);
   }
 
   index(i: number): FieldPath {
-    return new FieldPath(this, '', String(i));
+    return new FieldPath(this === nilPath ? undefined : this, '', String(i));
   }
 
   toString(): string {
+    if (this === nilPath) return '<nil>';
     const parts: FieldPath[] = [this];
     for (let p = this.parent; p; p = p.parent) parts.push(p);
     let out = '';
@@ -233,3 +242,5 @@ export class FieldPath {
     return out;
   }
 }
+
+const nilPath: FieldPath = FieldPath.of('<nil>');

@@ -14,5 +14,6 @@ export {
 } from './defaulting.js';
 export { pruneUnknownFields, type PruneResult } from './pruning.js';
 export { validateListSetsAndMaps } from './listtype.js';
+export { validateCustomResource, type CustomResourceOptions, type CustomResourceResult } from './resource.js';
 export { effectiveFormat, matchesFormat } from './formats.js';
 export { deepCopy as deepCopyJson, deepEqual as jsonDeepEqual, isObject as isJsonObject } from './json.js';

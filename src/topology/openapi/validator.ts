@@ -498,16 +498,13 @@ export function validateValue(
   const out: FieldError[] = [];
   for (const err of result.errors) {
     // A whole resource is validated without a root path: its root prints as Go's nil path, `<nil>`.
-    const rootPath = path ?? '<nil>';
+    const rootPath = path ?? FieldPath.nil();
     if (err.kind === 'plain') {
       out.push(fieldInvalid(rootPath, '', err.message));
       continue;
     }
-    let errPath: FieldPath | string = rootPath;
-    if (err.name.length > 0 && err.name !== '.') {
-      const name = err.name.replace(/^\./, '');
-      errPath = path ? path.child(name) : FieldPath.of(name);
-    }
+    let errPath = rootPath;
+    if (err.name.length > 0 && err.name !== '.') errPath = rootPath.child(err.name.replace(/^\./, ''));
     const value = err.value === undefined || err.value === null ? '' : err.value;
     switch (err.code) {
       case 'Required':
