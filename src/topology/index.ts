@@ -35,6 +35,8 @@ export {
 } from './openapi/index.js';
 export {
   clusterClassStatusVariables,
+  defaultAndValidateTopologyVariables,
+  topologyVariablesOf,
   defaultClusterVariables,
   defaultMachineVariables,
   validateClusterClassVariables,
@@ -44,4 +46,5 @@ export {
   type ClusterClassStatusVariable,
   type ClusterClassVariable,
   type ClusterVariable,
+  type TopologyVariables,
 } from './variables/index.js';
