@@ -10,9 +10,7 @@ import { parseManifests } from '../src/yaml/index.js';
 import { sharedDir } from './helpers/shared.js';
 import {
   clusterClassStatusVariables,
-  defaultAndValidateTopologyVariables,
   defaultClusterVariables,
-  topologyVariablesOf,
   defaultMachineVariables,
   validateClusterClassVariables,
   validateClusterVariables,
@@ -112,31 +110,6 @@ describe('Cluster variables from YAML', () => {
     );
     expect(errors.map((e) => e.message)).toEqual([
       'spec.topology.variables[region]: Invalid value: "\\"eu-west-1\\"": variable "region" is set more than once',
-    ]);
-  });
-});
-
-describe("a Cluster's topology (the Cluster webhook)", () => {
-  it('defaults and validates Cluster values and every override list at its own path', () => {
-    const topology = topologyVariablesOf({
-      variables: [{ name: 'region', value: 'us-east-1' }],
-      controlPlane: { variables: { overrides: [{ name: 'proxy', value: {} }] } },
-      workers: {
-        machineDeployments: [
-          { class: 'default-worker', name: 'md-0', variables: { overrides: [{ name: 'region', value: 'mars' }] } },
-          { class: 'default-worker', name: 'md-1' },
-        ],
-        machinePools: [{ class: 'pool', name: 'mp-0', variables: { overrides: [{ name: 'nope', value: 1 }] } }],
-      },
-    });
-    const got = defaultAndValidateTopologyVariables(topology, undefined, status);
-    expect(got.variables.variables.map((v) => v.name)).toEqual(['region', 'proxy']);
-    expect(got.variables.controlPlane).toEqual([{ name: 'proxy', value: { enabled: false }, raw: '{"enabled":false}' }]);
-    // As in CAPI, an undefined variable fails defaulting and then validation.
-    expect(got.errors.map((e) => e.message)).toEqual([
-      'spec.topology.workers.machinePools[mp-0].variables.overrides[nope]: Invalid value: "1": variable is not defined',
-      'spec.topology.workers.machineDeployments[md-0].variables.overrides[region].value: Unsupported value: "\\"mars\\"": supported values: "us-east-1", "eu-west-1"',
-      'spec.topology.workers.machinePools[mp-0].variables.overrides[nope]: Invalid value: "1": variable is not defined',
     ]);
   });
 });

@@ -35,8 +35,6 @@ export {
 } from './openapi/index.js';
 export {
   clusterClassStatusVariables,
-  defaultAndValidateTopologyVariables,
-  topologyVariablesOf,
   defaultClusterVariables,
   defaultMachineVariables,
   validateClusterClassVariables,
@@ -46,5 +44,4 @@ export {
   type ClusterClassStatusVariable,
   type ClusterClassVariable,
   type ClusterVariable,
-  type TopologyVariables,
 } from './variables/index.js';

@@ -22,7 +22,6 @@ export {
   type ClusterClassVariableOptions,
 } from './clusterclass.js';
 export { convertVariableSchema } from './schema.js';
-export { defaultAndValidateTopologyVariables, topologyVariablesOf, type TopologyVariables } from './topology.js';
 export {
   decodedValue,
   rawText,
