@@ -723,3 +723,12 @@ describe('values that contain themselves', () => {
     expect(show('deepEqual', d, d)).toBe('true');
   });
 });
+
+describe('bounded output', () => {
+  it('stops a function that would build a huge string or list, where Go would run out of memory', () => {
+    expect(show('repeat', 100_000_000n, 'ab')).toMatch(/^error: capiform: repeat would hold 200000000 elements/);
+    expect(show('indent', 5_000_000n, 'a\nb\nc')).toMatch(/^error: capiform: indent would hold/);
+    expect(show('until', 100_000_000n)).toMatch(/^error: capiform: untilStep would hold 100000000 elements/);
+    expect(show('seq', 1n, 100_000_000n)).toMatch(/^error: capiform: untilStep would hold/);
+  });
+});
