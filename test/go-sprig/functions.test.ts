@@ -687,6 +687,10 @@ table('paths and URLs', [
   ['urlJoin', [dict({ scheme: 'https', host: 'example.com', path: '/a b', query: 'x=1', fragment: 'f g' })], 'https://example.com/a%20b?x=1#f%20g'],
   ['urlJoin', [dict({ scheme: 'https', host: 'example.com', userinfo: 'u:p@ss' })], 'https://u:p%40ss@example.com'],
   ['urlJoin', [dict({ host: 'example.com', path: 'rel' })], '//example.com/rel'],
+  ['urlParse', ['https://us er@example.com/'], 'error: unable to parse url: parse "https://us er@example.com/": net/url: invalid userinfo'],
+  ['urlParse', ['https://u%zz@example.com/'], 'error: unable to parse url: parse "https://u%zz@example.com/": invalid URL escape "%zz"'],
+  ['urlParse', ['https://a%40b:c%3Ad@example.com/'], 'map[fragment: host:example.com hostname:example.com opaque: path:/ query: scheme:https userinfo:a%40b:c%3Ad]'],
+  ['urlJoin', [dict({ host: 'h', userinfo: 'a b' })], 'error: unable to parse userinfo in dict: parse "proto://a b@host": net/url: invalid userinfo'],
   ['urlJoin', [dict({ path: 'a:b' })], './a:b'],
   ['urlJoin', [dict({ host: 1n })], 'error: unable to parse host key, must be of type string, but int found'],
 ]);
