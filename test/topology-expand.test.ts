@@ -216,6 +216,19 @@ describe('expandTopology: what cannot be expanded', () => {
     expect(c.errors[0]?.message).toContain('namespace "classes"');
   });
 
+  it('reports worker topologies of unknown classes, and duplicate names, as the Cluster webhook does', () => {
+    const objects = load('class-v1beta2.yaml', 'cluster-v1beta2.yaml');
+    const cluster = objects.find((o) => o.kind === 'Cluster') as KubeObject;
+    const mds = at(cluster, 'spec.topology.workers.machineDeployments') as Array<Record<string, unknown>>;
+    mds.push({ class: 'gpu-worker', name: 'md-0' });
+    const c = only(objects);
+    expect(c.objects).toEqual([]);
+    expect(c.errors.map((e) => e.message)).toEqual([
+      'spec.topology.workers.machineDeployments[2].class: Invalid value: "gpu-worker": MachineDeploymentClass with name "gpu-worker" does not exist in ClusterClass "generic"',
+      'spec.topology.workers.machineDeployments[2].name: Invalid value: "md-0": name must be unique. MachineDeployment with name "md-0" is defined more than once',
+    ]);
+  });
+
   it('ignores Clusters without a topology and reports a Cluster listed twice', () => {
     const objects = load('class-v1beta2.yaml', 'cluster-v1beta2.yaml', 'cluster-v1beta2.yaml');
     objects.push({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'plain', namespace: 'team-a' }, spec: {} });
