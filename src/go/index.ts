@@ -14,3 +14,4 @@ export {
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
 export * from './template/index.js';
+export { hermeticTxtFuncMap, nondeterministicSprigFunctions, type FuncMap } from './sprig/index.js';

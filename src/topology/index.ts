@@ -5,6 +5,22 @@
  */
 export type { FieldError, FieldErrorType } from './field/index.js';
 export {
+  applyPatches,
+  calculateTemplateData,
+  calculateValue,
+  controlPlaneVariables,
+  generateInlinePatches,
+  globalVariables,
+  machineDeploymentVariables,
+  machinePoolVariables,
+  matchesSelector,
+  parsePathSegment,
+  patchIsEnabled,
+  renderValueTemplate,
+  type PatchChange,
+  type PatchOutcome,
+} from './patches/index.js';
+export {
   controlPlaneContract,
   expandTopology,
   topologyLimits,
