@@ -134,8 +134,8 @@ describe('vector files the repo has never seen', () => {
     expect(key({ item: {}, selector: { kind: 'X' }, templateVariablesRawJSON: null })).toBe(patches);
     expect(key({ segment: 'a[0]' })).toBe(patches);
     expect(key({ variableDefinitionsForPatch: {}, cluster: {} })).toBe(patches);
-    // A naming template is not a patch template.
-    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:held-out-topology:*');
+    // A naming template is not a patch template: it runs as a naming vector.
+    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:naming:*');
   });
 
   it('a clusterctl op with its Go package in front, or in another letter case, finds the one handler it names', () => {
