@@ -6,8 +6,9 @@
  * Cost is linear in the number of Clusters: each ClusterClass is converted and its templates resolved once, however
  * many Clusters use it.
  */
-import { InputError } from '../errors.js';
+import { InputError, TopologyPatchError } from '../errors.js';
 import type { KubeObject } from '../yaml/index.js';
+import { defaultAndValidateVariables, definitionFrom, statusVariablesOf } from './cluster-variables.js';
 import { clusterClassToV1Beta2, clusterToV1Beta2 } from './convert/index.js';
 import {
   asObj,
@@ -26,9 +27,11 @@ import {
   type Obj,
   type UpgradePlan,
 } from './desired/index.js';
-import type { FieldError } from './field/index.js';
+import { fieldError, type FieldError } from './field/index.js';
 import { namePrefixes } from './names/index.js';
+import { applyPatches, type PatchChange } from './patches/index.js';
 import type { ClusterBlueprint, DesiredClusterState, MachineDeploymentBlueprint, MachinePoolBlueprint } from './state/index.js';
+import type { ClusterClassStatusVariable } from './variables/index.js';
 
 export interface TopologyObject {
   /** `cluster`, `infrastructureCluster`, `controlPlane`, `machineDeployment/<name>`, … (issue 13's roles). */
@@ -62,6 +65,8 @@ export interface ExpandedCluster {
   warnings: string[];
   /** Set when the control plane version changes: the hops through the class's `spec.kubernetesVersions`. */
   upgrade?: UpgradePlan;
+  /** What each inline patch set, in patch order (for reviews: "the values the patches set"). */
+  patchChanges?: PatchChange[];
 }
 
 export interface ExpandOptions {
@@ -93,18 +98,6 @@ const keyOf = (ns: string, name: string): string => `${ns}/${name}`;
 const nsOf = (o: KubeObject): string => String(asObj(o.metadata).namespace ?? '') || 'default';
 const nameOf = (o: KubeObject): string => String(asObj(o.metadata).name ?? '');
 const isCapi = (o: KubeObject, kind: string): boolean => o.kind === kind && groupOf(String(o.apiVersion ?? '')) === clusterGroup;
-
-function fieldError(type: FieldError['type'], field: string, badValue: unknown, detail: string): FieldError {
-  const typeText: Record<string, string> = {
-    FieldValueNotFound: 'Not found',
-    FieldValueRequired: 'Required value',
-    FieldValueInvalid: 'Invalid value',
-  };
-  const parts = [`${field}: ${typeText[type] ?? type}`];
-  if (type !== 'FieldValueRequired') parts.push(typeof badValue === 'string' ? JSON.stringify(badValue) : String(badValue));
-  if (detail) parts.push(detail);
-  return { type, field, badValue, detail, message: parts.join(': ') };
-}
 
 /** Objects by what a ClusterClass template reference finds: namespace, API group, kind and name. */
 class ObjectIndex {
@@ -157,6 +150,9 @@ interface PreparedClass {
   machineDeployments: Map<string, MachineDeploymentBlueprint>;
   machinePools: Map<string, MachinePoolBlueprint>;
   contract: ControlPlaneContract;
+  /** `status.variables`: what defaulting, validation and patches use. */
+  variables: ClusterClassStatusVariable[];
+  definitionFrom: Map<string, string>;
 }
 
 function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
@@ -193,7 +189,11 @@ function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
     machineDeployments: new Map(),
     machinePools: new Map(),
     contract: 'v1beta2',
+    variables: statusVariablesOf(clusterClass),
+    definitionFrom: new Map(),
   };
+  prepared.definitionFrom = definitionFrom(prepared.variables);
+  clusterClass.status = { ...asObj(clusterClass.status), variables: prepared.variables };
   prepared.infrastructureClusterTemplate = resolve(refAt('infrastructure.templateRef', 'infrastructure', 'templateRef'));
   prepared.controlPlaneTemplate = resolve(refAt('controlPlane.templateRef', 'controlPlane', 'templateRef'));
   if (isObj(getPath(spec, ['controlPlane', 'machineInfrastructure', 'templateRef']))) {
@@ -419,6 +419,18 @@ function expandOne(
     result.errors.push(...topologyErrors);
     return result;
   }
+  const before = previousByRole(previous);
+  const oldTopology = getPath(before.get(roles.cluster), ['spec', 'topology']);
+  const variableErrors = defaultAndValidateVariables(topology, isObj(oldTopology) ? oldTopology : undefined, pc.variables);
+  result.variables = asArray(topology.variables).map((v) => {
+    const name = String(v.name ?? '');
+    const from = pc.definitionFrom.get(name);
+    return from ? { name, value: v.value, definitionFrom: from } : { name, value: v.value };
+  });
+  if (variableErrors.length > 0) {
+    result.errors.push(...variableErrors);
+    return result;
+  }
   const blueprint: ClusterBlueprint = {
     topology,
     clusterClass: pc.clusterClass,
@@ -428,12 +440,20 @@ function expandOne(
     machineDeployments: pc.machineDeployments,
     machinePools: pc.machinePools,
   };
-  const before = previousByRole(previous);
   let desired: DesiredClusterState;
   try {
     desired = computeDesiredState({ blueprint, cluster, controlPlaneContract: pc.contract, currentNames: currentNames(cluster, before) });
   } catch (err) {
     result.errors.push(fieldError('FieldValueInvalid', 'spec.topology', className, (err as Error).message));
+    return result;
+  }
+  try {
+    const outcome = applyPatches(blueprint, desired);
+    result.warnings.push(...outcome.warnings);
+    result.patchChanges = outcome.changes;
+  } catch (err) {
+    if (!(err instanceof TopologyPatchError)) throw err;
+    result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.classRef', className, err.message));
     return result;
   }
   rotateTemplateNames(desired, pc.contract, before);
