@@ -123,7 +123,7 @@ class ObjectIndex {
  * `v1beta1` and `v1alpha*` control planes follow contract v1beta1 (CAPI ≤ 1.10 and most third-party providers), `v1beta2`
  * and later follow v1beta2.
  */
-export function controlPlaneContract(controlPlaneApiVersion: string, kind: string, crd?: KubeObject): ControlPlaneContract {
+export function controlPlaneContract(controlPlaneApiVersion: string, crd?: KubeObject): ControlPlaneContract {
   const version = versionOf(controlPlaneApiVersion);
   if (crd) {
     for (const [label, value] of Object.entries(asObj(asObj(crd.metadata).labels))) {
@@ -131,7 +131,6 @@ export function controlPlaneContract(controlPlaneApiVersion: string, kind: strin
       if (String(value).split('_').includes(version)) return label.slice(clusterGroup.length + 1) === 'v1beta1' ? 'v1beta1' : 'v1beta2';
     }
   }
-  void kind;
   return /^v1(alpha\d+|beta1)$/.test(version) || /^v0/.test(version) ? 'v1beta1' : 'v1beta2';
 }
 
@@ -222,7 +221,7 @@ function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
   if (prepared.controlPlaneTemplate) {
     const apiVersion = String(prepared.controlPlaneTemplate.apiVersion ?? '');
     const kind = String(prepared.controlPlaneTemplate.kind ?? '').replace(/Template$/, '');
-    prepared.contract = controlPlaneContract(apiVersion, kind, index.crds.get(`${groupOf(apiVersion)}|${kind}`));
+    prepared.contract = controlPlaneContract(apiVersion, index.crds.get(`${groupOf(apiVersion)}|${kind}`));
   }
   return prepared;
 }
