@@ -197,6 +197,22 @@ describe('expandTopology: v1beta1 input', () => {
   });
 });
 
+describe('expandTopology: the control plane contract', () => {
+  it('follows the ControlPlane CRD contract labels when the CRD is among the objects', () => {
+    const crd: KubeObject = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'genericcontrolplanes.controlplane.cluster.x-k8s.io', labels: { 'cluster.x-k8s.io/v1beta1': 'v1beta1_v1beta2' } },
+      spec: { group: 'controlplane.cluster.x-k8s.io', names: { kind: 'GenericControlPlane' } },
+    };
+    const c = only([...load('class-v1beta2.yaml', 'cluster-v1beta2.yaml'), crd]);
+    const cp = byRole(c, 'controlPlane');
+    expect(at(cp, 'spec.machineTemplate.infrastructureRef.kind')).toBe('GenericInfrastructureMachineTemplate');
+    expect(at(cp, 'spec.machineTemplate.spec')).toBeUndefined();
+    expect(at(cp, 'spec.machineTemplate.nodeDrainTimeout')).toBe('2m0s');
+  });
+});
+
 describe('expandTopology: what cannot be expanded', () => {
   it('reports a missing ClusterClass on the Cluster, naming where it was looked for', () => {
     const c = only(load('cluster-v1beta2.yaml'));
@@ -227,6 +243,14 @@ describe('expandTopology: what cannot be expanded', () => {
       'spec.topology.workers.machineDeployments[2].class: Invalid value: "gpu-worker": MachineDeploymentClass with name "gpu-worker" does not exist in ClusterClass "generic"',
       'spec.topology.workers.machineDeployments[2].name: Invalid value: "md-0": name must be unique. MachineDeployment with name "md-0" is defined more than once',
     ]);
+  });
+
+  it('rejects a version the class does not list in spec.kubernetesVersions', () => {
+    const objects = load('class-v1beta2.yaml', 'cluster-v1beta2.yaml');
+    (at(objects.find((o) => o.kind === 'Cluster'), 'spec.topology') as Record<string, unknown>).version = 'v1.31.1';
+    const c = only(objects);
+    expect(c.objects).toEqual([]);
+    expect(c.errors.map((e) => e.message)).toEqual(['spec.topology.version: Invalid value: "v1.31.1": version must match one of the versions defined in the ClusterClass']);
   });
 
   it('ignores Clusters without a topology and reports a Cluster listed twice', () => {

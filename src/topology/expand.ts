@@ -413,6 +413,12 @@ function expandOne(
     result.errors.push(fieldError('FieldValueRequired', 'spec.topology.version', undefined, 'version must be set'));
     return result;
   }
+  const listed = getPath(pc.clusterClass, ['spec', 'kubernetesVersions']);
+  const classVersions = Array.isArray(listed) ? listed.map(String) : [];
+  if (classVersions.length > 0 && !classVersions.includes(topology.version)) {
+    result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.version', topology.version, 'version must match one of the versions defined in the ClusterClass'));
+    return result;
+  }
   const topologyErrors = workerTopologyErrors(topology, pc.clusterClass);
   if (topologyErrors.length > 0) {
     result.errors.push(...topologyErrors);
@@ -460,9 +466,7 @@ function expandOne(
 
   const previousVersion = getPath(before.get(roles.controlPlane), ['spec', 'version']);
   try {
-    const listed = getPath(pc.clusterClass, ['spec', 'kubernetesVersions']);
-    const versions = Array.isArray(listed) ? listed.map(String) : [];
-    const plan = upgradePlan(topology.version, typeof previousVersion === 'string' ? previousVersion : undefined, versions);
+    const plan = upgradePlan(topology.version, typeof previousVersion === 'string' ? previousVersion : undefined, classVersions);
     if (plan) result.upgrade = plan;
   } catch (err) {
     result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.version', topology.version, (err as Error).message));
