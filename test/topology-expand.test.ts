@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emitManifests, expandTopology, parseManifests, type ExpandedCluster, type KubeObject } from '../src/index.js';
+import { emitManifests, expandTopology, InputError, parseManifests, type ExpandedCluster, type KubeObject } from '../src/index.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'topology');
 const load = (...files: string[]): KubeObject[] => files.flatMap((f) => parseManifests(readFileSync(join(fixtures, f), 'utf8')));
@@ -251,6 +251,12 @@ describe('expandTopology: what cannot be expanded', () => {
     const c = only(objects);
     expect(c.objects).toEqual([]);
     expect(c.errors.map((e) => e.message)).toEqual(['spec.topology.version: Invalid value: "v1.31.1": version must match one of the versions defined in the ClusterClass']);
+  });
+
+  it('refuses more input objects than its bound, with exit code 2', () => {
+    const tooMany = new Array<KubeObject>(500_001).fill({ apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(() => expandTopology(tooMany)).toThrow(InputError);
+    expect(() => expandTopology(tooMany)).toThrow(/500001 objects is more than the topology engine expands at once \(500000\)/);
   });
 
   it('ignores Clusters without a topology and reports a Cluster listed twice', () => {
