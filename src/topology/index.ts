@@ -82,6 +82,7 @@ export {
   simpleName,
   stableRandom,
   topologyObjectName,
+  topologyRoles,
   type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';
