@@ -58,6 +58,7 @@ export {
   parsePathSegment,
   patchIsEnabled,
   renderValueTemplate,
+  validatePatches,
   type PatchChange,
   type PatchOutcome,
 } from './patches/index.js';
