@@ -109,6 +109,15 @@ describe('vector files the repo has never seen', () => {
     expect(byShape.key).toBe('capi-plan:variable-validation:*');
     const order = dispatch(file, { input: {}, expected: { moveGroups: [] } });
     expect(order.key).toBe('capi-plan:move-order:*');
+    for (const input of [
+      { namingTemplateOf: 'controlPlane', template: '{{ .cluster.name }}' },
+      { object: 'MachineDeployment', clusterName: 'c', topologyName: 'md-0' },
+      { template: '{{ .cluster.name }}-x', data: {} },
+    ]) {
+      const naming = dispatch(file, { input, expected: { error: true } });
+      expect(naming.key, JSON.stringify(input)).toBe('capi-plan:naming:*');
+      expect(naming.handler).toBeTypeOf('function');
+    }
     const unknown = dispatch(file, { input: { operation: 'noSuchOperation' }, expected: {} });
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
   });
@@ -125,8 +134,8 @@ describe('vector files the repo has never seen', () => {
     expect(key({ item: {}, selector: { kind: 'X' }, templateVariablesRawJSON: null })).toBe(patches);
     expect(key({ segment: 'a[0]' })).toBe(patches);
     expect(key({ variableDefinitionsForPatch: {}, cluster: {} })).toBe(patches);
-    // A naming template is not a patch template.
-    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:held-out-topology:*');
+    // A naming template is not a patch template: it runs as a naming vector.
+    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:naming:*');
   });
 
   it('a clusterctl op with its Go package in front, or in another letter case, finds the one handler it names', () => {
