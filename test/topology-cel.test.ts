@@ -602,6 +602,47 @@ describe('validateCelRules: rule tables', () => {
       },
     },
     {
+      name: 'optionals',
+      schema: object({ presentObj: object({ presentStr: string }), absentObj: object({ absentStr: string }), m: map(string), l: list(string) }),
+      value: { presentObj: { presentStr: 'value' }, m: { k: 'v' }, l: ['a'] },
+      valid: [
+        "self.?presentObj.?presentStr == optional.of('value')",
+        "self.presentObj.?presentStr == optional.of('value')",
+        "self.presentObj.?presentStr.or(optional.of('nope')) == optional.of('value')",
+        "self.presentObj.?presentStr.orValue('') == 'value'",
+        'self.presentObj.?presentStr.hasValue() == true',
+        "self.presentObj.?presentStr.value() == 'value'",
+        'self.?absentObj.?absentStr == optional.none()',
+        "self.?absentObj.?absentStr.or(optional.of('nope')) == optional.of('nope')",
+        "self.?absentObj.?absentStr.orValue('nope') == 'nope'",
+        'self.?absentObj.?absentStr.hasValue() == false',
+        "self.m[?'k'] == optional.of('v')",
+        "self.m[?'k'].or(optional.of('nope')) == optional.of('v')",
+        "self.m[?'k'].orValue('') == 'v'",
+        "self.m[?'k'].hasValue() == true",
+        "self.m[?'x'] == optional.none()",
+        "self.m[?'x'].orValue('nope') == 'nope'",
+        "self.l[?0] == optional.of('a')",
+        'self.l[?1] == optional.none()',
+        "self.l[?0].orValue('') == 'a'",
+        "self.l[?1].orValue('nope') == 'nope'",
+        "'a.?b' == 'a' + '.?b'",
+        'optional.ofNonZeroValue(1).hasValue()',
+        "optional.ofNonZeroValue('a').hasValue()",
+        "optional.ofNonZeroValue(['a']).hasValue()",
+        "optional.ofNonZeroValue({'k': 'v'}).hasValue()",
+        'optional.ofNonZeroValue(0) == optional.none()',
+        "optional.ofNonZeroValue('') == optional.none()",
+        'optional.ofNonZeroValue(false) == optional.none()',
+        'optional.ofNonZeroValue([]) == optional.none()',
+        "optional.ofNonZeroValue(duration('0s')) == optional.none()",
+      ],
+      errors: {
+        'self.absentObj.?absentStr == optional.none()': 'no such key: absentObj',
+        "self.l[?1].value() == 'a'": 'optional.none() dereference',
+      },
+    },
+    {
       name: 'authorizer is not available to CRD rules',
       schema: object({}),
       value: {},
@@ -738,6 +779,20 @@ describe('validateCelRules: transition rules', () => {
   });
 });
 
+describe('validateCelRules: optionalOldSelf', () => {
+  const schema: JSONSchemaProps = {
+    type: 'string',
+    'x-kubernetes-validations': [{ rule: "!oldSelf.hasValue() || oldSelf.value() == self", optionalOldSelf: true, message: 'immutable once set' }],
+  };
+  it('runs without an old value, seeing oldSelf as none', () => {
+    expect(validateCelRules(schema, 'a', undefined, 'v')).toEqual([]);
+  });
+  it('sees the old value as an optional', () => {
+    expect(validateCelRules(schema, 'a', 'a', 'v')).toEqual([]);
+    expect(validateCelRules(schema, 'b', 'a', 'v').map((e) => e.message)).toEqual(['v: Invalid value: "b": immutable once set']);
+  });
+});
+
 describe('checkCelSchema: compiling rules', () => {
   const at = 'spec.variables[cpu].schema.openAPIV3Schema';
   const check = (schema: JSONSchemaProps, options = { compatibilityVersion: '1.29' }): string[] =>
@@ -795,6 +850,9 @@ describe('checkCelSchema: compiling rules', () => {
     const quantityRule: JSONSchemaProps = { type: 'string', 'x-kubernetes-validations': [{ rule: 'isQuantity(self)' }] };
     expect(check(quantityRule, { compatibilityVersion: '1.27' })[0]).toContain("undeclared reference to 'isQuantity'");
     expect(check(quantityRule, { compatibilityVersion: '1.28' })).toEqual([]);
+    const optionalRule: JSONSchemaProps = { type: 'object', properties: { a: string }, 'x-kubernetes-validations': [{ rule: "self.?a.orValue('') == ''" }] };
+    expect(check(optionalRule, { compatibilityVersion: '1.27' })[0]).toContain("ERROR: <input>:1:5: unsupported syntax '.?'");
+    expect(check(optionalRule, { compatibilityVersion: '1.28' })).toEqual([]);
     const setsRule: JSONSchemaProps = { type: 'array', items: string, 'x-kubernetes-validations': [{ rule: "sets.contains(self, ['a'])" }] };
     expect(check(setsRule, { compatibilityVersion: '1.28' })[0]).toContain("undeclared reference to 'sets' (in container '')");
     expect(check(setsRule, { compatibilityVersion: '1.29' })).toEqual([]);

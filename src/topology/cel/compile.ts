@@ -7,7 +7,8 @@ import { celEnv, parse, plan, type CelEnv, type CelResult, type CelInput } from 
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { JSONSchemaProps, ValidationRule } from '../schema/index.js';
 import { T, type CelType, type DeclType, MAX_REQUEST_SIZE_BYTES } from './types.js';
-import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, type Minor } from './declarations.js';
+import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, OPTIONAL_TYPES_SINCE, type Minor } from './declarations.js';
+import { blankOptionalSyntax, restoreOptionalSyntax } from './optional-syntax.js';
 import { RuleChecker, type CheckedRule } from './checker.js';
 import { formatIssues } from './issues.js';
 import { syntaxIssue } from './syntax.js';
@@ -70,14 +71,23 @@ interface CheckedExpression {
 }
 
 function compileExpression(source: string, variables: ReadonlyMap<string, CelType>, minor: Minor): CheckedExpression {
+  const optional = blankOptionalSyntax(source);
+  if (minor < OPTIONAL_TYPES_SINCE && (optional.selects.size > 0 || optional.indexes.size > 0)) {
+    const issues = [
+      ...[...optional.selects].map((offset) => ({ offset, message: "unsupported syntax '.?'" })),
+      ...[...optional.indexes].map((offset) => ({ offset, message: "unsupported syntax '[?'" })),
+    ];
+    return { error: formatIssues(source, issues) };
+  }
   let parsed;
   try {
-    parsed = parse(source);
+    parsed = parse(optional.source);
   } catch (err) {
     return { error: formatIssues(source, [syntaxIssue(source, err)]) };
   }
   const positions: Record<string, number> = {};
   for (const [id, offset] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = offset;
+  restoreOptionalSyntax(parsed.expr!, positions, optional);
   const checker = new RuleChecker(source, positions, variables, functionsFor(minor), minor >= LITERAL_VALIDATORS_SINCE);
   const checked = checker.check(parsed.expr!);
   if (checked.issues.length > 0) return { error: formatIssues(source, checked.issues) };
@@ -154,7 +164,15 @@ export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: Envir
   }
   const hit = perSchema.get(key);
   if (hit) return hit;
-  const compiled = rules.map((rule) => compileRule(schema, rule, decl, env));
+  const compiled = rules.map((rule): CompiledRule => {
+    try {
+      return compileRule(schema, rule, decl, env);
+    } catch (err) {
+      // A rule this implementation cannot handle is reported on the rule, never as a crash of the whole validation.
+      const detail = `unexpected compilation error: ${err instanceof Error ? err.message : String(err)}`;
+      return { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageMaxCost: 0, error: { kind: 'internal', detail } };
+    }
+  });
   perSchema.set(key, compiled);
   return compiled;
 }

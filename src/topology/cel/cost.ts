@@ -7,6 +7,7 @@ import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { CelType, DeclType } from './types.js';
 import type { CheckedRule } from './checker.js';
 import { qualifiedName } from './checker.js';
+import { OPTIONAL_SELECT } from './optional-syntax.js';
 
 export const MAX_UINT64 = 18446744073709551615;
 
@@ -162,7 +163,9 @@ export class CostEstimator {
     const argSum = argCosts.reduce(add, fixed(0));
     const overloads = this.checked.overloads.get(e.id) ?? [];
     const overloadArgs = overloads[0]?.args ?? [];
-    const firstArgKind = (this.typeOf(target ?? args[0]!) ?? { kind: 'dyn' }).kind;
+    const first = target ?? args[0];
+    const firstArgKind = (first ? this.typeOf(first) : undefined)?.kind ?? 'dyn';
+    if (fn === OPTIONAL_SELECT) return add(argCosts[0]!, fixed(1));
     const k8s = this.kubernetesCall(fn, target, args, overloadArgs);
     if (k8s) return add(k8s, argSum);
     switch (fn) {

@@ -393,6 +393,77 @@ const semver: CelFunc[] = [
   ),
 ];
 
+const VALUE = '\u0000value';
+const OPTIONAL = 'optional_type';
+
+function some(v: CelValue | CelInput): CelInput {
+  return new Map<string, CelInput>([[KIND, OPTIONAL], [VALUE, v as CelInput]]);
+}
+const none = (): CelInput => new Map<string, CelInput>([[KIND, OPTIONAL]]);
+/** `oldSelf` of an `optionalOldSelf` rule. */
+export const optionalOf = (v: CelInput | undefined): CelInput => (v === undefined ? none() : some(v));
+const isOptional = (v: CelValue): boolean => isCelMap(v) && v.get(KIND) === OPTIONAL;
+
+/** The value of an optional, or undefined for none; throws when `v` is not an optional. */
+function optionalValue(v: CelValue): CelValue | undefined {
+  if (!isOptional(v)) throw new Error('no such overload');
+  return (v as unknown as ReadonlyMap<string, CelValue>).get(VALUE);
+}
+
+function isZero(v: CelValue): boolean {
+  if (v === null || v === false || v === '' || v === 0 || v === 0n) return true;
+  if (isCelUint(v)) return v.value === 0n;
+  if (v instanceof Uint8Array || isCelList(v)) return (v as { length?: number; size?: number }).length === 0 || (v as { size?: number }).size === 0;
+  if (isCelMap(v)) return v.size === 0;
+  const ns = seconds(v);
+  if (ns !== undefined) {
+    const tsZero = -62135596800n * 1000000000n;
+    return ns === 0n || ns === tsZero;
+  }
+  return false;
+}
+
+const optionals: CelFunc[] = [
+  celFunc('optional_select', [DYN, STRING], MAP, (operand, field) => {
+    let target: CelValue | undefined = operand;
+    if (isOptional(operand)) target = optionalValue(operand);
+    if (target === undefined || !isCelMap(target)) return none();
+    const v = target.get(field);
+    return v === undefined || v === null ? none() : some(v);
+  }),
+  celFunc('optional_index', [DYN, DYN], MAP, (operand, key) => {
+    let target: CelValue | undefined = operand;
+    if (isOptional(operand)) target = optionalValue(operand);
+    if (target === undefined) return none();
+    if (isCelList(target)) {
+      const i = typeof key === 'bigint' ? Number(key) : typeof key === 'number' && Number.isInteger(key) ? key : NaN;
+      return i >= 0 && i < target.size ? some(target.get(i)!) : none();
+    }
+    if (isCelMap(target)) {
+      const v = target.get(key as string);
+      return v === undefined ? none() : some(v);
+    }
+    throw new Error('no such overload');
+  }),
+  celFunc('optional.of', [DYN], MAP, (v) => some(v)),
+  celFunc('optional.none', [], MAP, () => none()),
+  celFunc('optional.ofNonZeroValue', [DYN], MAP, (v) => (isZero(v) ? none() : some(v))),
+  celMethod('hasValue', MAP, [], BOOL, function () {
+    return optionalValue(this) !== undefined;
+  }),
+  celMethod('value', MAP, [], DYN, function () {
+    const v = optionalValue(this);
+    if (v === undefined) throw new Error('optional.none() dereference');
+    return v as CelInput;
+  }),
+  celMethod('orValue', MAP, [DYN], DYN, function (fallback) {
+    return (optionalValue(this) ?? fallback) as CelInput;
+  }),
+  celMethod('or', MAP, [MAP], MAP, function (other) {
+    return optionalValue(this) !== undefined ? (this as unknown as CelInput) : (other as unknown as CelInput);
+  }),
+];
+
 /** Where cel-go's semantics differ from @bufbuild/cel's: Go's `strings.SplitN`, whole-duration milliseconds. */
 const corrections: CelFunc[] = [
   celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, limit) {
@@ -409,4 +480,4 @@ const corrections: CelFunc[] = [
 ];
 
 /** Every function the evaluator may need; the checker decides which a given environment may call. */
-export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...corrections];
+export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...corrections];

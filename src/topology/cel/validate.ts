@@ -12,6 +12,7 @@ import { compileRules, type EnvironmentChoice } from './compile.js';
 import { toCelValue } from './values.js';
 import { invalid, forbidden, required, duplicate } from './fielderror.js';
 import { evaluationMessage } from './runtime-errors.js';
+import { optionalOf } from './library.js';
 
 export const PER_CALL_LIMIT = 1000000;
 export const RUNTIME_COST_BUDGET = 10000000;
@@ -149,12 +150,9 @@ function validateExpressions(
     if (!c.program) continue;
     // Transition rules run only when there is an old value to compare with; optionalOldSelf rules see it as optional.
     if (c.usesOldSelf && !hasOld && !rule.optionalOldSelf) continue;
-    if (rule.optionalOldSelf) {
-      // Optional values are not available in the evaluator; a rule that needs oldSelf as optional is left unchecked.
-      continue;
-    }
     const activation: Record<string, CelInput> = { self };
-    if (hasOld) activation.oldSelf = oldSelf!;
+    if (rule.optionalOldSelf) activation.oldSelf = optionalOf(oldSelf);
+    else if (hasOld) activation.oldSelf = oldSelf!;
     const result = c.program(activation);
     if (isCelError(result)) {
       const message = evaluationMessage(result.message);
