@@ -1,7 +1,7 @@
 // Kubernetes CEL for x-kubernetes-validations: rule tables ported from apiextensions-apiserver
 // (pkg/apiserver/schema/cel/validation_test.go, compilation_test.go) and the apiserver CEL library tests.
 import { describe, expect, it } from 'vitest';
-import { checkCelSchema, preexistingRulesOf, validateCelRules } from '../src/topology/cel/index.js';
+import { checkCelSchema, estimateCelCost, preexistingRulesOf, validateCelRules } from '../src/topology/cel/index.js';
 import type { JSONSchemaProps } from '../src/topology/schema/index.js';
 
 const integer: JSONSchemaProps = { type: 'integer' };
@@ -952,4 +952,76 @@ describe('checkCelSchema: cost budgets', () => {
       ['FieldValueForbidden', at, 'x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x'],
     ]);
   });
+});
+
+describe('estimateCelCost: the estimates of apiextensions TestCostEstimation', () => {
+  const typed = (t: string): JSONSchemaProps =>
+    ['duration', 'date', 'date-time'].includes(t) ? { type: 'string', format: t } : t === 'int-or-string' ? { 'x-kubernetes-int-or-string': true } : { type: t };
+  type Gen = (max?: number) => JSONSchemaProps;
+  const rules = (rule: string): JSONSchemaProps => ({ 'x-kubernetes-validations': [{ rule }] });
+  const arrayWith = (t: string, rule: string): Gen => (max) => ({ type: 'array', items: typed(t), ...(max !== undefined ? { maxItems: max } : {}), ...rules(rule) });
+  const arrayOfArrays = (t: string, rule: string): Gen => (max) => ({ type: 'array', items: { type: 'array', items: { type: t } }, ...(max !== undefined ? { maxItems: max } : {}), ...rules(rule) });
+  const objectArray = (rule: string): Gen => (max) => ({
+    type: 'array',
+    items: { type: 'object', properties: { required: string, optional: string }, required: ['required'] },
+    ...(max !== undefined ? { maxItems: max } : {}),
+    ...rules(rule),
+  });
+  const mapWith = (t: string, rule: string): Gen => (max) => ({ type: 'object', additionalProperties: typed(t), ...(max !== undefined ? { maxProperties: max } : {}), ...rules(rule) });
+  const stringWith = (rule: string): Gen => (max) => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}), ...rules(rule) });
+  const bytesWith = (rule: string): Gen => (max) => ({ type: 'string', format: 'byte', ...(max !== undefined ? { maxLength: max } : {}), ...rules(rule) });
+  const nestedSpec = (rule: string): Gen => (max) => ({
+    type: 'object',
+    additionalProperties: { type: 'string', ...(max !== undefined ? { maxLength: max } : {}) },
+    ...(max !== undefined ? { maxProperties: max } : {}),
+    ...rules(rule),
+  });
+  const cases: [string, Gen, number | 'exceeds', number, number][] = [
+    ['number array with all', arrayWith('number', 'self.all(x, true)'), 4718591, 10, 32],
+    ['string array with all', arrayWith('string', 'self.all(x, true)'), 3145727, 20, 62],
+    ['boolean array with all', arrayWith('boolean', 'self.all(x, true)'), 1887437, 5, 17],
+    ['array of number arrays with all', arrayOfArrays('number', 'self.all(x, true)'), 3145727, 100, 302],
+    ['array of objects with all', objectArray('self.all(x, true)'), 555128, 50, 152],
+    ['map of numbers with all', mapWith('number', 'self.all(x, true)'), 1348169, 10, 32],
+    ['map of numbers with has', mapWith('number', 'has(self.x)'), 0, 100, 0],
+    ['map of strings with all', mapWith('string', 'self.all(x, true)'), 1179647, 3, 11],
+    ['map of booleans with all', mapWith('boolean', 'self.all(x, true)'), 943718, 100, 302],
+    ['string with contains', stringWith("self.contains('test')"), 314574, 10, 5],
+    ['string with startsWith', stringWith("self.startsWith('test')"), 2, 15, 2],
+    ['string with endsWith', stringWith("self.endsWith('test')"), 2, 30, 2],
+    ['concat string', stringWith('size(self + "hello") > size("hello")'), 314578, 4, 7],
+    ['index of array with numbers', arrayWith('number', 'self[1] == 0.0'), 2, 5000, 2],
+    ['index of array with strings', arrayWith('string', 'self[1] == self[1]'), 314577, 8, 314577],
+    ['O(n^2) loop with numbers', arrayWith('number', 'self.all(x, self.all(y, true))'), 'exceeds', 10, 352],
+    ['O(n^3) loop with numbers', arrayWith('number', 'self.all(x, self.all(y, self.all(z, true)))'), 'exceeds', 10, 3552],
+    ['regex matches simple', stringWith('self.matches("x")'), 314574, 50, 22],
+    ['regex matches empty string', stringWith('"".matches("(((((((((())))))))))[0-9]")'), 7, 10, 7],
+    ['regex matches empty regex', stringWith('self.matches("")'), 1, 100, 1],
+    ['map of strings with value length', nestedSpec('self.all(x, x.contains(self[x]))'), 2752507, 10, 72],
+    ['set array maxLength to zero', arrayWith('number', 'self[3] == 0.0'), 2, 0, 2],
+    ['set map maxLength to zero', mapWith('number', 'self["x"] == 0.0'), 2, 0, 2],
+    ['set string maxLength to zero', stringWith('self == "x"'), 2, 0, 1],
+    ['set bytes maxLength to zero', bytesWith('self == b"x"'), 2, 0, 1],
+    ['set maxLength greater than estimated maxLength', arrayWith('number', 'self.all(x, x == 0.0)'), 6291454, 3 * 1024 * 2048, 25165826],
+    ['int-or-string array with all', arrayWith('int-or-string', 'self.all(x, true)'), 4718591, 10, 32],
+    ['index of array with int-or-strings', arrayWith('int-or-string', 'self[0] == 5'), 3, 10, 3],
+    ['index of array with booleans', arrayWith('boolean', 'self[0] == false'), 2, 25, 2],
+    ['index of array of objects', objectArray('self[0] == null'), 2, 422, 2],
+    ['index of array of array of numbers', arrayOfArrays('number', 'self[0][0] == -1.0'), 3, 51, 3],
+    ['duration array with all', arrayWith('duration', 'self.all(x, true)'), 2359295, 5, 17],
+    ['index of duration array', arrayWith('duration', 'self[0].getHours() == 2'), 4, 525, 4],
+    ['date array with all', arrayWith('date', 'self.all(x, true)'), 725936, 15, 47],
+    ['index of date array', arrayWith('date', 'self[2].getDayOfMonth() == 13'), 4, 42, 4],
+    ['date-time array with all', arrayWith('date-time', 'self.all(x, true)'), 428963, 25, 77],
+    ['index of date-time array', arrayWith('date-time', 'self[2].getMinutes() == 45'), 4, 99, 4],
+    ['map of int-or-strings with all', mapWith('int-or-string', 'self.all(x, true)'), 1348169, 15, 47],
+  ];
+  for (const [name, gen, unbounded, max, bounded] of cases) {
+    it(name, () => {
+      const [calc] = estimateCelCost(gen(), { compatibilityVersion: '1.29' });
+      if (unbounded === 'exceeds') expect(calc!.maxCost).toBeGreaterThan(1000000);
+      else expect(calc!.maxCost).toBe(unbounded);
+      expect(estimateCelCost(gen(max), { compatibilityVersion: '1.29' })[0]!.maxCost).toBe(bounded);
+    });
+  }
 });

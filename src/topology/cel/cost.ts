@@ -69,6 +69,13 @@ export class CostEstimator {
       const operand = this.path(e.exprKind.value.operand!);
       return operand ? [...operand, e.exprKind.value.field] : undefined;
     }
+    if (e.exprKind.case === 'callExpr' && e.exprKind.value.function === '_[_]' && e.exprKind.value.args[0]) {
+      const container = e.exprKind.value.args[0];
+      const operand = this.path(container);
+      const kind = this.typeOf(container)?.kind;
+      if (!operand || (kind !== 'list' && kind !== 'map')) return undefined;
+      return [...operand, kind === 'list' ? '@items' : '@values'];
+    }
     return undefined;
   }
 
@@ -115,8 +122,11 @@ export class CostEstimator {
         return fixed(1);
       case 'selectExpr': {
         const sel = e.exprKind.value;
+        // has() is free in Kubernetes (PresenceTestHasCost(false)), and so is the variable it tests.
+        if (sel.testOnly) return sel.operand?.exprKind.case === 'identExpr' ? fixed(0) : this.cost(sel.operand!);
         const operand = this.cost(sel.operand!);
-        return sel.testOnly ? operand : add(operand, fixed(1));
+        const kind = this.typeOf(sel.operand!)?.kind;
+        return kind === 'map' || kind === 'object' || kind === 'param' ? add(operand, fixed(1)) : operand;
       }
       case 'listExpr':
         return e.exprKind.value.elements.reduce((sum, el) => add(sum, this.cost(el)), fixed(10));

@@ -7,6 +7,8 @@ import type { FieldError } from '../field/index.js';
 import { NEWEST_MINOR } from './declarations.js';
 import { validateValue } from './validate.js';
 import { checkSchema } from './check.js';
+import { compileRules } from './compile.js';
+import { schemaDeclType } from './types.js';
 
 export interface CelOptions {
   /** Kubernetes minor version whose CEL environment new expressions compile in, e.g. `'1.29'`; default: newest. */
@@ -52,6 +54,24 @@ export function checkCelSchema(schema: JSONSchemaProps, fieldPath: string, optio
     preexistingRules: new Set(options?.preexistingRules?.rules ?? []),
     preexistingMessageExpressions: new Set(options?.preexistingRules?.messageExpressions ?? []),
   });
+}
+
+export interface CelRuleCost {
+  readonly rule: string;
+  /** Worst-case cost of one evaluation, in CEL cost units (cel-go's estimate); undefined if the rule does not compile. */
+  readonly maxCost?: number;
+  readonly messageExpressionMaxCost?: number;
+}
+
+/** The static cost estimate of each rule of the schema node itself (not of nested schemas), as the API server computes it. */
+export function estimateCelCost(schema: JSONSchemaProps, options?: CelOptions): CelRuleCost[] {
+  const decl = schemaDeclType(schema);
+  if (!decl) return [];
+  return compileRules(schema, decl, { minor: compatibilityMinor(options?.compatibilityVersion) }).map((c) => ({
+    rule: c.rule.rule ?? '',
+    ...(c.error ? {} : { maxCost: c.maxCost }),
+    ...(c.messageProgram ? { messageExpressionMaxCost: c.messageMaxCost } : {}),
+  }));
 }
 
 /** The rules and messageExpressions a schema already holds: pass an old schema's to {@link checkCelSchema}. */

@@ -152,7 +152,8 @@ export function schemaDeclType(s: JSONSchemaProps | undefined): DeclType | undef
           s.maxProperties !== undefined
             ? zeroIfNegative(s.maxProperties)
             : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (values.minSerializedSize + 6));
-        const key: DeclType = { type: T.string, maxElements: MAX_REQUEST_SIZE_BYTES - 2, minSerializedSize: MIN_STRING_SIZE };
+        // Map keys are apiserver's plain StringType, which declares no length bound (0): keys cost nothing to scan.
+        const key: DeclType = { type: T.string, maxElements: 0, minSerializedSize: MIN_STRING_SIZE };
         return { type: T.map(T.string, values.type), maxElements: maxProperties, minSerializedSize: 2, elem: values, key };
       }
       const required = new Set(s.required ?? []);
