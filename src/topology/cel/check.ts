@@ -12,7 +12,7 @@ import { escapePropertyName } from './escape.js';
 import { compileRules, type EnvironmentChoice } from './compile.js';
 import { validFieldPath } from './fieldpath.js';
 import { validateValue } from './validate.js';
-import { invalid, forbidden, required, notSupported, printRule } from './fielderror.js';
+import { invalid, forbidden, required, notSupported, invalidRule } from './fielderror.js';
 import { MAX_UINT64 } from './cost.js';
 
 /** apiextensions `StaticEstimatedCostLimit`: the largest estimated cost of one expression. */
@@ -170,9 +170,9 @@ function walk(ctx: Context, schema: JSONSchemaProps, path: string, scope: CelSco
           errs.cel.push(forbidden(rulePath(i, 'rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
         }
         observe(ctx.total, rulePath(i, 'rule'), cost);
-        if (cr.error) errs.cel.push(invalid(rulePath(i, 'rule'), printRule(cr.rule), cr.error.detail));
+        if (cr.error) errs.cel.push(invalidRule(rulePath(i, 'rule'), cr.rule, cr.error.detail));
         if (cr.messageError) {
-          errs.cel.push(invalid(rulePath(i, 'messageExpression'), printRule(cr.rule), cr.messageError.detail));
+          errs.cel.push(invalidRule(rulePath(i, 'messageExpression'), cr.rule, cr.messageError.detail));
         } else if (cr.messageProgram) {
           const msgCost = cr.messageMaxCost;
           if (msgCost > STATIC_ESTIMATED_COST_LIMIT) {
