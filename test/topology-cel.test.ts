@@ -35,8 +35,8 @@ function withRule(schema: JSONSchemaProps, rule: string): JSONSchemaProps {
   return { ...schema, 'x-kubernetes-validations': [{ rule }] };
 }
 
-function messagesFor(schema: JSONSchemaProps, value: unknown, rule: string, old?: unknown): string[] {
-  return validateCelRules(withRule(schema, rule), value, old, 'root').map((e) => e.message);
+function messagesFor(schema: JSONSchemaProps, value: unknown, rule: string, old?: unknown, resourceRoot = false): string[] {
+  return validateCelRules(withRule(schema, rule), value, old, 'root', { resourceRoot }).map((e) => e.message);
 }
 
 interface Table {
@@ -44,6 +44,7 @@ interface Table {
   schema: JSONSchemaProps;
   value: unknown;
   old?: unknown;
+  resourceRoot?: boolean;
   valid?: string[];
   /** rule → text the error must contain */
   errors?: Record<string, string>;
@@ -59,12 +60,12 @@ function runTables(tables: Table[]): void {
     describe(t.name, () => {
       for (const rule of t.valid ?? []) {
         it(`passes: ${rule}`, () => {
-          expect(messagesFor(t.schema, t.value, rule, t.old)).toEqual([]);
+          expect(messagesFor(t.schema, t.value, rule, t.old, t.resourceRoot)).toEqual([]);
         });
       }
       for (const [rule, text] of Object.entries(t.errors ?? {})) {
         it(`fails: ${rule}`, () => {
-          const messages = messagesFor(t.schema, t.value, rule, t.old);
+          const messages = messagesFor(t.schema, t.value, rule, t.old, t.resourceRoot);
           expect(messages).toHaveLength(1);
           expect(messages[0]).toContain(text);
         });
@@ -640,6 +641,37 @@ describe('validateCelRules: rule tables', () => {
       errors: {
         'self.absentObj.?absentStr == optional.none()': 'no such key: absentObj',
         "self.l[?1].value() == 'a'": 'optional.none() dereference',
+      },
+    },
+    {
+      name: 'typemeta and objectmeta access specified',
+      schema: object({ kind: string, apiVersion: string, metadata: object({ name: string, generateName: string }) }),
+      value: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' } },
+      valid: ["self.kind == 'Pod'", "self.apiVersion == 'v1'", "self.metadata.name == 'foo'", "self.metadata.generateName == 'pickItForMe'"],
+      errors: { 'has(self.metadata.namespace)': "undefined field 'namespace'" },
+    },
+    {
+      name: 'typemeta and objectmeta access not specified, at a resource root',
+      resourceRoot: true,
+      schema: object({ spec: object({ field1: string }) }),
+      value: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' }, spec: { field1: 'a' } },
+      valid: ["self.kind == 'Pod'", "self.apiVersion == 'v1'", "self.metadata.name == 'foo'", "self.metadata.generateName == 'pickItForMe'", "self.spec.field1 == 'a'"],
+      errors: { 'has(self.metadata.namespace)': "undefined field 'namespace'" },
+    },
+    {
+      name: 'typemeta is not visible outside a resource root',
+      schema: object({ spec: object({ field1: string }) }),
+      value: { kind: 'Pod', spec: { field1: 'a' } },
+      errors: { "self.kind == 'Pod'": "undefined field 'kind'" },
+    },
+    {
+      name: 'embedded object',
+      schema: object({ embedded: { 'x-kubernetes-embedded-resource': true } }),
+      value: { embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' }, spec: { field1: 'a' } } },
+      valid: ["self.embedded.kind == 'Pod'", "self.embedded.apiVersion == 'v1'", "self.embedded.metadata.name == 'foo'", "self.embedded.metadata.generateName == 'pickItForMe'"],
+      errors: {
+        'has(self.embedded.metadata.namespace)': "undefined field 'namespace'",
+        'has(self.embedded.spec)': "undefined field 'spec'",
       },
     },
     {

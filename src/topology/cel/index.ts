@@ -15,6 +15,11 @@ export interface CelOptions {
   compatibilityVersion?: string;
   /** Runtime cost limit of one expression evaluation (apiserver's `PerCallLimit`). */
   perCallLimit?: number;
+  /**
+   * The schema is a whole resource's (a CRD version's): rules at its root also see `apiVersion`, `kind`,
+   * `metadata.name` and `metadata.generateName`, as embedded resources always do. Off for ClusterClass variables.
+   */
+  resourceRoot?: boolean;
 }
 
 export interface PreexistingRules {
@@ -39,8 +44,7 @@ export function validateCelRules(
   fieldPath: string,
   options?: CelOptions,
 ): FieldError[] {
-  void options;
-  return validateValue(schema, value, oldValue, fieldPath, { minor: NEWEST_MINOR });
+  return validateValue(schema, value, oldValue, fieldPath, { minor: NEWEST_MINOR }, options?.resourceRoot === true);
 }
 
 /**
@@ -53,7 +57,7 @@ export function checkCelSchema(schema: JSONSchemaProps, fieldPath: string, optio
     minor: compatibilityMinor(options?.compatibilityVersion),
     preexistingRules: new Set(options?.preexistingRules?.rules ?? []),
     preexistingMessageExpressions: new Set(options?.preexistingRules?.messageExpressions ?? []),
-  });
+  }, options?.resourceRoot === true);
 }
 
 export interface CelRuleCost {

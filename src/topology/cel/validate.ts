@@ -49,10 +49,11 @@ export function validateValue(
   oldValue: unknown,
   fieldPath: string,
   env: EnvironmentChoice,
+  resourceRoot = false,
 ): FieldError[] {
   if (!hasRules(schema)) return [];
   const walk: Walk = { env, budget: RUNTIME_COST_BUDGET, errors: [] };
-  visit(walk, schema, schemaDeclType(schema), value, oldValue, fieldPath);
+  visit(walk, schema, schemaDeclType(schema, resourceRoot || schema['x-kubernetes-embedded-resource'] === true), value, oldValue, fieldPath);
   return walk.errors;
 }
 
@@ -90,7 +91,7 @@ function visit(w: Walk, schema: JSONSchemaProps, decl: DeclType | undefined, val
       if (escaped !== undefined) {
         fieldDecl = decl?.fields?.get(escaped);
         if (!fieldDecl) continue;
-      } else fieldDecl = schemaDeclType(prop);
+      } else fieldDecl = schemaDeclType(prop, prop['x-kubernetes-embedded-resource'] === true);
       if (!fieldDecl) continue;
       visit(w, prop, fieldDecl, v, oldMap?.[k], path === '' ? k : `${path}.${k}`);
     }
