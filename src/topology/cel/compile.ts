@@ -151,6 +151,9 @@ export function compileRule(
 }
 
 const cache = new WeakMap<JSONSchemaProps, Map<string, readonly CompiledRule[]>>();
+/** Schemas rebuilt per call (same text, new objects) still compile once: a bounded cache by schema text. */
+const byText = new Map<string, readonly CompiledRule[]>();
+const BY_TEXT_LIMIT = 512;
 
 /** The compiled rules of one schema node (`schema['x-kubernetes-validations']`), cached per node and environment. */
 export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: EnvironmentChoice): readonly CompiledRule[] {
@@ -164,6 +167,12 @@ export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: Envir
   }
   const hit = perSchema.get(key);
   if (hit) return hit;
+  const textKey = `${key}|${JSON.stringify(schema)}|${JSON.stringify(declShape(decl))}`;
+  const byTextHit = byText.get(textKey);
+  if (byTextHit) {
+    perSchema.set(key, byTextHit);
+    return byTextHit;
+  }
   const compiled = rules.map((rule): CompiledRule => {
     try {
       return compileRule(schema, rule, decl, env);
@@ -174,5 +183,12 @@ export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: Envir
     }
   });
   perSchema.set(key, compiled);
+  if (byText.size >= BY_TEXT_LIMIT) byText.delete(byText.keys().next().value!);
+  byText.set(textKey, compiled);
   return compiled;
+}
+
+/** What of a declared type a compilation depends on besides the schema text: its bounds (resource roots differ). */
+function declShape(decl: DeclType): unknown {
+  return { t: decl.type.kind, m: decl.maxElements, s: decl.minSerializedSize, f: decl.fields ? [...decl.fields.keys()] : undefined };
 }

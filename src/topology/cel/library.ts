@@ -464,6 +464,45 @@ const optionals: CelFunc[] = [
   }),
 ];
 
+function flatten(xs: CelValue[], depth: number): CelInput[] {
+  const out: CelInput[] = [];
+  for (const x of xs) {
+    if (isCelList(x) && depth > 0) out.push(...flatten([...x], depth - 1));
+    else out.push(x as CelInput);
+  }
+  return out;
+}
+
+/** cel-go's ext lists (version 3, Kubernetes 1.34). */
+const extLists: CelFunc[] = [
+  celFunc('lists.range', [INT], LIST, (n) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i))),
+  celMethod('slice', LIST, [INT, INT], LIST, function (start, end) {
+    const xs = items(this);
+    if (start < 0n || end < 0n) throw new Error(`cannot slice(${start}, ${end}), negative indexes not supported`);
+    if (start > end) throw new Error(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+    if (end > BigInt(xs.length)) throw new Error(`cannot slice(${start}, ${end}), list is length ${xs.length}`);
+    return xs.slice(Number(start), Number(end)) as CelInput[];
+  }),
+  celMethod('reverse', LIST, [], LIST, function () {
+    return items(this).reverse() as CelInput[];
+  }),
+  celMethod('distinct', LIST, [], LIST, function () {
+    const out: CelValue[] = [];
+    for (const x of items(this)) if (!out.some((y) => celEquals(x, y))) out.push(x);
+    return out as CelInput[];
+  }),
+  celMethod('sort', LIST, [], LIST, function () {
+    return items(this).sort(compare) as CelInput[];
+  }),
+  celMethod('flatten', LIST, [], LIST, function () {
+    return flatten(items(this), 1);
+  }),
+  celMethod('flatten', LIST, [INT], LIST, function (depth) {
+    if (depth < 0n) throw new Error('level must be non-negative');
+    return flatten(items(this), Number(depth));
+  }),
+];
+
 /** Where cel-go's semantics differ from @bufbuild/cel's: Go's `strings.SplitN`, whole-duration milliseconds. */
 const corrections: CelFunc[] = [
   celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, limit) {
@@ -480,4 +519,4 @@ const corrections: CelFunc[] = [
 ];
 
 /** Every function the evaluator may need; the checker decides which a given environment may call. */
-export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...corrections];
+export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...extLists, ...corrections];
