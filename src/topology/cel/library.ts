@@ -11,6 +11,7 @@ import { DurationSchema } from '@bufbuild/protobuf/wkt';
 import { OPAQUE } from './declarations.js';
 import { parseQuantity, compareQuantity, addQuantity, QUANTITY_FORMAT_ERROR, type Quantity } from './quantity.js';
 import * as ipLib from './ip.js';
+import { namedFormats } from './formats.js';
 
 const { STRING, INT, BOOL, DOUBLE, DYN } = CelScalar;
 const LIST = listType(DYN);
@@ -503,6 +504,19 @@ const extLists: CelFunc[] = [
   }),
 ];
 
+const formatOf = (name: string): CelInput => remember(OPAQUE.format, name, name);
+
+/** The Kubernetes format library (1.31): named formats whose `validate` yields the errors, if any. */
+const formats: CelFunc[] = [
+  celFunc('format.named', [STRING], MAP, (name) => (namedFormats.has(name) ? some(formatOf(name)) : none())),
+  ...[...namedFormats.keys()].map((name) => celFunc(`format.${name}`, [], MAP, () => formatOf(name))),
+  celMethod('validate', MAP, [STRING], MAP, function (text) {
+    const name = unwrap<string>(this, OPAQUE.format);
+    const errors = namedFormats.get(name)!(text);
+    return errors.length === 0 ? none() : some(errors);
+  }),
+];
+
 /** Where cel-go's semantics differ from @bufbuild/cel's: Go's `strings.SplitN`, whole-duration milliseconds. */
 const corrections: CelFunc[] = [
   celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, limit) {
@@ -519,4 +533,4 @@ const corrections: CelFunc[] = [
 ];
 
 /** Every function the evaluator may need; the checker decides which a given environment may call. */
-export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...extLists, ...corrections];
+export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...extLists, ...formats, ...corrections];
