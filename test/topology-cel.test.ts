@@ -311,6 +311,11 @@ describe('validateCelRules: rule tables', () => {
         '[-2, 5, -2, 1, 1, 5, -2, 1].distinct() == [-2, 5, 1]',
         '[[1], [1], [2]].distinct() == [[1], [2]]',
         'self.val1.reverse() == [3, 2, 1]',
+        'self.val1.all(i, v, v == i + 1)',
+        'self.val1.transformList(i, v, v * i) == [0, 2, 6]',
+        'self.val1.transformList(i, v, i > 0, v) == [2, 3]',
+        '!self.val1.exists(i, v, v == i)',
+        'self.val1.all(i, v, self.val1.all(j, w, i < j ? v < w : true))',
       ],
       errors: {
         '[1,2,3,4].slice(3, 0) != [1,2]': 'cannot slice(3, 0), start index must be less than or equal to end index',
@@ -403,6 +408,15 @@ describe('validateCelRules: rule tables', () => {
         'size(self.val) == 2',
         'self.val.map(k, self.val[k]).exists(v, v == 1)',
         'size(self.val.filter(k, self.val[k] > 1)) == 1',
+        'self.val.all(k, v, v > 0)',
+        'self.val.exists(k, v, v == 2)',
+        'self.val.existsOne(k, v, v == 2)',
+        'self.val.transformMap(k, v, v > 1, v + 1).size() == 1',
+        'self.val.transformMap(k, v, v + 1).size() == 2',
+        "self.val.transformMap(k, v, v + 1) == {'b': 2, 'd': 3}",
+        "self.val.transformMapEntry(k, v, v > 1, {k + '2': v + 1}).size() == 1",
+        "self.val.transformMapEntry(k, v, {k + '2': v + 1}).size() == 2",
+        "self.val.all(k, v, k in ['b', 'd'] && v in [1, 2])",
       ],
       errors: {
         "self.val['c'] == 1": 'no such key: c',
@@ -969,6 +983,9 @@ describe('checkCelSchema: compiling rules', () => {
     const setsRule: JSONSchemaProps = { type: 'array', items: string, 'x-kubernetes-validations': [{ rule: "sets.contains(self, ['a'])" }] };
     expect(check(setsRule, { compatibilityVersion: '1.28' })[0]).toContain("undeclared reference to 'sets' (in container '')");
     expect(check(setsRule, { compatibilityVersion: '1.29' })).toEqual([]);
+    const twoVarRule: JSONSchemaProps = { type: 'object', additionalProperties: integer, 'x-kubernetes-validations': [{ rule: 'self.all(k, v, v > 0)' }] };
+    expect(check(twoVarRule, { compatibilityVersion: '1.31' })[0]).toContain("undeclared reference to 'all' (in container '')");
+    expect(check(twoVarRule, { compatibilityVersion: '1.32' })).toEqual([]);
   });
 
   it('reports rules that are not specified, and malformed messages', () => {

@@ -283,6 +283,7 @@ export class RuleChecker {
         const step = this.visit(c.loopStep!, loopScope);
         // An empty-list accumulator (the map and filter macros) takes its element type from the step.
         if (accu.kind === 'list' && isDynLike(accu.elem) && step.kind === 'list') accu = step;
+        if (accu.kind === 'map' && isDynLike(accu.key) && step.kind === 'map') accu = step;
         const resultScope: Scope = { vars: new Map([[c.accuVar, accu]]), parent: scope };
         return this.visit(c.result!, resultScope);
       }

@@ -7,7 +7,8 @@ import { celEnv, parse, plan, type CelEnv, type CelResult, type CelInput } from 
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { JSONSchemaProps, ValidationRule } from '../schema/index.js';
 import { T, type CelType, type DeclType, MAX_REQUEST_SIZE_BYTES } from './types.js';
-import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, OPTIONAL_TYPES_SINCE, type Minor } from './declarations.js';
+import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, OPTIONAL_TYPES_SINCE, TWO_VAR_COMPREHENSIONS_SINCE, type Minor } from './declarations.js';
+import { expandTwoVarMacros, lowerTwoVarComprehensions } from './two-var.js';
 import { blankOptionalSyntax, restoreOptionalSyntax } from './optional-syntax.js';
 import { RuleChecker, type CheckedRule } from './checker.js';
 import { formatIssues } from './issues.js';
@@ -88,6 +89,7 @@ function compileExpression(source: string, variables: ReadonlyMap<string, CelTyp
   const positions: Record<string, number> = {};
   for (const [id, offset] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = offset;
   restoreOptionalSyntax(parsed.expr!, positions, optional);
+  if (minor >= TWO_VAR_COMPREHENSIONS_SINCE) expandTwoVarMacros(parsed.expr!, positions);
   const checker = new RuleChecker(source, positions, variables, functionsFor(minor), minor >= LITERAL_VALIDATORS_SINCE);
   const checked = checker.check(parsed.expr!);
   if (checked.issues.length > 0) return { error: formatIssues(source, checked.issues) };
@@ -95,6 +97,7 @@ function compileExpression(source: string, variables: ReadonlyMap<string, CelTyp
 }
 
 function program(expr: Expr): Program {
+  lowerTwoVarComprehensions(expr);
   const planned = plan(evaluatorEnv(), expr);
   return (activation) => planned(activation);
 }

@@ -37,7 +37,7 @@ function isScalar(t: CelType | undefined): boolean {
 
 export class CostEstimator {
   private readonly sizes = new Map<bigint, Estimate>();
-  private readonly iterRanges = new Map<string, Expr[]>();
+  private readonly iterRanges = new Map<string, { range: Expr; role: 'first' | 'second' | 'index' }[]>();
 
   constructor(
     private readonly checked: CheckedRule,
@@ -56,12 +56,14 @@ export class CostEstimator {
     if (e.exprKind.case === 'identExpr') {
       const name = e.exprKind.value.name;
       const ranges = this.iterRanges.get(name);
-      const range = ranges?.[ranges.length - 1];
-      if (range) {
-        const rangePath = this.path(range);
-        const rangeType = this.typeOf(range);
+      const bound = ranges?.[ranges.length - 1];
+      if (bound) {
+        if (bound.role === 'index') return undefined;
+        const rangePath = this.path(bound.range);
+        const isMap = this.typeOf(bound.range)?.kind === 'map';
         if (!rangePath) return undefined;
-        return [...rangePath, rangeType?.kind === 'map' ? '@keys' : '@items'];
+        if (bound.role === 'second') return [...rangePath, isMap ? '@values' : '@items'];
+        return [...rangePath, isMap ? '@keys' : '@items'];
       }
       return [name];
     }
@@ -139,12 +141,18 @@ export class CostEstimator {
       case 'comprehensionExpr': {
         const c = e.exprKind.value;
         let sum = add(this.cost(c.iterRange!), this.cost(c.accuInit!));
-        const stack = this.iterRanges.get(c.iterVar) ?? [];
-        stack.push(c.iterRange!);
-        this.iterRanges.set(c.iterVar, stack);
+        const isList = this.typeOf(c.iterRange!)?.kind === 'list';
+        const bind = (name: string, role: 'first' | 'second' | 'index'): (() => void) => {
+          const stack = this.iterRanges.get(name) ?? [];
+          stack.push({ range: c.iterRange!, role });
+          this.iterRanges.set(name, stack);
+          return () => stack.pop();
+        };
+        const unbind = [bind(c.iterVar, c.iterVar2 && isList ? 'index' : 'first')];
+        if (c.iterVar2) unbind.push(bind(c.iterVar2, 'second'));
         const loop = this.cost(c.loopCondition!);
         const step = this.cost(c.loopStep!);
-        stack.pop();
+        unbind.forEach((u) => u());
         sum = add(sum, this.cost(c.result!));
         const count = this.size(c.iterRange!);
         this.sizes.set(e.id, count);

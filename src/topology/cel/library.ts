@@ -517,6 +517,27 @@ const formats: CelFunc[] = [
   }),
 ];
 
+/** What the two-variable comprehensions iterate: `[index, item]` of a list, `[key, value]` of a map. */
+const twoVar: CelFunc[] = [
+  celFunc('@entries', [DYN], LIST, (range) => {
+    if (isCelList(range)) return [...range].map((v, i) => [BigInt(i), v as CelInput]);
+    if (isCelMap(range)) return [...range].map(([k, v]) => [k as CelInput, v as CelInput]);
+    throw new Error('no such overload');
+  }),
+  celFunc('@mapInsert', [MAP, DYN, DYN], MAP, (m, k, v) => {
+    if (m.has(k as string)) throw new Error(`insert failed: key ${String(k)} already exists`);
+    return new Map<CelInput, CelInput>([...[...m].map(([a, b]) => [a as CelInput, b as CelInput] as const), [k as CelInput, v as CelInput]]) as unknown as CelInput;
+  }),
+  celFunc('@mapInsert', [MAP, MAP], MAP, (m, entries) => {
+    const out = new Map<CelInput, CelInput>([...m].map(([a, b]) => [a as CelInput, b as CelInput]));
+    for (const [k, v] of entries) {
+      if (out.has(k as CelInput)) throw new Error(`insert failed: key ${String(k)} already exists`);
+      out.set(k as CelInput, v as CelInput);
+    }
+    return out as unknown as CelInput;
+  }),
+];
+
 /** Where cel-go's semantics differ from @bufbuild/cel's: Go's `strings.SplitN`, whole-duration milliseconds. */
 const corrections: CelFunc[] = [
   celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, limit) {
@@ -533,4 +554,4 @@ const corrections: CelFunc[] = [
 ];
 
 /** Every function the evaluator may need; the checker decides which a given environment may call. */
-export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...extLists, ...formats, ...corrections];
+export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...extLists, ...formats, ...twoVar, ...corrections];
