@@ -13,7 +13,10 @@ import { schemaDeclType } from './types.js';
 export interface CelOptions {
   /** Kubernetes minor version whose CEL environment new expressions compile in, e.g. `'1.29'`; default: newest. */
   compatibilityVersion?: string;
-  /** Runtime cost limit of one expression evaluation (apiserver's `PerCallLimit`). */
+  /**
+   * Runtime cost limit of one expression evaluation (apiserver's `PerCallLimit`). Accepted for the API's sake:
+   * evaluations are not metered yet, only the static estimates are enforced (by {@link checkCelSchema}).
+   */
   perCallLimit?: number;
   /**
    * The schema is a whole resource's (a CRD version's): rules at its root also see `apiVersion`, `kind`,
