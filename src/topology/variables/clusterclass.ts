@@ -4,7 +4,7 @@
  * validate against it, and that its CEL rules compile (new rules in the compatibility-version environment, rules kept
  * from the old class in the newest one). Also `status.variables`, which the ClusterClass controller builds.
  */
-import { checkCelSchema, validateCelRules } from '../cel/index.js';
+import { checkCelSchema, preexistingRulesOf, validateCelRules } from '../cel/index.js';
 import {
   FieldPath,
   fieldInvalid,
@@ -177,25 +177,6 @@ function validateXMetadata(schema: JSONSchemaProps, p: FieldPath): FieldError[] 
 
 const validTypes = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 
-/** Every rule and messageExpression of a schema (to compile pre-existing ones in the newest environment). */
-function expressions(schema: JSONSchemaProps): { rules: string[]; messageExpressions: string[] } {
-  const rules: string[] = [];
-  const messageExpressions: string[] = [];
-  const visit = (s: JSONSchemaProps): void => {
-    for (const r of s['x-kubernetes-validations'] ?? []) {
-      rules.push(r.rule ?? '');
-      if (r.messageExpression) messageExpressions.push(r.messageExpression);
-    }
-    for (const p of Object.values(s.properties ?? {})) visit(p);
-    if (isJsonObject(s.additionalProperties)) visit(s.additionalProperties as JSONSchemaProps);
-    if (isJsonObject(s.items)) visit(s.items as JSONSchemaProps);
-    for (const x of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(x);
-    if (s.not) visit(s.not);
-  };
-  visit(schema);
-  return { rules, messageExpressions };
-}
-
 function validateRootSchema(
   oldVariable: ClusterClassVariable | undefined,
   variable: ClusterClassVariable,
@@ -235,18 +216,17 @@ function validateRootSchema(
 
   const schemaErrors = walkSchema(schema, p);
   if (schemaErrors.length > 0) return schemaErrors;
-  const preexisting = oldSchema ? expressions(oldSchema) : undefined;
-  const celErrors = checkCelSchema(schema, p.toString(), {
+  // Compiles the rules (pre-existing ones in the newest environment), checks their costs and runs examples and enum
+  // values through them.
+  return checkCelSchema(schema, p.toString(), {
     compatibilityVersion: options.compatibilityVersion ?? defaultCompatibilityVersion,
-    ...(preexisting ? { preexistingRules: preexisting } : {}),
+    ...(oldSchema ? { preexistingRules: preexistingRulesOf(oldSchema) } : {}),
   });
-  if (celErrors.length > 0) return celErrors;
-  return examplesAndEnumsByCel(schema, p);
 }
 
 /**
- * CAPI's `validateSchema` without the CEL compilation (done once for the whole schema by `checkCelSchema`): supported
- * types, examples and enum values against the node's schema, and properties with additionalProperties.
+ * CAPI's `validateSchema` without the CEL part (`checkCelSchema` owns it): supported types, examples and enum values
+ * against the node's schema, and properties with additionalProperties.
  */
 function walkSchema(s: JSONSchemaProps, p: FieldPath): FieldError[] {
   if (s.type && !validTypes.includes(s.type)) return [fieldNotSupported(p.child('type'), s.type, validTypes)];
@@ -265,23 +245,6 @@ function walkSchema(s: JSONSchemaProps, p: FieldPath): FieldError[] {
   (s.allOf ?? []).forEach((x, i) => errors.push(...walkSchema(x, p.child('allOf').index(i))));
   (s.oneOf ?? []).forEach((x, i) => errors.push(...walkSchema(x, p.child('oneOf').index(i))));
   (s.anyOf ?? []).forEach((x, i) => errors.push(...walkSchema(x, p.child('anyOf').index(i))));
-  return errors;
-}
-
-/** Examples and enum values of every node with CEL rules, through those rules (OpenAPI checked them already). */
-function examplesAndEnumsByCel(s: JSONSchemaProps, p: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  if (isJsonObject(s.additionalProperties)) errors.push(...examplesAndEnumsByCel(s.additionalProperties as JSONSchemaProps, p.child('additionalProperties')));
-  for (const k of Object.keys(s.properties ?? {}).sort()) {
-    errors.push(...examplesAndEnumsByCel(s.properties?.[k] as JSONSchemaProps, p.child('properties').key(k)));
-  }
-  if (isJsonObject(s.items)) errors.push(...examplesAndEnumsByCel(s.items as JSONSchemaProps, p.child('items')));
-  if ((s['x-kubernetes-validations'] ?? []).length > 0) {
-    if (s.example !== undefined && s.example !== null) errors.push(...validateCelRules(s, s.example, undefined, p.child('example').toString()));
-    (s.enum ?? []).forEach((e, i) => {
-      if (e !== null && e !== undefined) errors.push(...validateCelRules(s, e, undefined, p.child('enum').index(i).toString()));
-    });
-  }
   return errors;
 }
 
