@@ -45,3 +45,20 @@ export {
   type ClusterClassVariable,
   type ClusterVariable,
 } from './variables/index.js';
+export {
+  applyPatches,
+  calculateTemplateData,
+  calculateValue,
+  controlPlaneVariables,
+  generateInlinePatches,
+  globalVariables,
+  machineDeploymentVariables,
+  machinePoolVariables,
+  matchesSelector,
+  parsePathSegment,
+  patchIsEnabled,
+  renderValueTemplate,
+  validatePatches,
+  type PatchChange,
+  type PatchOutcome,
+} from './patches/index.js';

@@ -113,6 +113,22 @@ describe('vector files the repo has never seen', () => {
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
   });
 
+  it('a ClusterClass patch vector in a file of a new name runs by the shape of its input', () => {
+    const file: VectorFile = { folder: 'capi-plan', stem: 'held-out-topology', path: '/x', doc: {} };
+    const key = (input: Record<string, unknown>, expected: Record<string, unknown> = {}): string => dispatch(file, { input, expected }).key;
+    const patches = 'capi-plan:json-patch-generator:*';
+    expect(key({ template: '{{ .a }}', variablesRawJSON: { a: '1' } })).toBe(patches);
+    expect(key({ enabledIf: 'true', variablesRawJSON: null })).toBe(patches);
+    expect(key({ variablesRawJSON: { a: '1' } }, { data: { a: 1 } })).toBe(patches);
+    expect(key({ patch: { valueFrom: { variable: 'a' } }, variablesRawJSON: { a: '1' } })).toBe(patches);
+    expect(key({ patch: { name: 'p', definitions: [] }, request: { items: [] } })).toBe(patches);
+    expect(key({ item: {}, selector: { kind: 'X' }, templateVariablesRawJSON: null })).toBe(patches);
+    expect(key({ segment: 'a[0]' })).toBe(patches);
+    expect(key({ variableDefinitionsForPatch: {}, cluster: {} })).toBe(patches);
+    // A naming template is not a patch template.
+    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:held-out-topology:*');
+  });
+
   it('a clusterctl op with its Go package in front, or in another letter case, finds the one handler it names', () => {
     const file: VectorFile = { folder: 'clusterctl', stem: 'x', path: '/x', doc: {} };
     const key = (op: string): string => dispatch(file, { input: { op }, expected: {} }).key;

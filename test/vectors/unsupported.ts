@@ -20,8 +20,5 @@ export const unsupported: Record<string, string> = {
   'capi-plan:*:EnsureCustomResourceDefinitions': 'installs the inventory CRD into a management cluster',
   'capi-plan:*:move': 'creates and deletes objects in two clusters; capiform plans the move (graph and order) only',
   'capi-plan:*:cli:move': 'clusterctl move flags act on clusters (--to-kubeconfig, --to-directory); capiform plans the move only',
-  'capi-plan:builtin-variables:*': topology,
-  'capi-plan:go-template:*': topology,
-  'capi-plan:json-patch-generator:*': topology,
   'capi-plan:naming:*': topology,
 };
