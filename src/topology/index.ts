@@ -4,3 +4,25 @@
  * (spec/capi-plan.md §3). Sub-folders are doors of their own; the validate layer reuses the OpenAPI and CEL checks.
  */
 export type { FieldError, FieldErrorType } from './field/index.js';
+export {
+  controlPlaneContract,
+  expandTopology,
+  topologyLimits,
+  type ExpandedCluster,
+  type ExpandedVariable,
+  type ExpandOptions,
+  type ExpandResult,
+  type TopologyObject,
+  type TopologyProblem,
+} from './expand.js';
+export type { UpgradePlan } from './desired/index.js';
+export {
+  dns1123SubdomainErrors,
+  generateName,
+  namingTemplateErrors,
+  NamingTemplateError,
+  randomAlphabet,
+  simpleName,
+  stableRandom,
+  type NamedObject,
+} from './names/index.js';
