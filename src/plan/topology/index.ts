@@ -8,3 +8,5 @@ export { compareExpansions, externalPatchNames, type CompareOptions, type Expand
 export { compareRoles, describeRole, splitRole, type RoleObject } from './compare.js';
 export { checkClasses, isImmutableTemplateKind } from './class-checks.js';
 export { reviewVersionChange, upgradeHops } from './versions.js';
+export { planTopology, reviewTopology, type TopologyPlan, type TopologyPlanCluster } from './expand.js';
+export { patchedValues, type PatchedValue } from './patched-values.js';
