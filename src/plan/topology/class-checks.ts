@@ -6,7 +6,7 @@
  * new template and the class pointing at it). Messages carry the webhook's field path and text.
  */
 import { classTemplateRefs, type ClassTemplateRef } from '../rollout/index.js';
-import { deepEqual } from '../diff/index.js';
+import { deepEqual } from '../diff/field-diff.js';
 import { checkKubernetesVersions } from './versions.js';
 import { objectKind, objectName, type KubeObject } from './compare.js';
 

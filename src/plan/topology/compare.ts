@@ -13,8 +13,8 @@
  *   infrastructure provider replaces instances for spec changes of its machine pool.
  * - InfrastructureCluster, MachineHealthChecks, the Cluster itself: updated in place.
  */
-import { diffFields } from '../diff/index.js';
-import type { FieldChange, ObjectChange } from '../diff/index.js';
+import { diffFields } from '../diff/field-diff.js';
+import type { FieldChange, ObjectChange } from '../diff/types.js';
 import { classifyControlPlane, classifyWorkers, metadataOnly, type Impact } from '../rollout/index.js';
 import type { RoleChange } from './types.js';
 

@@ -4,7 +4,7 @@
  * so objects match by role and a template whose spec changed shows as a rotation).
  */
 import { expandTopology, type ExpandedCluster, type TopologyObject } from '../../topology/index.js';
-import { deepEqual } from '../diff/index.js';
+import { deepEqual } from '../diff/field-diff.js';
 import { checkClasses, classIdOf, idOf, isClusterClass, isTopologyCluster, kubernetesVersionsOf } from './class-checks.js';
 import type { KubeObject } from './compare.js';
 import { patchedValues, type PatchedValue } from './patched-values.js';

@@ -4,7 +4,7 @@
  * controller owns itself (replicas, version, references, timeouts, metadata) are left out: patches cannot set them
  * (spec/capi-plan.md §3.4.6).
  */
-import { diffFields } from '../diff/index.js';
+import { diffFields } from '../diff/field-diff.js';
 import { objectKind, objectName, type KubeObject } from './compare.js';
 
 export interface PatchedValue {

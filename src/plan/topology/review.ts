@@ -2,7 +2,7 @@
  * The per-Cluster review of a change: the role comparison of the two expansions, the version upgrade, external
  * patches whose effect is unknown offline, and every finding CAPI's webhooks would turn into a rejection.
  */
-import { deepEqual } from '../diff/index.js';
+import { deepEqual } from '../diff/field-diff.js';
 import { worstImpact, type Impact } from '../rollout/index.js';
 import { checkClasses, classIdOf, idOf, isClusterClass, isTopologyCluster, kubernetesVersionsOf, workerClassesOf } from './class-checks.js';
 import { compareRoles, type KubeObject, type RoleObject } from './compare.js';
