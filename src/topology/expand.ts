@@ -312,6 +312,40 @@ function flatten(desired: DesiredClusterState): TopologyObject[] {
   return out;
 }
 
+/**
+ * The Cluster webhook's checks of the worker topologies (`internal/topology/check`
+ * `MachineDeploymentTopologiesAreValidAndDefinedInClusterClass` and its MachinePool twin): each class exists in
+ * the ClusterClass, each name is set and unique.
+ */
+function workerTopologyErrors(topology: Obj, clusterClass: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [list, label] of [
+    ['machineDeployments', 'MachineDeploymentClass'],
+    ['machinePools', 'MachinePoolClass'],
+  ] as const) {
+    const classes = new Set(asArray(getPath(clusterClass, ['spec', 'workers', list])).map((c) => String(c.class ?? '')));
+    const names = new Set<string>();
+    asArray(getPath(topology, ['workers', list])).forEach((w, i) => {
+      const path = `spec.topology.workers.${list}[${i}]`;
+      const cls = String(w.class ?? '');
+      if (!classes.has(cls)) {
+        errors.push(fieldError('FieldValueInvalid', `${path}.class`, cls, `${label} with name ${JSON.stringify(cls)} does not exist in ClusterClass ${JSON.stringify(nameOf(clusterClass))}`));
+      }
+      const name = String(w.name ?? '');
+      if (!name) {
+        errors.push(fieldError('FieldValueRequired', `${path}.name`, undefined, 'name must not be empty'));
+        return;
+      }
+      if (names.has(name)) {
+        const kind = list === 'machineDeployments' ? 'MachineDeployment' : 'MachinePool';
+        errors.push(fieldError('FieldValueInvalid', `${path}.name`, name, `name must be unique. ${kind} with name ${JSON.stringify(name)} is defined more than once`));
+      }
+      names.add(name);
+    });
+  }
+  return errors;
+}
+
 /** Names the Cluster already holds or the previous expansion used, by role (`currentObjectName` in CAPI). */
 function currentNames(cluster: KubeObject, previous: Map<string, KubeObject>): Map<string, string> {
   const names = new Map<string, string>();
@@ -378,6 +412,11 @@ function expandOne(
   }
   if (typeof topology.version !== 'string' || topology.version === '') {
     result.errors.push(fieldError('FieldValueRequired', 'spec.topology.version', undefined, 'version must be set'));
+    return result;
+  }
+  const topologyErrors = workerTopologyErrors(topology, pc.clusterClass);
+  if (topologyErrors.length > 0) {
+    result.errors.push(...topologyErrors);
     return result;
   }
   const blueprint: ClusterBlueprint = {

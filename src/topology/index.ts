@@ -24,5 +24,7 @@ export {
   randomAlphabet,
   simpleName,
   stableRandom,
+  topologyObjectName,
+  type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';

@@ -84,6 +84,7 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
       if (stem !== file.stem && file.stem.startsWith(stem)) keys.push(`capi-plan:${stem}:${op}`);
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
+    if (op === '*' && isNamingVector(vector.input)) keys.push('capi-plan:naming:*');
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
@@ -97,6 +98,16 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     if (same.length === 1) keys.push(same[0] as string);
   }
   return keys;
+}
+
+/**
+ * A topology naming vector (naming.json's shapes): a ClusterClass naming template checked by the webhook, the name
+ * of a topology object, or a naming template rendered with explicit data (no template variables as raw JSON).
+ */
+function isNamingVector(input: Vector['input']): boolean {
+  if (typeof input.namingTemplateOf === 'string') return true;
+  if (typeof input.object === 'string' && typeof input.clusterName === 'string') return true;
+  return typeof input.template === 'string' && 'data' in input && input.variablesRawJSON === undefined && input.variables === undefined;
 }
 
 let stems: string[] | undefined;

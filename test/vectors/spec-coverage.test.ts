@@ -107,6 +107,15 @@ describe('vector files the repo has never seen', () => {
     expect(dispatch(named, { input: {}, expected: {} }).unsupported).toBeTypeOf('string');
     const order = dispatch(file, { input: {}, expected: { moveGroups: [] } });
     expect(order.key).toBe('capi-plan:move-order:*');
+    for (const input of [
+      { namingTemplateOf: 'controlPlane', template: '{{ .cluster.name }}' },
+      { object: 'MachineDeployment', clusterName: 'c', topologyName: 'md-0' },
+      { template: '{{ .cluster.name }}-x', data: {} },
+    ]) {
+      const naming = dispatch(file, { input, expected: { error: true } });
+      expect(naming.key, JSON.stringify(input)).toBe('capi-plan:naming:*');
+      expect(naming.handler).toBeTypeOf('function');
+    }
     const unknown = dispatch(file, { input: { operation: 'noSuchOperation' }, expected: {} });
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
   });

@@ -259,7 +259,7 @@ function machineDeployment(input: DesiredStateInput, id: ClusterIdentity, mdTopo
   const spec: Obj = { clusterName: id.name };
   if (mdTopology.replicas !== undefined && mdTopology.replicas !== null) spec.replicas = mdTopology.replicas;
   if (rollout) spec.rollout = dropUndefined(rollout);
-  const order = mdTopology.deletion && getPath(mdTopology, ['deletion', 'order']) ? getPath(mdTopology, ['deletion', 'order']) : getPath(mdClass, ['deletion', 'order']);
+  const order = getPath(mdTopology, ['deletion', 'order']) || getPath(mdClass, ['deletion', 'order']);
   if (order) spec.deletion = { order };
   const maxInFlight = pick(getPath(mdTopology, ['healthCheck', 'remediation', 'maxInFlight']), getPath(mdClass, ['healthCheck', 'remediation', 'maxInFlight']));
   if (maxInFlight !== undefined && maxInFlight !== null) spec.remediation = { maxInFlight };

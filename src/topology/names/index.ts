@@ -115,3 +115,51 @@ export function namingTemplateErrors(object: NamedObject, template: string): str
   }
   return dns1123SubdomainErrors(name);
 }
+
+/** The objects CAPI names with the simple generator, and their prefixes. */
+const simpleGenerated: Record<string, (cluster: string, topologyName: string) => string> = {
+  ControlPlaneInfrastructureMachineTemplate: (c) => namePrefixes.controlPlaneInfrastructureMachineTemplate(c),
+  MachineDeploymentBootstrapTemplate: (c, t) => namePrefixes.machineDeploymentTemplate(c, t),
+  MachineDeploymentInfrastructureMachineTemplate: (c, t) => namePrefixes.machineDeploymentTemplate(c, t),
+  MachinePoolBootstrapConfig: (c, t) => namePrefixes.machinePoolObject(c, t),
+  MachinePoolInfrastructureMachinePool: (c, t) => namePrefixes.machinePoolObject(c, t),
+};
+
+const templateGenerated: Record<string, NamedObject> = {
+  InfrastructureCluster: 'infrastructureCluster',
+  ControlPlane: 'controlPlane',
+  MachineDeployment: 'machineDeployment',
+  MachinePool: 'machinePool',
+};
+
+export interface ObjectNameInput {
+  /** `InfrastructureCluster`, `ControlPlane`, `MachineDeployment`, `MachinePool`, `ControlPlaneInfrastructureMachineTemplate`, … */
+  object: string;
+  clusterName: string;
+  clusterNamespace?: string;
+  topologyName?: string;
+  /** The class's naming template (template-generated objects only). */
+  template?: string;
+  /** The name the Cluster's objects already use: always kept. */
+  currentName?: string;
+}
+
+/** The name the engine gives a topology object (`desired_state.go`: existing name, else its generator). */
+export function topologyObjectName(input: ObjectNameInput): string {
+  if (input.currentName) return input.currentName;
+  const ns = input.clusterNamespace ?? 'default';
+  const topologyName = input.topologyName ?? '';
+  const role = topologyName ? `${input.object}/${topologyName}` : input.object;
+  const prefix = simpleGenerated[input.object];
+  if (prefix) return simpleName(prefix(input.clusterName, topologyName), stableRandom(ns, input.clusterName, role));
+  const named = templateGenerated[input.object];
+  if (!named) throw new Error(`no naming rule for ${input.object}`);
+  return generateName({
+    template: input.template,
+    object: named,
+    clusterName: input.clusterName,
+    topologyName,
+    random: stableRandom(ns, input.clusterName, role),
+    overflowRandom: stableRandom(ns, input.clusterName, role, 'overflow'),
+  });
+}
