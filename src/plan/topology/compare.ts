@@ -94,10 +94,18 @@ export function roleImpacts(cluster: string, change: Omit<RoleChange, 'impacts'>
   const meta = metadataOnly(fields);
   switch (base) {
     case 'controlPlane':
-      return classifyControlPlane({ change: fakeChange(change.kind, change.name, fields), cluster });
+      return classifyControlPlane({ change: fakeChange(change.kind, change.name, fields), cluster }).map((i) => ({
+        ...i,
+        reason: `ControlPlane: ${i.reason}${i.kind === 'control-plane-rollout' ? ': its Machines roll' : ''}`,
+      }));
     case 'machineDeployment':
     case 'machinePool':
-      return classifyWorkers({ change: fakeChange(change.kind, topologyName ?? change.name, fields), cluster }).map((i) => ({ ...i, cluster, ...worker }));
+      return classifyWorkers({ change: fakeChange(change.kind, topologyName ?? change.name, fields), cluster }).map((i) => ({
+        ...i,
+        cluster,
+        ...worker,
+        reason: `${what}: ${i.reason}${i.kind === 'worker-rollout' ? ': its Machines roll' : ''}`,
+      }));
     case 'cluster':
       return [at(meta ? 'no-op' : 'in-place', meta ? 'Cluster metadata updated; no Machine is touched' : 'Cluster updated in place')];
     case 'machinePoolInfrastructureMachinePool':
