@@ -179,8 +179,8 @@ describe('plan topology review: effects of changes (capi-plan.md §3.6)', () => 
       ['controlPlane', 'changed', undefined, 'dev-1-k9w4t'],
     ]);
     expect(impactsOf(only)).toEqual([
-      'template-rotation: control plane machine template rotated dev-1-7xk2p → dev-1-m3n8s (spec changed): the reference moves and the old template is deleted',
-      'control-plane-rollout: ControlPlane: machine template dev-1-7xk2p → dev-1-m3n8s: its Machines roll',
+      'template-rotation: control plane machine template rotated (spec changed): a new template is created, the reference moves to it and the old one is deleted',
+      'control-plane-rollout: ControlPlane: uses the new machine template: its Machines roll',
     ]);
   });
 
@@ -203,7 +203,7 @@ describe('plan topology review: effects of changes (capi-plan.md §3.6)', () => 
     const rotated = only.changes[1]!;
     expect(rotated.fields).toEqual([{ path: '.spec.template.spec.customImage', action: 'changed', old: 'kindest/node:v1.33.1', new: 'kindest/node:v1.33.1-custom' }]);
     expect(only).toMatchObject({ impact: 'worker-rollout', controlPlaneRolls: false, workersRoll: ['md-0'] });
-    expect(impactsOf(only)).toContain('worker-rollout [md-0]: MachineDeployment md-0: infrastructureRef.name dev-1-md-0-q4z8m → dev-1-md-0-t6w9d: its Machines roll');
+    expect(impactsOf(only)).toContain('worker-rollout [md-0]: MachineDeployment md-0: uses the new machine template: its Machines roll');
   });
 
   it('worker template metadata only: the template is patched in place, no Machine rolls', () => {

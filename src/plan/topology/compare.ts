@@ -74,7 +74,19 @@ function fakeChange(kind: string, name: string, fields: FieldChange[]): ObjectCh
   return { action: 'changed', key: '', apiVersion: '', kind, namespace: '', name, file: '', owner: { type: 'other' }, fields, impacts: [] };
 }
 
-/** The impacts of one role's change, for Cluster `cluster`. */
+/**
+ * A reference moved to a rotated template, said without the names (they are in the change and its fields), so the
+ * same change in many Clusters reads as one line.
+ */
+function refMove(f: FieldChange | undefined): string | undefined {
+  if (!f || f.action !== 'changed') return undefined;
+  if (/\.(bootstrap\.configRef|infrastructureRef)\.name$/.test(f.path)) {
+    return `uses the new ${f.path.includes('bootstrap') ? 'bootstrap' : 'machine'} template`;
+  }
+  return undefined;
+}
+
+/** The impacts of one role's change, for Cluster `cluster` (one per field for the ControlPlane and workers). */
 export function roleImpacts(cluster: string, change: Omit<RoleChange, 'impacts'>, fields: FieldChange[]): Impact[] {
   const { base, topologyName } = splitRole(change.role);
   const what = describeRole(change.role);
@@ -89,22 +101,22 @@ export function roleImpacts(cluster: string, change: Omit<RoleChange, 'impacts'>
     return [at('in-place', `${what} ${change.name} deleted`)];
   }
   if (change.action === 'rotated') {
-    return [at('template-rotation', `${what} rotated ${change.previousName ?? '?'} → ${change.name} (spec changed): the reference moves and the old template is deleted`)];
+    return [at('template-rotation', `${what} rotated (spec changed): a new template is created, the reference moves to it and the old one is deleted`)];
   }
   const meta = metadataOnly(fields);
   switch (base) {
     case 'controlPlane':
-      return classifyControlPlane({ change: fakeChange(change.kind, change.name, fields), cluster }).map((i) => ({
+      return classifyControlPlane({ change: fakeChange(change.kind, change.name, fields), cluster }).map((i, n) => ({
         ...i,
-        reason: `ControlPlane: ${i.reason}${i.kind === 'control-plane-rollout' ? ': its Machines roll' : ''}`,
+        reason: `ControlPlane: ${refMove(fields[n]) ?? i.reason}${i.kind === 'control-plane-rollout' ? ': its Machines roll' : ''}`,
       }));
     case 'machineDeployment':
     case 'machinePool':
-      return classifyWorkers({ change: fakeChange(change.kind, topologyName ?? change.name, fields), cluster }).map((i) => ({
+      return classifyWorkers({ change: fakeChange(change.kind, topologyName ?? change.name, fields), cluster }).map((i, n) => ({
         ...i,
         cluster,
         ...worker,
-        reason: `${what}: ${i.reason}${i.kind === 'worker-rollout' ? ': its Machines roll' : ''}`,
+        reason: `${what}: ${refMove(fields[n]) ?? i.reason}${i.kind === 'worker-rollout' ? ': its Machines roll' : ''}`,
       }));
     case 'cluster':
       return [at(meta ? 'no-op' : 'in-place', meta ? 'Cluster metadata updated; no Machine is touched' : 'Cluster updated in place')];
