@@ -103,6 +103,9 @@ export function compareExpansions(base: ExpansionSide, head: ExpansionSide, opts
       review.warnings.push(`the Cluster's current value is invalid under the new variable definitions of ClusterClass ${classId}, so CAPI's ClusterClass webhook rejects the class change: ${e.message}`);
     }
     const extra: Impact[] = [];
+    const workers = workerClassesOf(headCluster ?? {}).map((w) => w.name);
+    const version = reviewVersionChange(id, topologyVersion(baseCluster) ?? b?.upgrade?.to, topologyVersion(headCluster) ?? h?.upgrade?.to, workers, kubernetesVersionsOf(headClass), h?.upgrade?.hops);
+    if (b && h) review.warnings.push(...version.warnings);
     if ((h?.errors.length ?? 0) > 0 || (b?.errors.length ?? 0) > 0) {
       review.status = 'failed';
       review.errors.push(...(h?.errors ?? []).map((e) => e.message));
@@ -115,10 +118,7 @@ export function compareExpansions(base: ExpansionSide, head: ExpansionSide, opts
       review.changes = compareRoles(id, b.objects, []);
     } else if (b && h) {
       review.changes = compareRoles(id, b.objects, h.objects);
-      const workers = workerClassesOf(headCluster ?? {}).map((w) => w.name);
-      const version = reviewVersionChange(id, topologyVersion(baseCluster) ?? b.upgrade?.to, topologyVersion(headCluster) ?? h.upgrade?.to, workers, kubernetesVersionsOf(headClass), h.upgrade?.hops);
       if (version.upgrade) review.upgrade = version.upgrade;
-      review.warnings.push(...version.warnings);
       extra.push(...version.impacts);
       const inputsChanged = !deepEqual(baseCluster, headCluster) || !deepEqual(baseClasses.get(b.class), headClass);
       if (review.externalPatches.length > 0 && (inputsChanged || review.changes.length > 0)) {
