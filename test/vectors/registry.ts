@@ -85,6 +85,9 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
     if (op === '*' && isNamingVector(vector.input)) keys.push('capi-plan:naming:*');
+    if (op === '*' && isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
+    const variables = variableShape(vector);
+    if (op === '*' && variables) keys.push(`capi-plan:${variables}:*`);
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
@@ -108,6 +111,34 @@ function isNamingVector(input: Vector['input']): boolean {
   if (typeof input.namingTemplateOf === 'string') return true;
   if (typeof input.object === 'string' && typeof input.clusterName === 'string') return true;
   return typeof input.template === 'string' && 'data' in input && input.variablesRawJSON === undefined && input.variables === undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A vector of ClusterClass patches (builtin variables, value templates, enabledIf, selectors, variable paths, the
+ * inline generator), recognised by its input when its file's name says nothing.
+ */
+function isPatchVector(vector: Vector): boolean {
+  const i = vector.input;
+  if (i.variableDefinitionsForPatch !== undefined || i.enabledIf !== undefined) return true;
+  if (typeof i.segment === 'string' || isRecord(i.selector)) return true;
+  if (isRecord(i.patch) && (i.request !== undefined || i.variablesRawJSON !== undefined || 'value' in i.patch || 'valueFrom' in i.patch)) return true;
+  return i.variablesRawJSON !== undefined && (i.template !== undefined || vector.expected.data !== undefined);
+}
+
+/**
+ * ClusterClass variable vectors in a file of a new name, from their input: a `createVariable(s)` flag is defaulting;
+ * ClusterClass variable definitions, or definitions with values, are validation.
+ */
+function variableShape(vector: Vector): 'variable-defaulting' | 'variable-validation' | undefined {
+  const i = vector.input;
+  if (i.createVariable !== undefined || i.createVariables !== undefined) return 'variable-defaulting';
+  if (i.clusterClassVariable !== undefined || i.clusterClassVariables !== undefined) return 'variable-validation';
+  const hasDefinitions = i.definition !== undefined || i.definitions !== undefined;
+  const hasValues = i.value !== undefined || i.values !== undefined || i.clusterVariable !== undefined;
+  if (hasDefinitions && hasValues && vector.expected.errors !== undefined) return 'variable-validation';
+  return undefined;
 }
 
 let stems: string[] | undefined;

@@ -104,7 +104,9 @@ describe('vector files the repo has never seen', () => {
     expect(known.handler).toBeTypeOf('function');
     const named = { ...file, stem: 'variable-validation-cel' };
     expect(dispatch(named, { input: {}, expected: {} }).key).toBe('capi-plan:variable-validation:*');
-    expect(dispatch(named, { input: {}, expected: {} }).unsupported).toBeTypeOf('string');
+    expect(dispatch(named, { input: {}, expected: {} }).handler).toBeTypeOf('function');
+    const byShape = dispatch(file, { input: { clusterClassVariable: { name: 'cpu' } }, expected: { errors: [] } });
+    expect(byShape.key).toBe('capi-plan:variable-validation:*');
     const order = dispatch(file, { input: {}, expected: { moveGroups: [] } });
     expect(order.key).toBe('capi-plan:move-order:*');
     for (const input of [
@@ -118,6 +120,22 @@ describe('vector files the repo has never seen', () => {
     }
     const unknown = dispatch(file, { input: { operation: 'noSuchOperation' }, expected: {} });
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
+  });
+
+  it('a ClusterClass patch vector in a file of a new name runs by the shape of its input', () => {
+    const file: VectorFile = { folder: 'capi-plan', stem: 'held-out-topology', path: '/x', doc: {} };
+    const key = (input: Record<string, unknown>, expected: Record<string, unknown> = {}): string => dispatch(file, { input, expected }).key;
+    const patches = 'capi-plan:json-patch-generator:*';
+    expect(key({ template: '{{ .a }}', variablesRawJSON: { a: '1' } })).toBe(patches);
+    expect(key({ enabledIf: 'true', variablesRawJSON: null })).toBe(patches);
+    expect(key({ variablesRawJSON: { a: '1' } }, { data: { a: 1 } })).toBe(patches);
+    expect(key({ patch: { valueFrom: { variable: 'a' } }, variablesRawJSON: { a: '1' } })).toBe(patches);
+    expect(key({ patch: { name: 'p', definitions: [] }, request: { items: [] } })).toBe(patches);
+    expect(key({ item: {}, selector: { kind: 'X' }, templateVariablesRawJSON: null })).toBe(patches);
+    expect(key({ segment: 'a[0]' })).toBe(patches);
+    expect(key({ variableDefinitionsForPatch: {}, cluster: {} })).toBe(patches);
+    // A naming template is not a patch template: it runs as a naming vector.
+    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:naming:*');
   });
 
   it('a clusterctl op with its Go package in front, or in another letter case, finds the one handler it names', () => {
