@@ -108,5 +108,56 @@ describe.skipIf(!corpus.present)(`CAPD quick-start ClusterClass of every corpus 
         });
       }
     });
+
+    it('sets kindest/node images from the Kubernetes version, "+" replaced by "_" (customImage patch)', () => {
+      const k3s = expand(release, { version: 'v1.24.3+k3s1' });
+      expect(k3s.errors).toEqual([]);
+      for (const role of ['controlPlaneInfrastructureMachineTemplate', 'machineDeploymentInfrastructureTemplate/md-0']) {
+        expect(at(byRole(k3s, role), 'spec.template.spec.customImage'), role).toBe('kindest/node:v1.24.3_k3s1');
+      }
+      expect(at(byRole(c, 'machineDeploymentInfrastructureTemplate/md-0'), 'spec.template.spec.customImage')).toBe('kindest/node:v1.31.2');
+    });
+
+    it('writes the PodSecurity admission configuration as v1beta1 below Kubernetes 1.25 and v1 from 1.25', () => {
+      const admission = (x: ExpandedCluster): string => {
+        const files = at(byRole(x, 'controlPlane'), 'spec.kubeadmConfigSpec.files') as Array<{ path: string; content: string }>;
+        const file = files.find((f) => f.path === '/etc/kubernetes/kube-apiserver-admission-pss.yaml');
+        if (!file) throw new Error('no admission configuration file');
+        return file.content;
+      };
+      expect(admission(expand(release, { version: 'v1.24.3+k3s1' }))).toContain('apiVersion: pod-security.admission.config.k8s.io/v1beta1\n');
+      expect(admission(c)).toContain('apiVersion: pod-security.admission.config.k8s.io/v1\n');
+      expect(admission(c)).toContain('enforce: "baseline"');
+      const apiServer = at(byRole(c, 'controlPlane'), 'spec.kubeadmConfigSpec.clusterConfiguration.apiServer') as Record<string, unknown>;
+      expect(JSON.stringify(apiServer.extraArgs)).toContain('/etc/kubernetes/kube-apiserver-admission-pss.yaml');
+    });
+
+    it('adds nothing for PodSecurity when the variable disables it', () => {
+      const off = expand(release, {
+        version: 'v1.31.2',
+        variables: { podSecurityStandard: { enabled: false, enforce: 'baseline', audit: 'restricted', warn: 'restricted' } },
+      });
+      expect(off.errors).toEqual([]);
+      expect(at(byRole(off, 'controlPlane'), 'spec.kubeadmConfigSpec.files')).toBeUndefined();
+    });
+
+    it('sets the image repository, etcd and CoreDNS image tags from the variables', () => {
+      const x = expand(release, {
+        version: 'v1.31.2',
+        variables: { imageRepository: 'registry.example.com/k8s', etcdImageTag: '3.5.16-0', coreDNSImageTag: 'v1.11.3' },
+      });
+      expect(x.errors).toEqual([]);
+      const config = at(byRole(x, 'controlPlane'), 'spec.kubeadmConfigSpec.clusterConfiguration');
+      expect(at(config, 'imageRepository')).toBe('registry.example.com/k8s');
+      expect(at(config, 'etcd.local.imageTag')).toBe('3.5.16-0');
+      expect(at(config, 'dns.imageTag')).toBe('v1.11.3');
+      expect(x.variables.find((v) => v.name === 'imageRepository')?.value).toBe('registry.example.com/k8s');
+    });
+
+    it('rejects a variable value the class schema does not allow, with the field path', () => {
+      const bad = expand(release, { version: 'v1.31.2', variables: { podSecurityStandard: { enabled: 'yes' } } });
+      expect(bad.objects).toEqual([]);
+      expect(bad.errors.map((e) => e.field)).toContain('spec.topology.variables[podSecurityStandard].value.enabled');
+    });
   });
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emitManifests, expandTopology, parseManifests, type ExpandedCluster, type KubeObject } from '../src/index.js';
+import { emitManifests, expandTopology, InputError, parseManifests, type ExpandedCluster, type KubeObject } from '../src/index.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'topology');
 const load = (...files: string[]): KubeObject[] => files.flatMap((f) => parseManifests(readFileSync(join(fixtures, f), 'utf8')));
@@ -197,6 +197,22 @@ describe('expandTopology: v1beta1 input', () => {
   });
 });
 
+describe('expandTopology: the control plane contract', () => {
+  it('follows the ControlPlane CRD contract labels when the CRD is among the objects', () => {
+    const crd: KubeObject = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'genericcontrolplanes.controlplane.cluster.x-k8s.io', labels: { 'cluster.x-k8s.io/v1beta1': 'v1beta1_v1beta2' } },
+      spec: { group: 'controlplane.cluster.x-k8s.io', names: { kind: 'GenericControlPlane' } },
+    };
+    const c = only([...load('class-v1beta2.yaml', 'cluster-v1beta2.yaml'), crd]);
+    const cp = byRole(c, 'controlPlane');
+    expect(at(cp, 'spec.machineTemplate.infrastructureRef.kind')).toBe('GenericInfrastructureMachineTemplate');
+    expect(at(cp, 'spec.machineTemplate.spec')).toBeUndefined();
+    expect(at(cp, 'spec.machineTemplate.nodeDrainTimeout')).toBe('2m0s');
+  });
+});
+
 describe('expandTopology: what cannot be expanded', () => {
   it('reports a missing ClusterClass on the Cluster, naming where it was looked for', () => {
     const c = only(load('cluster-v1beta2.yaml'));
@@ -227,6 +243,20 @@ describe('expandTopology: what cannot be expanded', () => {
       'spec.topology.workers.machineDeployments[2].class: Invalid value: "gpu-worker": MachineDeploymentClass with name "gpu-worker" does not exist in ClusterClass "generic"',
       'spec.topology.workers.machineDeployments[2].name: Invalid value: "md-0": name must be unique. MachineDeployment with name "md-0" is defined more than once',
     ]);
+  });
+
+  it('rejects a version the class does not list in spec.kubernetesVersions', () => {
+    const objects = load('class-v1beta2.yaml', 'cluster-v1beta2.yaml');
+    (at(objects.find((o) => o.kind === 'Cluster'), 'spec.topology') as Record<string, unknown>).version = 'v1.31.1';
+    const c = only(objects);
+    expect(c.objects).toEqual([]);
+    expect(c.errors.map((e) => e.message)).toEqual(['spec.topology.version: Invalid value: "v1.31.1": version must match one of the versions defined in the ClusterClass']);
+  });
+
+  it('refuses more input objects than its bound, with exit code 2', () => {
+    const tooMany = new Array<KubeObject>(500_001).fill({ apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(() => expandTopology(tooMany)).toThrow(InputError);
+    expect(() => expandTopology(tooMany)).toThrow(/500001 objects is more than the topology engine expands at once \(500000\)/);
   });
 
   it('ignores Clusters without a topology and reports a Cluster listed twice', () => {
@@ -298,5 +328,98 @@ describe('expandTopology: determinism, names across revisions and upgrades', () 
     expect(c.upgrade).toEqual({ from: 'v1.29.8', to: 'v1.32.1', hops: ['v1.30.2', 'v1.31.4', 'v1.32.1'] });
     expect(at(byRole(c, 'controlPlane'), 'spec.version')).toBe('v1.32.1');
     expect(only(load('class-v1beta2.yaml', 'cluster-v1beta2.yaml')).upgrade).toBeUndefined();
+  });
+});
+
+describe('expandTopology: variables and patches', () => {
+  const patched = (): KubeObject[] => load('class-v1beta2.yaml', 'class-patched.yaml');
+  const gamma = (objects: KubeObject[]): KubeObject => objects.find((o) => o.kind === 'Cluster' && at(o, 'metadata.name') === 'gamma') as KubeObject;
+  const expandGamma = (objects: KubeObject[]): ExpandedCluster => {
+    const found = expandTopology(objects).clusters.find((x) => x.cluster === 'classes/gamma');
+    if (!found) throw new Error('no gamma');
+    return found;
+  };
+
+  it('defaults missing variables from the class schema and writes them into the Cluster topology', () => {
+    const c = expandGamma(patched());
+    expect(c.errors).toEqual([]);
+    expect(c.variables).toEqual([
+      { name: 'region', value: 'us-east-1' },
+      { name: 'workerSize', value: 'medium' },
+    ]);
+    expect(at(byRole(c, 'cluster'), 'spec.topology.variables')).toEqual(c.variables);
+  });
+
+  it('applies inline patches with variables, MachineDeployment overrides and builtin variables, and lists what they set', () => {
+    const c = expandGamma(patched());
+    expect(at(byRole(c, 'infrastructureCluster'), 'spec.region')).toBe('us-east-1');
+    expect(at(byRole(c, 'machineDeploymentInfrastructureTemplate/small'), 'spec.template.spec.size')).toBe('small-small');
+    expect(at(byRole(c, 'machineDeploymentInfrastructureTemplate/big'), 'spec.template.spec.size')).toBe('medium-big');
+    expect(c.patchChanges?.map((p) => `${p.patch} ${p.role} ${p.path}`)).toEqual([
+      'region infrastructureCluster /spec/region',
+      'worker-size machineDeploymentInfrastructureTemplate/small /spec/template/spec/size',
+      'worker-size machineDeploymentInfrastructureTemplate/big /spec/template/spec/size',
+    ]);
+  });
+
+  it('warns that an external patch cannot run offline, naming it and its extension', () => {
+    const c = expandGamma(patched());
+    expect(c.warnings).toHaveLength(1);
+    expect(c.warnings[0]).toContain('"tagging"');
+    expect(c.warnings[0]).toContain('tagging.example-extension');
+  });
+
+  it('rejects a value outside the schema with the variable path, and expands nothing', () => {
+    const objects = patched();
+    (at(gamma(objects), 'spec.topology') as Record<string, unknown>).variables = [{ name: 'region', value: 'mars' }];
+    const c = expandGamma(objects);
+    expect(c.objects).toEqual([]);
+    expect(c.errors.map((e) => e.message)).toEqual([
+      // CAPI quotes the raw JSON of the value, as the API server prints it.
+      'spec.topology.variables[region].value: Unsupported value: "\\"mars\\"": supported values: "us-east-1", "eu-west-1"',
+    ]);
+  });
+
+  it('renames a template whose patched spec changes with a variable, and keeps the others', () => {
+    const before = expandGamma(patched());
+    const objects = patched();
+    (at(gamma(objects), 'spec.topology') as Record<string, unknown>).variables = [{ name: 'workerSize', value: 'large' }];
+    const after = expandGamma(objects);
+    expect(at(byRole(after, 'machineDeploymentInfrastructureTemplate/big'), 'spec.template.spec.size')).toBe('large-big');
+    const big = 'machineDeploymentInfrastructureTemplate/big';
+    const small = 'machineDeploymentInfrastructureTemplate/small';
+    expect(name(byRole(after, big))).not.toBe(name(byRole(before, big)));
+    expect(at(byRole(after, 'machineDeployment/big'), 'spec.template.spec.infrastructureRef.name')).toBe(name(byRole(after, big)));
+    expect(name(byRole(after, small))).toBe(name(byRole(before, small)));
+  });
+
+  it('reports a patch that fails as CAPI would fail, on the Cluster', () => {
+    const objects = patched();
+    const cc = objects.find((o) => o.kind === 'ClusterClass' && at(o, 'metadata.name') === 'patched') as KubeObject;
+    (at(cc, 'spec.patches') as unknown[]).push({
+      name: 'broken',
+      definitions: [
+        {
+          selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'GenericInfrastructureClusterTemplate', matchResources: { infrastructureCluster: true } },
+          jsonPatches: [{ op: 'add', path: '/spec/template/spec/zone', valueFrom: { variable: 'zone' } }],
+        },
+      ],
+    });
+    const c = expandGamma(objects);
+    expect(c.objects).toEqual([]);
+    expect(c.errors).toHaveLength(1);
+    expect(c.errors[0]?.message).toContain('patch "broken"');
+    expect(c.errors[0]?.message).toContain('variable "zone" does not exist');
+  });
+
+  it('reports a naming template that does not render, with Go text/template’s message', () => {
+    const objects = patched();
+    const cc = objects.find((o) => o.kind === 'ClusterClass' && at(o, 'metadata.name') === 'patched') as KubeObject;
+    (at(cc, 'spec.controlPlane') as Record<string, unknown>).naming = { template: '{{ .cluster.nam }}-cp' };
+    const c = expandGamma(objects);
+    expect(c.objects).toEqual([]);
+    expect(c.errors[0]?.message).toContain(
+      'failed to generate name for ControlPlane: rendering template: template: template name generator:1:11: executing "template name generator" at <.cluster.nam>: map has no entry for key "nam"',
+    );
   });
 });

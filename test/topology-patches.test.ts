@@ -489,6 +489,16 @@ describe('applyPatches', () => {
     expect(at(desired.infrastructureCluster, 'spec.loadBalancer.imageTag')).toBe(2);
   });
 
+  it('fails like the controller on a patch with neither definitions nor an external extension', () => {
+    const { blueprint, desired } = setup(`
+- name: empty
+  definitions: []
+`);
+    const e = thrown(() => applyPatches(blueprint, desired), TopologyPatchError);
+    expect(e.message).toBe('ClusterClass default/quick-start: patch "empty": failed to create patch generator for patch "empty"');
+    expect(e.where).toBe('ClusterClass default/quick-start spec.patches[0]');
+  });
+
   it('names the patch, definition and template when a variable does not exist', () => {
     const { blueprint, desired } = setup(`
 - name: typo

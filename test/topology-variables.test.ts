@@ -2,8 +2,12 @@
  * ClusterClass variables beyond the capi-plan vectors: values as they come from YAML (no raw JSON text), v1beta1
  * definitions, MachineDeployment overrides, `status.variables` and Go's JSON errors for raw values.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeGoJson } from '../src/go/index.js';
+import { parseManifests } from '../src/yaml/index.js';
+import { sharedDir } from './helpers/shared.js';
 import {
   clusterClassStatusVariables,
   defaultClusterVariables,
@@ -150,3 +154,38 @@ describe("Go's JSON decoding errors", () => {
     expect(() => decodeGoJson(text)).toThrow(message);
   });
 });
+
+describe('the ClusterClasses of real provider releases', () => {
+  const corpus = sharedDir('corpus');
+  const files = corpus.present ? findClusterClassFiles(join(corpus.path, 'repository')) : [];
+
+  it.runIf(corpus.present)(`every variable definition is valid and its defaults apply${corpus.skipped}`, () => {
+    expect(files.length).toBeGreaterThan(0);
+    let variables = 0;
+    for (const file of files) {
+      for (const obj of parseManifests(readFileSync(file, 'utf8'))) {
+        if (obj.kind !== 'ClusterClass') continue;
+        const spec = (obj.spec ?? {}) as { variables?: ClusterClassVariable[] };
+        const defs = spec.variables ?? [];
+        variables += defs.length;
+        expect(validateClusterClassVariables(undefined, defs, 'spec.variables').map((e) => e.message), file).toEqual([]);
+        const defaulted = defaultClusterVariables([], clusterClassStatusVariables(defs), 'spec.topology.variables');
+        expect(defaulted.errors, file).toEqual([]);
+        const errors = validateClusterVariables(defaulted.variables, undefined, clusterClassStatusVariables(defs), 'spec.topology.variables');
+        // Only required variables without defaults may be missing.
+        expect(errors.every((e) => e.type === 'FieldValueRequired'), `${file}: ${errors.map((e) => e.message).join('\n')}`).toBe(true);
+      }
+    }
+    expect(variables).toBeGreaterThan(0);
+  });
+});
+
+function findClusterClassFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...findClusterClassFiles(path));
+    else if (entry.name.endsWith('.yaml') && readFileSync(path, 'utf8').includes('kind: ClusterClass')) out.push(path);
+  }
+  return out.sort();
+}

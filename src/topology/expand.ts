@@ -6,8 +6,9 @@
  * Cost is linear in the number of Clusters: each ClusterClass is converted and its templates resolved once, however
  * many Clusters use it.
  */
-import { InputError } from '../errors.js';
+import { InputError, TopologyPatchError } from '../errors.js';
 import type { KubeObject } from '../yaml/index.js';
+import { defaultAndValidateVariables, definitionFrom, statusVariablesOf } from './cluster-variables.js';
 import { clusterClassToV1Beta2, clusterToV1Beta2 } from './convert/index.js';
 import {
   asObj,
@@ -26,9 +27,11 @@ import {
   type Obj,
   type UpgradePlan,
 } from './desired/index.js';
-import type { FieldError } from './field/index.js';
+import { fieldError, type FieldError } from './field/index.js';
 import { namePrefixes } from './names/index.js';
+import { applyPatches, type PatchChange } from './patches/index.js';
 import type { ClusterBlueprint, DesiredClusterState, MachineDeploymentBlueprint, MachinePoolBlueprint } from './state/index.js';
+import type { ClusterClassStatusVariable } from './variables/index.js';
 
 export interface TopologyObject {
   /** `cluster`, `infrastructureCluster`, `controlPlane`, `machineDeployment/<name>`, … (issue 13's roles). */
@@ -62,6 +65,8 @@ export interface ExpandedCluster {
   warnings: string[];
   /** Set when the control plane version changes: the hops through the class's `spec.kubernetesVersions`. */
   upgrade?: UpgradePlan;
+  /** What each inline patch set, in patch order (for reviews: "the values the patches set"). */
+  patchChanges?: PatchChange[];
 }
 
 export interface ExpandOptions {
@@ -94,18 +99,6 @@ const nsOf = (o: KubeObject): string => String(asObj(o.metadata).namespace ?? ''
 const nameOf = (o: KubeObject): string => String(asObj(o.metadata).name ?? '');
 const isCapi = (o: KubeObject, kind: string): boolean => o.kind === kind && groupOf(String(o.apiVersion ?? '')) === clusterGroup;
 
-function fieldError(type: FieldError['type'], field: string, badValue: unknown, detail: string): FieldError {
-  const typeText: Record<string, string> = {
-    FieldValueNotFound: 'Not found',
-    FieldValueRequired: 'Required value',
-    FieldValueInvalid: 'Invalid value',
-  };
-  const parts = [`${field}: ${typeText[type] ?? type}`];
-  if (type !== 'FieldValueRequired') parts.push(typeof badValue === 'string' ? JSON.stringify(badValue) : String(badValue));
-  if (detail) parts.push(detail);
-  return { type, field, badValue, detail, message: parts.join(': ') };
-}
-
 /** Objects by what a ClusterClass template reference finds: namespace, API group, kind and name. */
 class ObjectIndex {
   private readonly byKey = new Map<string, KubeObject>();
@@ -130,7 +123,7 @@ class ObjectIndex {
  * `v1beta1` and `v1alpha*` control planes follow contract v1beta1 (CAPI ≤ 1.10 and most third-party providers), `v1beta2`
  * and later follow v1beta2.
  */
-export function controlPlaneContract(controlPlaneApiVersion: string, kind: string, crd?: KubeObject): ControlPlaneContract {
+export function controlPlaneContract(controlPlaneApiVersion: string, crd?: KubeObject): ControlPlaneContract {
   const version = versionOf(controlPlaneApiVersion);
   if (crd) {
     for (const [label, value] of Object.entries(asObj(asObj(crd.metadata).labels))) {
@@ -138,7 +131,6 @@ export function controlPlaneContract(controlPlaneApiVersion: string, kind: strin
       if (String(value).split('_').includes(version)) return label.slice(clusterGroup.length + 1) === 'v1beta1' ? 'v1beta1' : 'v1beta2';
     }
   }
-  void kind;
   return /^v1(alpha\d+|beta1)$/.test(version) || /^v0/.test(version) ? 'v1beta1' : 'v1beta2';
 }
 
@@ -157,6 +149,9 @@ interface PreparedClass {
   machineDeployments: Map<string, MachineDeploymentBlueprint>;
   machinePools: Map<string, MachinePoolBlueprint>;
   contract: ControlPlaneContract;
+  /** `status.variables`: what defaulting, validation and patches use. */
+  variables: ClusterClassStatusVariable[];
+  definitionFrom: Map<string, string>;
 }
 
 function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
@@ -193,7 +188,11 @@ function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
     machineDeployments: new Map(),
     machinePools: new Map(),
     contract: 'v1beta2',
+    variables: statusVariablesOf(clusterClass),
+    definitionFrom: new Map(),
   };
+  prepared.definitionFrom = definitionFrom(prepared.variables);
+  clusterClass.status = { ...asObj(clusterClass.status), variables: prepared.variables };
   prepared.infrastructureClusterTemplate = resolve(refAt('infrastructure.templateRef', 'infrastructure', 'templateRef'));
   prepared.controlPlaneTemplate = resolve(refAt('controlPlane.templateRef', 'controlPlane', 'templateRef'));
   if (isObj(getPath(spec, ['controlPlane', 'machineInfrastructure', 'templateRef']))) {
@@ -222,7 +221,7 @@ function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
   if (prepared.controlPlaneTemplate) {
     const apiVersion = String(prepared.controlPlaneTemplate.apiVersion ?? '');
     const kind = String(prepared.controlPlaneTemplate.kind ?? '').replace(/Template$/, '');
-    prepared.contract = controlPlaneContract(apiVersion, kind, index.crds.get(`${groupOf(apiVersion)}|${kind}`));
+    prepared.contract = controlPlaneContract(apiVersion, index.crds.get(`${groupOf(apiVersion)}|${kind}`));
   }
   return prepared;
 }
@@ -414,9 +413,27 @@ function expandOne(
     result.errors.push(fieldError('FieldValueRequired', 'spec.topology.version', undefined, 'version must be set'));
     return result;
   }
+  const listed = getPath(pc.clusterClass, ['spec', 'kubernetesVersions']);
+  const classVersions = Array.isArray(listed) ? listed.map(String) : [];
+  if (classVersions.length > 0 && !classVersions.includes(topology.version)) {
+    result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.version', topology.version, 'version must match one of the versions defined in the ClusterClass'));
+    return result;
+  }
   const topologyErrors = workerTopologyErrors(topology, pc.clusterClass);
   if (topologyErrors.length > 0) {
     result.errors.push(...topologyErrors);
+    return result;
+  }
+  const before = previousByRole(previous);
+  const oldTopology = getPath(before.get(roles.cluster), ['spec', 'topology']);
+  const variableErrors = defaultAndValidateVariables(topology, isObj(oldTopology) ? oldTopology : undefined, pc.variables);
+  result.variables = asArray(topology.variables).map((v) => {
+    const name = String(v.name ?? '');
+    const from = pc.definitionFrom.get(name);
+    return from ? { name, value: v.value, definitionFrom: from } : { name, value: v.value };
+  });
+  if (variableErrors.length > 0) {
+    result.errors.push(...variableErrors);
     return result;
   }
   const blueprint: ClusterBlueprint = {
@@ -428,7 +445,6 @@ function expandOne(
     machineDeployments: pc.machineDeployments,
     machinePools: pc.machinePools,
   };
-  const before = previousByRole(previous);
   let desired: DesiredClusterState;
   try {
     desired = computeDesiredState({ blueprint, cluster, controlPlaneContract: pc.contract, currentNames: currentNames(cluster, before) });
@@ -436,14 +452,21 @@ function expandOne(
     result.errors.push(fieldError('FieldValueInvalid', 'spec.topology', className, (err as Error).message));
     return result;
   }
+  try {
+    const outcome = applyPatches(blueprint, desired);
+    result.warnings.push(...outcome.warnings);
+    result.patchChanges = outcome.changes;
+  } catch (err) {
+    if (!(err instanceof TopologyPatchError)) throw err;
+    result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.classRef', className, err.message));
+    return result;
+  }
   rotateTemplateNames(desired, pc.contract, before);
   result.objects = flatten(desired);
 
   const previousVersion = getPath(before.get(roles.controlPlane), ['spec', 'version']);
   try {
-    const listed = getPath(pc.clusterClass, ['spec', 'kubernetesVersions']);
-    const versions = Array.isArray(listed) ? listed.map(String) : [];
-    const plan = upgradePlan(topology.version, typeof previousVersion === 'string' ? previousVersion : undefined, versions);
+    const plan = upgradePlan(topology.version, typeof previousVersion === 'string' ? previousVersion : undefined, classVersions);
     if (plan) result.upgrade = plan;
   } catch (err) {
     result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.version', topology.version, (err as Error).message));

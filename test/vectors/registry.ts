@@ -85,7 +85,7 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
     if (op === '*' && isNamingVector(vector.input)) keys.push('capi-plan:naming:*');
-    if (op === '*' && isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
+    if (isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
     const variables = variableShape(vector);
     if (op === '*' && variables) keys.push(`capi-plan:${variables}:*`);
     return keys;
@@ -123,7 +123,7 @@ function isPatchVector(vector: Vector): boolean {
   const i = vector.input;
   if (i.variableDefinitionsForPatch !== undefined || i.enabledIf !== undefined) return true;
   if (typeof i.segment === 'string' || isRecord(i.selector)) return true;
-  if (isRecord(i.patch) && (i.request !== undefined || i.variablesRawJSON !== undefined || 'value' in i.patch || 'valueFrom' in i.patch)) return true;
+  if (isRecord(i.patch)) return true;
   return i.variablesRawJSON !== undefined && (i.template !== undefined || vector.expected.data !== undefined);
 }
 

@@ -2,8 +2,8 @@
  * Conversions sprig delegates to spf13/cast (v1.10, the version CAPI builds with) and strconv: cast.ToInt64,
  * cast.ToInt, cast.ToFloat64 (errors become 0), sprig's own strval, and strconv's integer parsing rules.
  */
-import { GoNumber, GoObject, type GoValue } from '../template/value.js';
-import { printValue } from './fmt.js';
+import { GoNumber, GoObject, type GoValue, formatGoValue } from '../template/index.js';
+
 
 const minInt64 = -(1n << 63n);
 const maxInt64 = (1n << 63n) - 1n;
@@ -122,8 +122,8 @@ export function parseGoFloat(s: string): number | null {
   if (/^nan$/i.test(s)) return NaN;
   const dec = /^[+-]?(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d[\d_]*)?$/.exec(s);
   if (dec) {
-    if (s.includes('_')) return null;
-    const v = Number(s);
+    if (s.includes('_') && !underscoreOK(s)) return null;
+    const v = Number(s.replace(/_/g, ''));
     return Number.isFinite(v) ? v : null;
   }
   const hex = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?\d[\d_]*)$/.exec(s);
@@ -186,5 +186,5 @@ export function toFloat64(v: GoValue): number {
 export function strval(v: GoValue): string {
   if (typeof v === 'string') return v;
   if (v instanceof GoObject) return v.format();
-  return printValue(v);
+  return formatGoValue(v);
 }

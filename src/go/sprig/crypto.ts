@@ -5,7 +5,7 @@
  * rather than invent keys. All of these are listed in nondeterministicSprigFunctions.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
-import { GoNumber } from '../template/value.js';
+import { GoNumber } from '../template/index.js';
 import { decodeBase64 } from './encoding.js';
 import { fn, goError, str, type FuncTable } from './func.js';
 import { fromUtf8, sliceBoundsError, utf8 } from './text.js';

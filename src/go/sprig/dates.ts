@@ -1,12 +1,13 @@
 /**
- * The date functions left in sprig's hermetic map. `duration` and `durationRound` are pure (time.Duration's String
- * and ParseDuration). The others read the clock (`ago`) or the controller's local time zone (`toDate`), or take a
- * time.Time that only those produce; capiform reports them as unsupported instead of guessing.
+ * The date functions left in sprig's hermetic map: `duration` and `durationRound` (time.Duration's String and
+ * ParseDuration), `toDate`/`mustToDate` (parsing in time.Local, which is UTC in CAPI's controller image), `unixEpoch`
+ * and `mustDateModify`. `ago` reads the clock, so capiform reports it as unsupported instead of guessing.
  */
 import { goQuote } from '../quote.js';
-import { GoNumber, type GoValue } from '../template/value.js';
+import { GoNumber, type GoValue } from '../template/index.js';
 import { parseInt64 } from './cast.js';
-import { fn, goError, type FuncTable } from './func.js';
+import { fn, goError, str, type FuncTable } from './func.js';
+import { GoTime, parseTime, TimeParseError, zeroTime } from './time.js';
 
 const ns = 1n;
 const us = 1000n * ns;
@@ -145,10 +146,24 @@ function unsupported(name: string, why: string): never {
   return goError(`capiform: ${name} is not supported: ${why}`);
 }
 
+function timeArg(v: GoValue | undefined): GoTime {
+  return v instanceof GoTime ? v : zeroTime;
+}
+
+function parse(layout: string, value: string): GoTime {
+  try {
+    return parseTime(layout, value);
+  } catch (e) {
+    if (e instanceof TimeParseError) goError(e.message);
+    throw e;
+  }
+}
+
 export function dateFuncs(): FuncTable {
   const time = 'time.Time';
   const clock = 'it reads the current time, so CAPI gets a different result on every reconcile';
-  const local = "it depends on the controller's local time zone and on time.Time values capiform does not model";
+  const modify = (name: string) =>
+    fn(name, ['string', time], [time, 'error'], (a) => timeArg(a[1]).add(parseDuration(typeof a[0] === 'string' ? a[0] : '')));
   return {
     duration: fn('duration', ['interface {}'], ['string'], (a) => {
       const v = a[0] ?? null;
@@ -159,10 +174,18 @@ export function dateFuncs(): FuncTable {
     }),
     durationRound: fn('durationRound', ['interface {}'], ['string'], (a) => durationRound(a[0] ?? null)),
     ago: fn('ago', ['interface {}'], ['string'], () => unsupported('ago', clock)),
-    toDate: fn('toDate', ['string', 'string'], [time], () => unsupported('toDate', local)),
-    mustToDate: fn('mustToDate', ['string', 'string'], [time, 'error'], () => unsupported('mustToDate', local)),
-    unixEpoch: fn('unixEpoch', [time], ['string'], () => unsupported('unixEpoch', local)),
-    mustDateModify: fn('mustDateModify', ['string', time], [time, 'error'], () => unsupported('mustDateModify', local)),
-    must_date_modify: fn('must_date_modify', ['string', time], [time, 'error'], () => unsupported('must_date_modify', local)),
+    // time.ParseInLocation(fmt, str, time.Local): Local is UTC in CAPI's controller image.
+    toDate: fn('toDate', ['string', 'string'], [time], (a) => {
+      try {
+        return parseTime(str(a[0]), str(a[1]));
+      } catch (e) {
+        if (e instanceof TimeParseError) return zeroTime;
+        throw e;
+      }
+    }),
+    mustToDate: fn('mustToDate', ['string', 'string'], [time, 'error'], (a) => parse(str(a[0]), str(a[1]))),
+    unixEpoch: fn('unixEpoch', [time], ['string'], (a) => timeArg(a[0]).unix().toString()),
+    mustDateModify: modify('mustDateModify'),
+    must_date_modify: modify('must_date_modify'),
   };
 }

@@ -1,5 +1,6 @@
 /** sprig's defaults.go (default, empty, coalesce, all, any, ternary, JSON) and reflect.go (typeOf, kindOf, …). */
-import { kindName, typeName } from './fmt.js';
+import { goTypeName } from '../template/index.js';
+import { kindName } from './fmt.js';
 import { fn, goError, str, type FuncTable } from './func.js';
 import { JsonError, marshal, marshalIndent, marshalRaw, unmarshal, unmarshalLenient } from './json.js';
 import { deepEqual, isEmpty } from './reflect.js';
@@ -56,10 +57,10 @@ export function defaultFuncs(): FuncTable {
     // toRawJson panics where the others swallow the error.
     toRawJson: fn('toRawJson', any1, ['string'], (a) => jsonOrError(() => marshalRaw(a[0] ?? null))),
     mustToRawJson: fn('mustToRawJson', any1, ['string', 'error'], (a) => jsonOrError(() => marshalRaw(a[0] ?? null))),
-    typeOf: fn('typeOf', any1, ['string'], (a) => typeName(a[0] ?? null)),
-    typeIs: fn('typeIs', ['string', 'interface {}'], ['bool'], (a) => str(a[0]) === typeName(a[1] ?? null)),
+    typeOf: fn('typeOf', any1, ['string'], (a) => goTypeName(a[0] ?? null)),
+    typeIs: fn('typeIs', ['string', 'interface {}'], ['bool'], (a) => str(a[0]) === goTypeName(a[1] ?? null)),
     typeIsLike: fn('typeIsLike', ['string', 'interface {}'], ['bool'], (a) => {
-      const t = typeName(a[1] ?? null);
+      const t = goTypeName(a[1] ?? null);
       return str(a[0]) === t || `*${str(a[0])}` === t;
     }),
     kindOf: fn('kindOf', any1, ['string'], (a) => kindName(a[0] ?? null)),

@@ -2,9 +2,9 @@
  * sprig's dict functions (dict.go) on `map[string]interface {}`: Go maps are references, so set/unset/merge change
  * the map they are given, as in Go. merge and mergeOverwrite follow mergo v1.0.1's map rules.
  */
-import { mapValueType, sliceElemType, typedMap, typedSlice, type GoValue } from '../template/value.js';
+import { mapValueType, sliceElemType, typedMap, typedSlice, type GoValue, goTypeName } from '../template/index.js';
 import { strval } from './cast.js';
-import { compareGoStrings, typeName } from './fmt.js';
+import { compareGoStrings } from './fmt.js';
 import { fn, goError, map, str, type FuncTable } from './func.js';
 import { isEmpty } from './reflect.js';
 
@@ -51,7 +51,7 @@ export function deepCopy(v: GoValue): GoValue {
 
 /** The panic of a failed type assertion `x.(T)` on an interface value. */
 function assertionPanic(v: GoValue, want: string): never {
-  return goError(`interface conversion: interface {} is ${v === null ? 'nil' : typeName(v)}, not ${want}`);
+  return goError(`interface conversion: interface {} is ${v === null ? 'nil' : goTypeName(v)}, not ${want}`);
 }
 
 function dig(ps: GoValue[]): GoValue {

@@ -3,7 +3,7 @@
  * crypto hashes, hash/adler32, the path package, regexp and Masterminds/semver.
  */
 import { createHash } from 'node:crypto';
-import { typedSlice, type GoValue } from '../template/value.js';
+import { typedSlice, type GoValue } from '../template/index.js';
 import { fn, goError, int, str, type FuncTable } from './func.js';
 import { GoRegexp, quoteMeta, RegexpError } from './regexp.js';
 import { SemverConstraints, SemverError, SemverVersion } from './semver.js';

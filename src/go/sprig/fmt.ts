@@ -1,8 +1,8 @@
 /**
- * The parts of Go's fmt and strconv that sprig's results depend on: `%v` of a value, `%T` (typeOf), reflect kinds
- * (kindOf) and float formatting with Go's shortest round-trip digits.
+ * What sprig needs beyond the template engine's fmt (`formatGoValue`, `goTypeName`): reflect kinds (kindOf), Go's
+ * string order, and strconv's shortest float formatting in the 'e' and 'f' forms encoding/json and decimal use.
  */
-import { GoNumber, GoObject, mapValueType, sliceElemType, type GoFunc, type GoValue } from '../template/value.js';
+import { GoNumber, GoObject, type GoValue } from '../template/index.js';
 
 /** Shortest decimal digits that round-trip, with the decimal point position (`0.d1d2… × 10^dp`). */
 function shortestDigits(x: number, bits: 32 | 64): { digits: string; dp: number } {
@@ -73,63 +73,6 @@ export function compareGoStrings(a: string, b: string): number {
     if (ca > 0xffff) i++;
   }
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
-/** Go's `%v` of a value, as fmt.Sprint prints it. */
-export function printValue(v: GoValue): string {
-  return printNested(v, true);
-}
-
-function printNested(v: GoValue, top: boolean): string {
-  if (v === null) return '<nil>';
-  switch (typeof v) {
-    case 'string':
-      return v;
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'number':
-      return formatFloatV(v);
-    case 'bigint':
-      return v.toString();
-  }
-  if (v instanceof GoNumber) {
-    return typeof v.value === 'number' ? formatFloatV(v.value, 32) : v.value.toString();
-  }
-  if (Array.isArray(v)) return `[${v.map((e) => printNested(e, false)).join(' ')}]`;
-  if (v instanceof Map) {
-    const keys = [...v.keys()].sort(compareGoStrings);
-    return `map[${keys.map((k) => `${k}:${printNested(v.get(k) ?? null, false)}`).join(' ')}]`;
-  }
-  if (v instanceof GoObject) return v.format();
-  void top;
-  // A func value prints as its code address in Go; there is no stable equivalent.
-  return '0x0';
-}
-
-/** `%T` of a value (sprig's typeOf). */
-export function typeName(v: GoValue): string {
-  if (v === null) return '<nil>';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    case 'number':
-      return 'float64';
-    case 'bigint':
-      return 'int';
-  }
-  if (v instanceof GoNumber) return v.type;
-  if (Array.isArray(v)) return `[]${sliceElemType(v)}`;
-  if (v instanceof Map) return `map[string]${mapValueType(v)}`;
-  if (v instanceof GoObject) return v.goType;
-  return funcTypeName(v);
-}
-
-export function funcTypeName(f: GoFunc): string {
-  const params = f.params.map((p, i) => (f.variadic && i === f.params.length - 1 ? `...${p}` : p));
-  const results = f.results.length === 0 ? '' : f.results.length === 1 ? ` ${f.results[0]}` : ` (${f.results.join(', ')})`;
-  return `func(${params.join(', ')})${results}`;
 }
 
 /** reflect.Kind of a value, as its String() prints (sprig's kindOf). */

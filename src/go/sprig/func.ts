@@ -1,5 +1,5 @@
 /** Small helpers the sprig function tables share: declaring a GoFunc and raising Go errors and panics. */
-import { GoFuncError, goFunc, type GoFunc, type GoValue } from '../template/value.js';
+import { GoFuncError, goFunc, type GoFunc, type GoValue } from '../template/index.js';
 
 export type FuncTable = Record<string, GoFunc>;
 

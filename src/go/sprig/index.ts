@@ -3,7 +3,7 @@
  * every function of sprig's generic map except the non-hermetic ones (env, expandenv, now, date*, rand*, uuidv4,
  * getHostByName, htmlDate*), with Go's parameter and result types and Go's results and error messages.
  */
-import { type GoFunc } from '../template/value.js';
+import type { FuncMap } from '../template/index.js';
 import { cryptoFuncs } from './crypto.js';
 import { dateFuncs } from './dates.js';
 import { defaultFuncs } from './defaults.js';
@@ -14,7 +14,6 @@ import { numericFuncs } from './numeric.js';
 import { stringFuncs } from './strings.js';
 import { urlFuncs } from './urls.js';
 
-export type FuncMap = Readonly<Record<string, GoFunc>>;
 
 /**
  * Functions CAPI evaluates differently on every reconcile (random, clock, map order) or that capiform cannot run:
@@ -38,13 +37,8 @@ export const nondeterministicSprigFunctions: readonly string[] = [
   // Go ranges over maps in random order; capiform returns key order.
   'keys',
   'values',
-  // The clock and the controller's time zone; capiform fails with an error.
+  // Reads the clock; capiform fails with an error.
   'ago',
-  'toDate',
-  'mustToDate',
-  'unixEpoch',
-  'mustDateModify',
-  'must_date_modify',
 ];
 
 let shared: FuncMap | null = null;

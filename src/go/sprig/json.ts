@@ -4,8 +4,8 @@
  * syntax-error messages.
  */
 import { goQuote } from '../quote.js';
-import { GoNumber, GoObject, type GoValue } from '../template/value.js';
-import { compareGoStrings, formatFloat, funcTypeName } from './fmt.js';
+import { GoNumber, GoObject, type GoValue, goTypeName } from '../template/index.js';
+import { compareGoStrings, formatFloat } from './fmt.js';
 
 /** A value whose Go type has a MarshalJSON method (e.g. `*semver.Version`). */
 export interface JsonMarshaler {
@@ -114,7 +114,7 @@ function encode(v: GoValue, o: EncodeOptions, depth: number): string {
     if (isMarshaler(v)) return encode(v.marshalJSON(), o, depth);
     return '{}';
   }
-  throw new JsonError(`json: unsupported type: ${funcTypeName(v)}`);
+  throw new JsonError(`json: unsupported type: ${goTypeName(v)}`);
 }
 
 /** json.Marshal */

@@ -1,5 +1,5 @@
 /** sprig's list functions (list.go): reflection-based, so any slice works, with the library's errors and panics. */
-import { sliceElemType, typedSlice, type GoValue } from '../template/value.js';
+import { sliceElemType, typedSlice, type GoValue } from '../template/index.js';
 import { toInt64 } from './cast.js';
 import { kindName } from './fmt.js';
 import { fn, goError, int, nilDereference, type FuncTable } from './func.js';

@@ -2,9 +2,9 @@
  * sprig's numeric.go and conversion functions: integer math in wrapping int64 (Go's overflow), float math through
  * shopspring/decimal like sprig's addf/subf/mulf/divf, and cast's lenient conversions.
  */
-import { GoNumber, typedSlice, type GoValue } from '../template/value.js';
+import { GoNumber, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
 import { parseInt64, toFloat64, toInt64 } from './cast.js';
-import { formatFloat, printValue } from './fmt.js';
+import { formatFloat } from './fmt.js';
 import { bigint, checkSize, fn, goError, str, type FuncTable } from './func.js';
 
 const i64 = (n: bigint): GoNumber => new GoNumber('int64', BigInt.asIntN(64, n));
@@ -134,7 +134,7 @@ export function numericFuncs(): FuncTable {
     int: fn('int', any1, ['int'], (a) => toInt64(a[0] ?? null)),
     float64: fn('float64', any1, ['float64'], (a) => toFloat64(a[0] ?? null)),
     toDecimal: fn('toDecimal', any1, ['int64'], (a) => {
-      const r = parseInt64(printValue(a[0] ?? null), 8);
+      const r = parseInt64(formatGoValue(a[0] ?? null), 8);
       return new GoNumber('int64', r.ok ? r.value : 0n);
     }),
     seq: fn('seq', ['int'], ['string'], (a) => seq(a.map(bigint)), true),

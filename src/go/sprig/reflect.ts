@@ -1,6 +1,6 @@
 /** reflect.DeepEqual and sprig's `empty` over the Go value model. */
-import { GoNumber, GoObject, mapValueType, sliceElemType, type GoValue } from '../template/value.js';
-import { typeName } from './fmt.js';
+import { GoNumber, GoObject, mapValueType, sliceElemType, type GoValue, goTypeName } from '../template/index.js';
+
 
 /** A GoObject whose Go type compares by value (its fields) rather than by identity. */
 export interface ValueEquality {
@@ -13,7 +13,7 @@ function hasValueEquality(v: GoObject): v is GoObject & ValueEquality {
 /** reflect.DeepEqual */
 export function deepEqual(x: GoValue, y: GoValue): boolean {
   if (x === null || y === null) return x === y;
-  if (typeName(x) !== typeName(y)) return false;
+  if (goTypeName(x) !== goTypeName(y)) return false;
   if (typeof x === 'number') return x === y;
   if (typeof x !== 'object') return x === y;
   if (x instanceof GoNumber) return y instanceof GoNumber && x.value === y.value;

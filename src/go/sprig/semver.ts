@@ -5,7 +5,7 @@
  * they use only ASCII classes, where JavaScript and RE2 agree, and RE2's leftmost-first submatches equal JavaScript's.
  */
 import { goQuote } from '../quote.js';
-import { GoFuncError, GoNumber, GoObject, goFunc, type GoFunc, type GoValue } from '../template/value.js';
+import { GoFuncError, GoNumber, GoObject, goFunc, type GoFunc, type GoValue } from '../template/index.js';
 
 export class SemverError extends Error {}
 

@@ -3,9 +3,9 @@
  * index Go strings by byte (substr, trunc, abbrev, wrap, initials, nospace) do so on the UTF-8 bytes here too.
  */
 import { goQuote } from '../quote.js';
-import { typedMap, typedSlice, type GoValue } from '../template/value.js';
+import { typedMap, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
 import { strval } from './cast.js';
-import { compareGoStrings, printValue } from './fmt.js';
+import { compareGoStrings } from './fmt.js';
 import { checkSize, fn, goError, int, str, type FuncTable } from './func.js';
 import {
   byteLength,
@@ -473,7 +473,7 @@ export function stringFuncs(): FuncTable {
       (a) =>
         a
           .filter((v) => v !== null)
-          .map((v) => `'${printValue(v)}'`)
+          .map((v) => `'${formatGoValue(v)}'`)
           .join(' '),
       true,
     ),
@@ -484,7 +484,7 @@ export function stringFuncs(): FuncTable {
       (a) =>
         a
           .filter((v) => v !== null)
-          .map(printValue)
+          .map(formatGoValue)
           .join(' '),
       true,
     ),

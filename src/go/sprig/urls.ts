@@ -1,6 +1,6 @@
 /** sprig's url.go: urlParse (net/url.Parse into a dict) and urlJoin (a dict back to URL.String()). */
 import { GoUrlError, parseGoUrl } from '../url.js';
-import { type GoValue } from '../template/value.js';
+import { type GoValue } from '../template/index.js';
 import { kindName } from './fmt.js';
 import { fn, goError, map, nilDereference, str, type FuncTable } from './func.js';
 import { utf8 } from './text.js';

@@ -18,6 +18,19 @@ function isNonNullableNull(x: unknown, s: JSONSchemaProps | undefined): boolean 
   return (x === null || x === undefined) && s !== undefined && s.nullable !== true;
 }
 
+/**
+ * Whether a node or anything below it (properties, additionalProperties, items) carries `x-kubernetes-validations`:
+ * the API server only builds a CEL validator for such a node.
+ */
+export function hasCelRules(s: JSONSchemaProps): boolean {
+  if ((s['x-kubernetes-validations'] ?? []).length > 0) return true;
+  const subs: JSONSchemaProps[] = [...Object.values(s.properties ?? {})];
+  if (isObject(s.items)) subs.push(s.items as JSONSchemaProps);
+  const ap = apSchema(s);
+  if (ap) subs.push(ap);
+  return subs.some(hasCelRules);
+}
+
 function apSchema(s: JSONSchemaProps): JSONSchemaProps | undefined {
   return isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
 }
@@ -110,7 +123,7 @@ export function validateDefaults(schema: JSONSchemaProps, path: FieldPath, optio
         errs.push(...schemaErrs);
         failed = true;
       }
-      if (!failed && options.cel && (s['x-kubernetes-validations'] ?? []).length + countNestedRules(s) > 0) {
+      if (!failed && options.cel && hasCelRules(s)) {
         const celErrs = options.cel(s, def, def, here);
         errs.push(...celErrs);
         if (celErrs.length === 0) errs.push(...options.cel(s, def, undefined, here));
@@ -122,26 +135,4 @@ export function validateDefaults(schema: JSONSchemaProps, path: FieldPath, optio
   const root = options.isResourceRoot === true && schema['x-kubernetes-embedded-resource'] !== true ? { ...schema, 'x-kubernetes-embedded-resource': true } : schema;
   walk(root, path, 0);
   return errs;
-}
-
-/** CEL rules anywhere below a node (a validator exists for the node when any are present). */
-function countNestedRules(s: JSONSchemaProps): number {
-  let n = 0;
-  const visit = (x: JSONSchemaProps): void => {
-    if (isObject(x.items)) {
-      n += ((x.items as JSONSchemaProps)['x-kubernetes-validations'] ?? []).length;
-      visit(x.items as JSONSchemaProps);
-    }
-    for (const p of Object.values(x.properties ?? {})) {
-      n += (p['x-kubernetes-validations'] ?? []).length;
-      visit(p);
-    }
-    const ap = apSchema(x);
-    if (ap) {
-      n += (ap['x-kubernetes-validations'] ?? []).length;
-      visit(ap);
-    }
-  };
-  visit(s);
-  return n;
 }

@@ -7,6 +7,7 @@ export { validateValue, schemaTypes, type OpenAPIOptions } from './validator.js'
 export { validateStructural, unsupportedSchemaField, children as schemaChildren } from './structural.js';
 export {
   applyDefaults,
+  hasCelRules,
   pruneNonNullableNullsWithoutDefaults,
   validateDefaults,
   type CelRuleCheck,

@@ -159,7 +159,9 @@ function isFloat64AJSONInteger(f: number): boolean {
   return Math.abs(f - rounded) < 1e-9 * Math.abs(rounded);
 }
 
-function validateSchema(ctx: Ctx, s: JSONSchemaProps, data: unknown, path: string, depth: number): Result {
+function validateSchema(ctx: Ctx, s: JSONSchemaProps, value: unknown, path: string, depth: number): Result {
+  // A YAML reader may hand over big integers as bigint; the API server holds them as int64.
+  const data = typeof value === 'bigint' ? Number(value) : value;
   const result = newResult();
   if (depth > ctx.maxDepth) {
     addErrors(result, { kind: 'plain', message: `${goStringQuote(path)} is nested more than ${ctx.maxDepth} levels deep` });

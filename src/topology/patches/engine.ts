@@ -272,16 +272,26 @@ function createRequest(blueprint: ClusterBlueprint, desired: DesiredClusterState
   return request;
 }
 
-/** `addVariablesForPatch`: global variables, and per item the control plane's or its worker's. */
-function addVariablesForPatch(
+/** The variables of a request for one definition source: global ones, and per item those it gets (if any). */
+interface RequestVariables {
+  global: PatchVariable[];
+  items: Array<PatchVariable[] | undefined>;
+}
+
+/**
+ * `addVariablesForPatch`: global variables, and per item the control plane's or its worker's. They depend only on
+ * the desired objects (which patches do not change) and on the definition source, so every inline patch shares one
+ * computation.
+ */
+function variablesForPatch(
   blueprint: ClusterBlueprint,
   desired: DesiredClusterState,
   request: Request,
   definitionFrom: string,
   cpHolderFieldPath: string,
-): void {
+): RequestVariables {
   const definitions = definitionsForPatch(blueprint.clusterClass, definitionFrom);
-  request.variables = globalVariables(blueprint.topology, desired.cluster, definitions);
+  const global = globalVariables(blueprint.topology, desired.cluster, definitions);
   const cpTopology = nestedField(blueprint.topology, ['controlPlane']).value;
   const cpVariables = controlPlaneVariables(
     isObject(cpTopology) ? cpTopology : undefined,
@@ -289,7 +299,7 @@ function addVariablesForPatch(
     desired.controlPlane.infrastructureMachineTemplate,
     definitions,
   );
-  request.items.forEach((item, i) => {
+  const items = request.items.map((item, i) => {
     const slot = request.slots[i] as Slot;
     let variables: PatchVariable[] | undefined;
     if (item.holderReference.fieldPath === 'spec.controlPlaneRef') variables = cpVariables;
@@ -313,8 +323,9 @@ function addVariablesForPatch(
         }
       }
     }
-    if (variables) item.variables = variables;
+    return variables;
   });
+  return { global, items };
 }
 
 /** `applyPatchToRequest`: one generated JSON patch applied to its template; only spec, labels and annotations kept. */
@@ -389,12 +400,14 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
     throw new TopologyPatchError(`failed to generate patch request: ${err.message}`, '', undefined, undefined, { where: where('') });
   }
 
+  const variablesBySource = new Map<string, RequestVariables>();
   patches.forEach((raw, i) => {
     const patch = isObject(raw) ? raw : {};
     const name = typeof patch.name === 'string' ? patch.name : '';
     const external = isObject(patch.external) ? patch.external : undefined;
     const definitions = Array.isArray(patch.definitions) ? patch.definitions : [];
-    const fail = (message: string, failure: { definition?: number; jsonPatch?: number; item?: number } = {}): never => {
+    // A declaration (not an arrow) so that TypeScript knows the code after a call is unreachable.
+    function fail(message: string, failure: { definition?: number; jsonPatch?: number; item?: number } = {}): never {
       const item = failure.item === undefined ? undefined : request.items[failure.item];
       const template = item ? describe(item.object) : undefined;
       const defPart = failure.definition === undefined ? '' : ` definitions[${failure.definition}]`;
@@ -404,14 +417,24 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
         where: where(`[${i}]${failure.definition === undefined ? '' : `.definitions[${failure.definition}]`}${opPart}`),
         hint: 'Fix the patch in the ClusterClass (or the variables it reads): CAPI would fail to reconcile this Cluster the same way.',
       });
-    };
-
-    try {
-      addVariablesForPatch(blueprint, desired, request, external ? name : INLINE, cpHolderFieldPath);
-    } catch (err) {
-      fail(`failed to calculate variables for patch "${name}": ${(err as Error).message}`);
     }
 
+    const definitionFrom = external ? name : INLINE;
+    let variables = variablesBySource.get(definitionFrom);
+    if (!variables) {
+      try {
+        variables = variablesForPatch(blueprint, desired, request, definitionFrom, cpHolderFieldPath);
+      } catch (err) {
+        fail(`failed to calculate variables for patch "${name}": ${(err as Error).message}`);
+      }
+      variablesBySource.set(definitionFrom, variables);
+    }
+    request.variables = variables.global;
+    variables.items.forEach((v, j) => {
+      if (v) (request.items[j] as GeneratePatchesRequestItem).variables = v;
+    });
+
+    if (definitions.length === 0 && !external) fail(`failed to create patch generator for patch "${name}"`);
     if (definitions.length === 0) {
       // A Runtime SDK extension: only the management cluster can call it.
       outcome.externalPatches.push(name);
@@ -435,7 +458,6 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       if (!(err instanceof InlinePatchError)) throw err;
       const first = err.failures[0];
       fail(`failed to generate patches for patch "${name}": ${err.message}`, first ?? {});
-      return;
     }
     for (const fn of [...random].sort()) {
       outcome.warnings.push(
@@ -448,7 +470,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       const item = request.items[itemIndex];
       if (!item) fail('unable to find corresponding request item for patch');
       try {
-        applyToItem(item as GeneratePatchesRequestItem, operations);
+        applyToItem(item, operations);
         const slot = request.slots[itemIndex] as Slot;
         for (const o of operations) {
           const change: PatchChange = { patch: name, role: roleOf(slot), op: o.op, path: objectPath(slot, o.path) };

@@ -172,6 +172,36 @@ function generateJsonPatches(jsonPatches: unknown, variables: VariableMap): { op
   return { operations };
 }
 
+/**
+ * Variable maps by the variable lists they come from: the engine hands every inline patch the same lists (the
+ * desired state does not change while patches run), so the maps and the merged builtins are built once.
+ */
+const mapsOfLists = new WeakMap<readonly PatchVariable[], Map<string, unknown>>();
+const mergedMaps = new WeakMap<readonly PatchVariable[], WeakMap<readonly PatchVariable[], Map<string, unknown>>>();
+
+function variableMapOf(list: readonly PatchVariable[]): Map<string, unknown> {
+  let m = mapsOfLists.get(list);
+  if (!m) {
+    m = toVariableMap(list);
+    mapsOfLists.set(list, m);
+  }
+  return m;
+}
+
+function mergedVariables(global: readonly PatchVariable[], template: readonly PatchVariable[]): VariableMap {
+  let byTemplate = mergedMaps.get(global);
+  if (!byTemplate) {
+    byTemplate = new WeakMap();
+    mergedMaps.set(global, byTemplate);
+  }
+  let m = byTemplate.get(template);
+  if (!m) {
+    m = mergeVariableMaps(variableMapOf(global), variableMapOf(template));
+    byTemplate.set(template, m);
+  }
+  return m;
+}
+
 /** The kind CAPI names a template by in generation errors. */
 function kindOf(object: JsonObject): string {
   return typeof object.kind === 'string' ? object.kind : '';
@@ -192,12 +222,11 @@ export function generateWithDefinitions(
 ): Array<GeneratePatchesResponseItem & { definition: number }> {
   const response: { items: Array<GeneratePatchesResponseItem & { definition: number }> } = { items: [] };
   const failures: GenerateFailure[] = [];
-  const globalVariables = toVariableMap(request.variables);
   const definitions = Array.isArray(patch.definitions) ? patch.definitions : [];
   const enabledIf = typeof patch.enabledIf === 'string' ? patch.enabledIf : undefined;
   request.items.forEach((item, itemIndex) => {
     const objectKind = kindOf(item.object);
-    const templateVariables = toVariableMap(item.variables);
+    const templateVariables = variableMapOf(item.variables);
     const target: SelectorTarget = {
       apiVersion: typeof item.object.apiVersion === 'string' ? item.object.apiVersion : '',
       kind: objectKind,
@@ -208,9 +237,9 @@ export function generateWithDefinitions(
       if (isObject(d) && matchesSelector(target, templateVariables, d.selector)) matching.push(i);
     });
     if (matching.length === 0) return;
-    let variables: Map<string, unknown>;
+    let variables: VariableMap;
     try {
-      variables = mergeVariableMaps(globalVariables, templateVariables);
+      variables = mergedVariables(request.variables, item.variables);
     } catch (err) {
       failures.push({
         item: itemIndex,

@@ -57,8 +57,17 @@ export function setOwn(obj: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** A deep copy of a JSON value (much faster than structuredClone for the small objects patches move around). */
 export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : structuredClone(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const out: JsonObject = {};
+  for (const k of Object.keys(value)) {
+    const v = cloneJson((value as JsonObject)[k]);
+    if (k === '__proto__') setOwn(out, k, v);
+    else out[k] = v;
+  }
+  return out as T;
 }
 
 function formatGoValueOf(v: unknown): string {

@@ -6,9 +6,9 @@
 import { GoJsonSyntaxError } from '../../go/index.js';
 import { validateCelRules } from '../cel/index.js';
 import { FieldPath, fieldInternalError, fieldInvalid, fieldRequired, fieldTypeInvalid, withFieldError, type FieldError } from '../field/index.js';
-import { applyDefaults, pruneUnknownFields, validateValue } from '../openapi/index.js';
+import { applyDefaults, hasCelRules, pruneUnknownFields, validateValue } from '../openapi/index.js';
 import type { JSONSchemaProps } from '../schema/index.js';
-import { convertVariableSchema, hasCelRules } from './schema.js';
+import { convertVariableSchema } from './schema.js';
 import {
   decodedValue,
   isNilValue,

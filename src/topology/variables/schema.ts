@@ -104,12 +104,3 @@ export function convertVariableSchema(schema: JSONSchemaProps, path: FieldPath):
   }
   return { schema: out, errors: errs };
 }
-
-/** Whether a schema carries CEL rules anywhere (CAPI only builds a CEL validator then). */
-export function hasCelRules(s: JSONSchemaProps): boolean {
-  if ((s['x-kubernetes-validations'] ?? []).length > 0) return true;
-  const subs: JSONSchemaProps[] = [...Object.values(s.properties ?? {})];
-  if (s.items && typeof s.items === 'object') subs.push(s.items);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') subs.push(s.additionalProperties);
-  return subs.some(hasCelRules);
-}

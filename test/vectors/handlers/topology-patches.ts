@@ -134,18 +134,20 @@ const generator = {
  */
 function built(v: unknown): Rec | undefined {
   if (v === undefined || v === null) return undefined;
-  const b = rec(v);
-  if (typeof b.kindBuilder !== 'string') return b;
-  const metadata: Rec = { name: b.name, namespace: b.namespace };
-  for (const k of ['labels', 'annotations', 'uid'] as const) if (b[k] !== undefined) metadata[k] = b[k];
+  const given = rec(v);
+  if (typeof given.kindBuilder !== 'string') return given;
+  // `WithReplicas(3)` may be written `replicas` or `withReplicas`.
+  const b = (k: string): unknown => given[k] ?? given[`with${k[0]?.toUpperCase()}${k.slice(1)}`];
+  const metadata: Rec = { name: given.name, namespace: given.namespace };
+  for (const k of ['labels', 'annotations', 'uid']) if (b(k) !== undefined) metadata[k] = b(k);
   const spec: Rec = {};
-  if (b.replicas !== undefined) spec.replicas = b.replicas;
-  if (b.kindBuilder === 'MachineDeployment' || b.kindBuilder === 'MachinePool') {
-    if (b.version !== undefined) spec.template = { spec: { version: b.version } };
-  } else if (b.version !== undefined) {
-    spec.version = b.version;
+  if (b('replicas') !== undefined) spec.replicas = b('replicas');
+  if (given.kindBuilder === 'MachineDeployment' || given.kindBuilder === 'MachinePool') {
+    if (b('version') !== undefined) spec.template = { spec: { version: b('version') } };
+  } else if (b('version') !== undefined) {
+    spec.version = b('version');
   }
-  return { kind: b.kindBuilder, metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
+  return { kind: given.kindBuilder, metadata, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
 }
 
 function definitionsOf(v: Vector): Set<string> {
@@ -154,7 +156,7 @@ function definitionsOf(v: Vector): Set<string> {
   return new Set(Object.entries(rec(d)).filter(([, on]) => on !== false).map(([k]) => k));
 }
 
-const builtinVariables = async (v: Vector): Promise<void> => {
+async function builtinVariablesVector(v: Vector): Promise<void> {
   const defs = definitionsOf(v);
   const i = v.input;
   const got = await outcome(v, () => {
@@ -191,16 +193,38 @@ const builtinVariables = async (v: Vector): Promise<void> => {
   });
   if (got === undefined && v.expected.error === true) return;
   checkExpected(v, 'builtin variables', { variables: (want) => expect(got).toEqual(want) });
+}
+
+/** The functions a vector may name in `input.operation` (Go's and our spellings), lower-cased. */
+const byOperation: Record<string, (v: Vector) => Promise<void> | void> = {
+  generate: (v) => generator.generate(v),
+  generateinlinepatches: (v) => generator.generate(v),
+  matchesselector: (v) => generator.selector(v),
+  calculatevalue: (v) => generator.calculateValue(v),
+  parsepathsegment: (v) => generator.segment(v),
+  rendervaluetemplate: (v) => goTemplate.render(v),
+  patchisenabled: (v) => goTemplate.enabledIf(v),
+  calculatetemplatedata: (v) => goTemplate.templateData(v),
+  global: builtinVariablesVector,
+  globalvariables: builtinVariablesVector,
+  controlplane: builtinVariablesVector,
+  controlplanevariables: builtinVariablesVector,
+  machinedeployment: builtinVariablesVector,
+  machinedeploymentvariables: builtinVariablesVector,
+  machinepool: builtinVariablesVector,
+  machinepoolvariables: builtinVariablesVector,
 };
 
-/** Which of the functions above a vector exercises, from its input. */
+/** Which of the functions above a vector exercises: its `input.operation` when it names one, else its input's shape. */
 export function topologyPatchVector(v: Vector): Promise<void> | void {
   const i = v.input;
+  const named = typeof i.operation === 'string' ? byOperation[i.operation.replace(/^.*\./, '').toLowerCase()] : undefined;
+  if (named) return named(v);
   if (i.segment !== undefined) return generator.segment(v);
   if (i.selector !== undefined) return generator.selector(v);
   if (i.patch !== undefined && i.request !== undefined) return generator.generate(v);
   if (i.patch !== undefined) return generator.calculateValue(v);
-  if (i.variableDefinitionsForPatch !== undefined) return builtinVariables(v);
+  if (i.variableDefinitionsForPatch !== undefined) return builtinVariablesVector(v);
   if (i.enabledIf !== undefined) return goTemplate.enabledIf(v);
   if (i.template !== undefined) return goTemplate.render(v);
   if (i.variablesRawJSON !== undefined || v.expected.data !== undefined) return goTemplate.templateData(v);
@@ -214,3 +238,21 @@ export const handlers: Record<string, VectorHandler> = {
   'capi-plan:json-patch-generator:*': topologyPatchVector,
   'capi-plan:builtin-variables:*': topologyPatchVector,
 };
+// The same vectors with an `input.operation`, in a file of any name.
+for (const op of [
+  'Generate',
+  'MatchesSelector',
+  'matchesSelector',
+  'CalculateValue',
+  'calculateValue',
+  'ParsePathSegment',
+  'parsePathSegment',
+  'RenderValueTemplate',
+  'renderValueTemplate',
+  'PatchIsEnabled',
+  'patchIsEnabled',
+  'CalculateTemplateData',
+  'calculateTemplateData',
+]) {
+  handlers[`capi-plan:*:${op}`] = topologyPatchVector;
+}
