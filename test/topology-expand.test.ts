@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, expandTopology, InputError, parseManifests, type ExpandedCluster, type KubeObject } from '../src/index.js';
+import { topologyObjectName } from '../src/topology/index.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'topology');
 const load = (...files: string[]): KubeObject[] => files.flatMap((f) => parseManifests(readFileSync(join(fixtures, f), 'utf8')));
@@ -270,6 +271,18 @@ describe('expandTopology: what cannot be expanded', () => {
 
 describe('expandTopology: determinism, names across revisions and upgrades', () => {
   const emit = (c: ExpandedCluster): string => emitManifests(c.objects.map((o) => o.object));
+
+  it('names objects as topologyObjectName computes them', () => {
+    const c = only(load('class-v1beta2.yaml', 'cluster-v1beta2.yaml'));
+    const base = { clusterName: 'alpha', clusterNamespace: 'team-a' };
+    expect(topologyObjectName({ ...base, object: 'ControlPlane' })).toBe(name(byRole(c, 'controlPlane')));
+    expect(topologyObjectName({ ...base, object: 'InfrastructureCluster' })).toBe(name(byRole(c, 'infrastructureCluster')));
+    expect(topologyObjectName({ ...base, object: 'MachinePoolBootstrapConfig', topologyName: 'mp-0' })).toBe(name(byRole(c, 'machinePoolBootstrapConfig/mp-0')));
+    const template = byRole(c, 'machineDeploymentInfrastructureTemplate/md-0');
+    expect(topologyObjectName({ ...base, object: 'MachineDeploymentInfrastructureMachineTemplate', topologyName: 'md-0', spec: template.spec })).toBe(name(template));
+    const classTemplate = '{{ .cluster.name }}-workers-{{ .machineDeployment.topologyName }}-{{ .random }}';
+    expect(topologyObjectName({ ...base, object: 'MachineDeployment', topologyName: 'md-1', template: classTemplate })).toBe(name(byRole(c, 'machineDeployment/md-1')));
+  });
 
   it('gives the same bytes for the same input', () => {
     expect(emit(only(load('class-v1beta2.yaml', 'cluster-v1beta2.yaml')))).toBe(emit(only(load('class-v1beta2.yaml', 'cluster-v1beta2.yaml'))));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TopologyPatchError } from '../src/errors.js';
-import { applyJsonPatch, applyPatches, JsonPatchError, type JsonPatchOperation } from '../src/topology/patches/index.js';
+import { applyJsonPatch, applyPatches, JsonPatchError, validatePatches, type JsonPatchOperation } from '../src/topology/patches/index.js';
 import type { ClusterBlueprint, DesiredClusterState, KubeObject } from '../src/topology/state/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -489,6 +489,26 @@ describe('applyPatches', () => {
     expect(at(desired.infrastructureCluster, 'spec.loadBalancer.imageTag')).toBe(2);
   });
 
+  it('refuses Helm-only functions such as toYaml, as CAPI does when it parses enabledIf', () => {
+    const { blueprint, desired } = setup(`
+- name: helm-habit
+  enabledIf: '{{ .imageRepository | toYaml }}'
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {infrastructureCluster: true}}
+    jsonPatches:
+    - {op: add, path: /spec/template/spec/loadBalancer/imageRepository, valueFrom: {variable: imageRepository}}
+`);
+    const e = thrown(() => applyPatches(blueprint, desired), TopologyPatchError);
+    expect(e.message).toBe(
+      'ClusterClass default/quick-start: patch "helm-habit" on DockerClusterTemplate default/quick-start-cluster: ' +
+        'failed to generate patches for patch "helm-habit": failed to calculate if patch is enabled for "DockerClusterTemplate": ' +
+        'failed to calculate value for enabledIf: failed to parse template: "{{ .imageRepository | toYaml }}": ' +
+        'template: tpl:1: function "toYaml" not defined',
+    );
+    expect(e.definitionIndex).toBeUndefined();
+    expect(e.where).toBe('ClusterClass default/quick-start spec.patches[0]');
+  });
+
   it('fails like the controller on a patch with neither definitions nor an external extension', () => {
     const { blueprint, desired } = setup(`
 - name: empty
@@ -616,5 +636,73 @@ describe('JSON patches as CAPI applies them (evanphx/json-patch v5)', () => {
     expect(failure({ op: 'replace', path: '/spec/list/-', value: 1 })).toBe('replace operation does not apply: doc is missing key: /spec/list/-: missing value');
     // A scalar is not a container: the path below it is missing.
     expect(failure({ op: 'add', path: '/spec/map/k/x', value: 1 })).toBe('add operation does not apply: doc is missing path: "/spec/map/k/x": missing value');
+  });
+});
+
+describe('validatePatches (what the ClusterClass webhook refuses)', () => {
+  const classWithRefs = (patches: string): KubeObject => {
+    const [cc] = parseManifests(`
+apiVersion: cluster.x-k8s.io/v1beta2
+kind: ClusterClass
+metadata: {name: quick-start, namespace: default}
+spec:
+  infrastructure:
+    templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, name: quick-start-cluster}
+  controlPlane:
+    templateRef: {apiVersion: controlplane.cluster.x-k8s.io/v1beta2, kind: KubeadmControlPlaneTemplate, name: quick-start-control-plane}
+    machineInfrastructure:
+      templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: quick-start-control-plane}
+  workers:
+    machineDeployments:
+    - class: default-worker
+      bootstrap:
+        templateRef: {apiVersion: bootstrap.cluster.x-k8s.io/v1beta2, kind: KubeadmConfigTemplate, name: quick-start-default-worker-bootstraptemplate}
+      infrastructure:
+        templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: quick-start-default-worker-machinetemplate}
+  variables:
+  - {name: imageRepository, required: false, schema: {openAPIV3Schema: {type: string}}}
+  patches:
+${patches.replace(/^/gm, '  ')}
+`);
+    return cc as KubeObject;
+  };
+
+  it.skipIf(!corpus.present).each(capdReleases)(`accepts the CAPD quick-start class %s${corpus.skipped}`, (release) => {
+    const text = readFileSync(join(corpus.path, 'repository', 'infrastructure-docker', release, 'clusterclass-quick-start.yaml'), 'utf8');
+    const cc = parseManifests(text).find((o) => o.kind === 'ClusterClass') as KubeObject;
+    expect(validatePatches(cc)).toEqual([]);
+  });
+
+  it('reports each rule with its field path and CAPI message', () => {
+    const cc = classWithRefs(`
+- name: bad
+  enabledIf: '{{ toYaml . }}'
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, matchResources: {machineDeploymentClass: {names: ["*-worker", "gpu-*", "a*b"]}}}
+    jsonPatches:
+    - {op: add, path: /metadata/labels/x, value: z}
+    - {op: add, path: /spec/template/spec/files/1, value: y}
+    - {op: replace, path: /spec/template/spec/files/0, valueFrom: {variable: imageRepsitory}}
+    - {op: add, path: /spec/template/spec/x, valueFrom: {variable: builtin.cluster.nope}}
+    - {op: add, path: /spec/template/spec/y, valueFrom: {template: '{{ .x'}}
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {controlPlane: true}}
+    jsonPatches: []
+- name: bad
+  external: {}
+`);
+    expect(validatePatches(cc).map((e) => e.message)).toEqual([
+      'spec.patches[0].enabledIf: Invalid value: "{{ toYaml . }}": template can not be parsed: template: enabledIf:1: function "toYaml" not defined',
+      'spec.patches[0].definitions[0].jsonPatches[0].path: Invalid value: "{\\n  \\"op\\": \\"add\\",\\n  \\"path\\": \\"/metadata/labels/x\\",\\n  \\"value\\": \\"z\\"\\n}": jsonPatch path must start with "/spec"',
+      'spec.patches[0].definitions[0].jsonPatches[1].path: Invalid value: "/spec/template/spec/files/1": arrays can only be accessed using "0" (prepend) or "-" (append)',
+      'spec.patches[0].definitions[0].jsonPatches[2].path: Invalid value: "/spec/template/spec/files/0": elements in arrays can not be accessed in a replace operation',
+      'spec.patches[0].definitions[0].jsonPatches[2].valueFrom.variable: Invalid value: "imageRepsitory": variable with name imageRepsitory cannot be found',
+      'spec.patches[0].definitions[0].jsonPatches[3].valueFrom.variable: Invalid value: "builtin.cluster.nope": not a defined builtin variable',
+      'spec.patches[0].definitions[0].jsonPatches[4].valueFrom.template: Invalid value: "{{ .x": template can not be parsed: template: valueFrom.template:1: unclosed action',
+      'spec.patches[0].definitions[0].selector.matchResources.machineDeploymentClass.names[1]: Invalid value: "gpu-*": selector is enabled but matches neither the bootstrap ref nor the infrastructure ref of a MachineDeployment class',
+      'spec.patches[0].definitions[0].selector.matchResources.machineDeploymentClass.names[2]: Invalid value: "a*b": "*" rune can only appear at the beginning, or ending of the selector',
+      'spec.patches[0].definitions[1].selector.matchResources.controlPlane: Invalid value: true: selector is enabled but matches neither the controlPlane ref nor the controlPlane machineInfrastructure ref',
+      'spec.patches[1].name: Invalid value: "bad": patch names must be unique. Patch with name "bad" is defined more than once',
+      'spec.patches[1].external: Invalid value: "{}": one of validateTopologyExtension and generatePatchesExtension must be defined',
+    ]);
   });
 });

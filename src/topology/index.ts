@@ -58,6 +58,7 @@ export {
   parsePathSegment,
   patchIsEnabled,
   renderValueTemplate,
+  validatePatches,
   type PatchChange,
   type PatchOutcome,
 } from './patches/index.js';
@@ -82,6 +83,7 @@ export {
   simpleName,
   stableRandom,
   topologyObjectName,
+  topologyRoles,
   type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';

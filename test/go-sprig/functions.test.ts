@@ -186,6 +186,18 @@ table('strings', [
   ['b64enc', [''], ''],
   ['b32enc', ['coffee'], 'MNXWMZTFMU======'],
   ['b32dec', ['MNXWMZTFMU======'], 'coffee'],
+  ['b32enc', ['foob'], 'MZXW6YQ='],
+  ['b32dec', ['MZXW\n6==='], 'foo'],
+  ['b32dec', ['MZXW6==='], 'foo'],
+  ['b32dec', ['MZXW6===x'], 'foo'],
+  ['b32dec', ['MZXW6=='], 'illegal base32 data at input byte 7'],
+  ['b32dec', ['MZXW6YQ'], 'illegal base32 data at input byte 0'],
+  ['b32dec', ['MZX====='], 'illegal base32 data at input byte 3'],
+  ['b32dec', ['MZXW6=x='], 'illegal base32 data at input byte 5'],
+  ['b64dec', ['Zm=9'], 'illegal base64 data at input byte 2'],
+  ['b64dec', ['Zg='], 'illegal base64 data at input byte 3'],
+  ['b64dec', ['Zm9vYg==x'], 'illegal base64 data at input byte 8'],
+  ['b64dec', ['Zm9v\r\nYmFy'], 'foobar'],
   ['sha1sum', ['123456789'], 'f7c3bc1d808e04732adf679965ccc34ca7ae3441'],
   ['sha256sum', ['123456789'], '15e2b0d3c33891ebb0f1ef609ec419420c20e320ce94c65fbc8c3312448eb225'],
   [
@@ -579,6 +591,11 @@ describe('semver objects', () => {
     expect(printValue(m('Compare', call('semver', '1.2.3')))).toBe('-1');
     expect(m('LessThan', call('semver', '1.2.3'))).toBe(true);
   });
+  it('compare by value with deepEqual, as reflect.DeepEqual compares what pointers point to', () => {
+    expect(call('deepEqual', call('semver', '1.2.3'), call('semver', '1.2.3'))).toBe(true);
+    expect(call('deepEqual', call('semver', '1.2.3'), call('semver', 'v1.2.3'))).toBe(false);
+    expect(show('uniq', [call('semver', '1.0.0'), call('semver', '1.0.0')])).toBe('[1.0.0]');
+  });
   it('print and marshal as their String()', () => {
     expect(show('toString', v)).toBe('1.2.3-beta.1+b345');
     expect(show('toJson', v)).toBe('"1.2.3-beta.1+b345"');
@@ -695,3 +712,14 @@ table('durations', [
   ['durationRound', ['bad'], '0s'],
   ['ago', [null], 'error: capiform: ago is not supported: it reads the current time, so CAPI gets a different result on every reconcile'],
 ]);
+
+describe('values that contain themselves', () => {
+  it('stop with an error instead of exhausting the stack', () => {
+    const d = dict({ a: 1n });
+    d.set('self', d);
+    expect(show('toJson', d)).toBe('');
+    expect(show('mustToJson', d)).toBe('error: json: unsupported value: encountered a cycle via map[string]interface {}');
+    expect(show('deepCopy', d)).toMatch(/^error: deepCopy error: capiform: the value nests deeper than 1000 levels/);
+    expect(show('deepEqual', d, d)).toBe('true');
+  });
+});

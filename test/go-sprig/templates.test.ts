@@ -95,6 +95,23 @@ describe('what ClusterClass patches do with sprig', () => {
     expect(render(text, variables)).toBe(expected);
   });
 
+  it('renders the PodSecurity apiVersion switch of the CAPD quick-start class', () => {
+    const tpl = 'pod-security.admission.config.k8s.io/v1{{ if semverCompare "< v1.25-0" .builtin.controlPlane.version }}beta1{{ end }}';
+    const at = (version: string): string => render(tpl, { builtin: { controlPlane: { version } } });
+    expect(at('v1.24.3+k3s1')).toBe('pod-security.admission.config.k8s.io/v1beta1');
+    expect(at('v1.25.0-rc.1')).toBe('pod-security.admission.config.k8s.io/v1');
+    expect(at('v1.25.0')).toBe('pod-security.admission.config.k8s.io/v1');
+    expect(render('{{ semverCompare "< v1.25" "v1.25.0-rc.1" }}')).toBe('false');
+  });
+
+  it('rewrites the kube-vip manifest address the way the vSphere class does', () => {
+    const manifest = 'env:\n- name: vip_arp\n  value: "true"\n- name: address\n  value: placeholder\n- name: port\n';
+    const tpl = '{{ printf "%q" (regexReplaceAll "(name: address\\n +value:).*" .kubeVipPodManifest (printf "$1 %s" .controlPlaneIpAddr)) }}';
+    expect(render(tpl, { kubeVipPodManifest: manifest, controlPlaneIpAddr: '10.0.0.5' })).toBe(
+      JSON.stringify(manifest.replace('value: placeholder', 'value: 10.0.0.5')),
+    );
+  });
+
   it('reports a function error the way Go does', () => {
     expect(render('{{ fail "set .foo" }}')).toBe('error: template: tpl:1:3: executing "tpl" at <fail "set .foo">: error calling fail: set .foo');
     expect(render('{{ semver "x" }}')).toBe(
@@ -129,5 +146,23 @@ describe('dates: time.Time in UTC, the time zone of the CAPI controller image', 
     ['{{ mustDateModify "soon" (toDate "2006-01-02" "2024-03-01") }}', 'error: template: tpl:1:3: executing "tpl" at <mustDateModify "soon" (toDate "2006-01-02" "2024-03-01")>: error calling mustDateModify: time: invalid duration "soon"'],
   ])('%s', (text, expected) => {
     expect(render(text)).toBe(expected);
+  });
+});
+
+describe('buildCustomCert: a certificate and key given as base64 PEM, checked and returned as they are', () => {
+  const pem = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+  const data = {
+    cert: Buffer.from(pem('test-cert.pem')).toString('base64'),
+    key: Buffer.from(pem('test-key.pem')).toString('base64'),
+  };
+  it('exposes .Cert and .Key', () => {
+    expect(render('{{ $c := buildCustomCert .cert .key }}{{ $c.Cert }}{{ $c.Key }}', data)).toBe(pem('test-cert.pem') + pem('test-key.pem'));
+  });
+  it('rejects what Go rejects, with sprig’s messages', () => {
+    expect(render('{{ buildCustomCert "!!" .key }}', data)).toMatch(/error calling buildCustomCert: unable to decode base64 certificate$/);
+    expect(render('{{ buildCustomCert (b64enc "no pem here") .key }}', data)).toMatch(/error calling buildCustomCert: unable to decode certificate$/);
+    expect(render('{{ buildCustomCert .cert .cert }}', data)).toMatch(
+      /error calling buildCustomCert: error parsing private key: no private key data in PEM block of type CERTIFICATE$/,
+    );
   });
 });

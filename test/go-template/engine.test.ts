@@ -49,6 +49,11 @@ describe('goValueToJSON', () => {
     expect(JSON.stringify(goValueToJSON(v))).toBe('{"f":1.5,"m":{"a":7,"b":1},"n":null,"s":["x"],"t":true}');
     expect(goValueToJSON(goValueFromJSON({ a: [1, { b: null }] }))).toEqual({ a: [1, { b: null }] });
   });
+  it('keeps a __proto__ key as data', () => {
+    const back = goValueToJSON(goValueFromJSON(JSON.parse('{"__proto__":{"x":1}}'))) as Record<string, unknown>;
+    expect(Object.keys(back)).toEqual(['__proto__']);
+    expect(JSON.stringify(back)).toBe('{"__proto__":{"x":1}}');
+  });
   it('refuses what JSON cannot hold', () => {
     expect(() => goValueToJSON(NaN)).toThrow('json: unsupported value: NaN');
     expect(() => goValueToJSON(goFunc('f', [], ['string'], () => ''))).toThrow('json: unsupported type: func() string');
@@ -166,6 +171,10 @@ describe('bounds', () => {
   it('stops runaway recursion with Go\'s message', () => {
     const got = runJSON('{{ define "a" }}{{ template "a" . }}{{ end }}{{ template "a" . }}', {});
     expect('err' in got && got.err).toMatch(/exceeded maximum template depth \(1000\)$/);
+  });
+  it('refuses nesting deeper than the stack holds instead of crashing', () => {
+    const deep = `${'{{if true}}'.repeat(20000)}x${'{{end}}'.repeat(20000)}`;
+    expect(() => parseTemplate('t', deep)).toThrow(new GoTemplateError('parse', 'template: t: max expression depth exceeded'));
   });
   it('stops long loops that print nothing', () => {
     const got = runJSON('{{ range 100000000 }}{{ end }}', {});

@@ -4,8 +4,8 @@
  * certificate generation and bcrypt draw fresh randomness on every call in Go: capiform fails them with an error
  * rather than invent keys. All of these are listed in nondeterministicSprigFunctions.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } from 'node:crypto';
-import { GoNumber } from '../template/index.js';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, scryptSync, X509Certificate } from 'node:crypto';
+import { GoNumber, GoObject, type GoValue } from '../template/index.js';
 import { decodeBase64 } from './encoding.js';
 import { fn, goError, str, type FuncTable } from './func.js';
 import { fromUtf8, sliceBoundsError, utf8 } from './text.js';
@@ -98,6 +98,77 @@ function decryptAES(password: string, crypt64: string): string {
   return fromUtf8(decrypted.subarray(0, end));
 }
 
+/** sprig's `certificate` struct: the PEM texts of a certificate and its key. */
+export class SprigCertificate extends GoObject {
+  readonly goType = 'sprig.certificate';
+  constructor(
+    readonly cert: string,
+    readonly key: string,
+  ) {
+    super();
+  }
+  override field(name: string): GoValue | undefined {
+    return name === 'Cert' ? this.cert : name === 'Key' ? this.key : undefined;
+  }
+  format(): string {
+    return `{${this.cert} ${this.key}}`;
+  }
+  /** encoding/json of the struct: its exported fields. */
+  marshalJSON(): GoValue {
+    return new Map<string, GoValue>([
+      ['Cert', this.cert],
+      ['Key', this.key],
+    ]);
+  }
+}
+
+/** encoding/pem.Decode of the first block: its type and bytes, or null. */
+function pemDecode(text: string): { type: string; bytes: Buffer } | null {
+  const m = /-----BEGIN ([^\n]*?)-----\r?\n([\s\S]*?)-----END \1-----/.exec(text);
+  if (!m) return null;
+  const body = (m[2] ?? '')
+    .split(/\r?\n/)
+    .filter((line) => !line.includes(':'))
+    .join('');
+  return { type: m[1] ?? '', bytes: Buffer.from(body, 'base64') };
+}
+
+/** sprig's buildCustomCertificate: validates a base64 PEM certificate and key and returns them as given. */
+function buildCustomCert(b64cert: string, b64key: string): SprigCertificate {
+  const cert = decodeBase64(b64cert);
+  if (typeof cert === 'string') goError('unable to decode base64 certificate');
+  const key = decodeBase64(b64key);
+  if (typeof key === 'string') goError('unable to decode base64 private key');
+  const certText = fromUtf8(cert as Uint8Array);
+  const keyText = fromUtf8(key as Uint8Array);
+  const block = pemDecode(certText);
+  if (block === null) goError('unable to decode certificate');
+  try {
+    new X509Certificate(block?.bytes ?? Buffer.alloc(0));
+  } catch {
+    goError('error parsing certificate: decodedCert.Bytes: x509: malformed certificate');
+  }
+  const keyBlock = pemDecode(keyText);
+  if (keyBlock === null) goError('error parsing private key: no PEM data in input');
+  const type = keyBlock?.type ?? '';
+  const formats: Record<string, { type: 'pkcs8' | 'pkcs1' | 'sec1'; what: string }> = {
+    'PRIVATE KEY': { type: 'pkcs8', what: 'decoding PEM as PKCS#8' },
+    'RSA PRIVATE KEY': { type: 'pkcs1', what: 'parsing RSA private key from PEM' },
+    'EC PRIVATE KEY': { type: 'sec1', what: 'parsing EC private key from PEM' },
+  };
+  const format = formats[type];
+  if (format === undefined) {
+    if (!type.endsWith(' PRIVATE KEY')) goError(`error parsing private key: no private key data in PEM block of type ${type}`);
+    goError(`error parsing private key: capiform cannot check a ${type} block`);
+  }
+  try {
+    createPrivateKey({ key: keyBlock?.bytes ?? Buffer.alloc(0), format: 'der', type: format?.type ?? 'pkcs8' });
+  } catch {
+    goError(`error parsing private key: ${format?.what ?? ''}: asn1: structure error`);
+  }
+  return new SprigCertificate(certText, keyText);
+}
+
 function random(name: string): never {
   return goError(
     `capiform: ${name} generates new random keys or salts on every call in Go, so CAPI's result cannot be reproduced offline`,
@@ -121,9 +192,7 @@ export function cryptoFuncs(): FuncTable {
       const counter = c instanceof GoNumber ? Number(c.value) : typeof c === 'bigint' ? Number(c) : 0;
       return derivePassword(counter, str(a[1]), str(a[2]), str(a[3]), str(a[4]));
     }),
-    buildCustomCert: fn('buildCustomCert', ['string', 'string'], [cert, 'error'], () =>
-      goError('capiform: buildCustomCert (parsing a PEM certificate and key) is not supported'),
-    ),
+    buildCustomCert: fn('buildCustomCert', ['string', 'string'], [cert, 'error'], (a) => buildCustomCert(str(a[0]), str(a[1]))),
     genCA: fn('genCA', ['string', 'int'], [cert, 'error'], () => random('genCA')),
     genCAWithKey: fn('genCAWithKey', ['string', 'int', 'string'], [cert, 'error'], () => random('genCAWithKey')),
     genSelfSignedCert: fn('genSelfSignedCert', ['string', list, list, 'int'], [cert, 'error'], () => random('genSelfSignedCert')),

@@ -15,7 +15,7 @@ const emptyElement = (v: GoValue | undefined): boolean => v === undefined || isE
 
 /** mergo.deepMerge for two `map[string]interface {}` values (Merge, or MergeWithOverwrite when overwrite is set). */
 function mergeMaps(dst: Map<string, GoValue>, src: Map<string, GoValue>, overwrite: boolean, depth: number): void {
-  if (depth > 100) return;
+  if (depth > maxDepth) goError('capiform: merge: the maps nest deeper than 1000 levels (a map that contains itself?)');
   for (const [key, srcElement] of src) {
     const has = dst.has(key);
     const dstElement = dst.get(key);
@@ -39,15 +39,17 @@ function mergeMaps(dst: Map<string, GoValue>, src: Map<string, GoValue>, overwri
 }
 
 /** copystructure.Copy: maps and slices are copied all the way down; other values are immutable here. */
-export function deepCopy(v: GoValue): GoValue {
-  if (Array.isArray(v)) return typedSlice(v.map(deepCopy), sliceElemType(v));
+export function deepCopy(v: GoValue, depth = 0): GoValue {
+  if (depth > maxDepth) goError('deepCopy error: capiform: the value nests deeper than 1000 levels (a map that contains itself?)');
+  if (Array.isArray(v)) return typedSlice(v.map((e) => deepCopy(e, depth + 1)), sliceElemType(v));
   if (v instanceof Map) {
     const out = new Map<string, GoValue>();
-    for (const [k, e] of v) out.set(k, deepCopy(e));
+    for (const [k, e] of v) out.set(k, deepCopy(e, depth + 1));
     return typedMap(out, mapValueType(v));
   }
   return v;
 }
+const maxDepth = 1000;
 
 /** The panic of a failed type assertion `x.(T)` on an interface value. */
 function assertionPanic(v: GoValue, want: string): never {

@@ -16,7 +16,7 @@ const b32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
  * base64.StdEncoding.DecodeString / base32.StdEncoding.DecodeString: padded, newlines ignored, and on bad input
  * Go's CorruptInputError offset ("illegal base64 data at input byte 4").
  */
-function decodeStd(s: string, alphabet: string, quantum: 4 | 8, bitsPer: 6 | 5, name: string): Uint8Array | string {
+function decodeStd(s: string, alphabet: string, quantum: 4, bitsPer: 6, name: string): Uint8Array | string {
   const src = utf8(s);
   const table = new Map<number, number>([...alphabet].map((c, i) => [c.charCodeAt(0), i]));
   const out: number[] = [];
@@ -46,23 +46,12 @@ function decodeStd(s: string, alphabet: string, quantum: 4 | 8, bitsPer: 6 | 5, 
       }
       if (c !== 0x3d) return corrupt(si - 1);
       // Padding: the rest of the quantum must be '=' (newlines allowed in between).
-      if (quantum === 4) {
-        if (j < 2) return corrupt(si - 1);
-        if (j === 2) {
-          while (si < src.length && isNl(src[si])) si++;
-          if (si === src.length) return corrupt(src.length);
-          if (src[si] !== 0x3d) return corrupt(si - 1);
-          si++;
-        }
-      } else {
-        // base32: valid data lengths before padding are 2, 4, 5 and 7 characters.
-        if (![2, 4, 5, 7].includes(j)) return corrupt(si - 1);
-        for (let k = 0; k < quantum - 1 - j; k++) {
-          while (si < src.length && isNl(src[si])) si++;
-          if (si === src.length) return corrupt(src.length);
-          if (src[si] !== 0x3d) return corrupt(si);
-          si++;
-        }
+      if (j < 2) return corrupt(si - 1);
+      if (j === 2) {
+        while (si < src.length && isNl(src[si])) si++;
+        if (si === src.length) return corrupt(src.length);
+        if (src[si] !== 0x3d) return corrupt(si - 1);
+        si++;
       }
       while (si < src.length && isNl(src[si])) si++;
       if (si < src.length) trailingErr = corrupt(si);
@@ -76,6 +65,46 @@ function decodeStd(s: string, alphabet: string, quantum: 4 | 8, bitsPer: 6 | 5, 
     const nBytes = Math.floor((dlen * bitsPer) / 8);
     out.push(...bytes.slice(0, nBytes));
     if (trailingErr !== null) return trailingErr;
+  }
+  return Uint8Array.from(out);
+}
+
+/** base32.StdEncoding.DecodeString (encoding/base32's decode after stripping newlines): the bytes, or the error text. */
+function decodeBase32(s: string): Uint8Array | string {
+  const src = utf8(s).filter((b) => b !== 0x0a && b !== 0x0d);
+  const olen = src.length;
+  const table = new Map<number, number>([...b32].map((c, i) => [c.charCodeAt(0), i]));
+  const corrupt = (at: number): string => `illegal base32 data at input byte ${at}`;
+  const out: number[] = [];
+  let pos = 0;
+  let end = false;
+  while (pos < olen && !end) {
+    const dbuf = new Array<number>(8).fill(0);
+    let dlen = 8;
+    for (let j = 0; j < 8; ) {
+      if (pos >= olen) return corrupt(olen - (olen - pos) - j);
+      const c = src[pos] ?? 0;
+      pos++;
+      const remaining = olen - pos;
+      if (c === 0x3d && j >= 2 && remaining < 8) {
+        if (remaining + j < 7) return corrupt(olen);
+        for (let k = 0; k < 7 - j; k++) {
+          if (remaining > k && src[pos + k] !== 0x3d) return corrupt(olen - remaining + k - 1);
+        }
+        dlen = j;
+        end = true;
+        if (dlen === 1 || dlen === 3 || dlen === 6) return corrupt(olen - remaining - 1);
+        break;
+      }
+      const v = table.get(c);
+      if (v === undefined) return corrupt(olen - remaining - 1);
+      dbuf[j] = v;
+      j++;
+    }
+    let acc = 0n;
+    for (const d of dbuf) acc = (acc << 5n) | BigInt(d);
+    const bytes = [4, 3, 2, 1, 0].map((k) => Number((acc >> BigInt(8 * k)) & 0xffn));
+    out.push(...bytes.slice(0, Math.floor((dlen * 5) / 8)));
   }
   return Uint8Array.from(out);
 }
@@ -174,7 +203,7 @@ export function encodingFuncs(): FuncTable {
     }),
     b32enc: s1('b32enc', (s) => encodeStd(utf8(s), b32, 8, 5)),
     b32dec: s1('b32dec', (s) => {
-      const r = decodeStd(s, b32, 8, 5, 'base32');
+      const r = decodeBase32(s);
       return typeof r === 'string' ? r : fromUtf8(r);
     }),
     sha1sum: s1('sha1sum', hash('sha1')),

@@ -85,7 +85,10 @@ interface EncodeOptions {
 }
 
 function encode(v: GoValue, o: EncodeOptions, depth: number): string {
-  if (depth > 1000) throw new JsonError('json: unsupported value: encountered a cycle');
+  // encoding/json starts looking for cycles past 1000 nested maps or slices; deeper data is reported as one.
+  if (depth > 1000 && (v instanceof Map || Array.isArray(v))) {
+    throw new JsonError(`json: unsupported value: encountered a cycle via ${goTypeName(v)}`);
+  }
   if (v === null) return 'null';
   switch (typeof v) {
     case 'string':

@@ -11,20 +11,23 @@ function hasValueEquality(v: GoObject): v is GoObject & ValueEquality {
 }
 
 /** reflect.DeepEqual */
-export function deepEqual(x: GoValue, y: GoValue): boolean {
+export function deepEqual(x: GoValue, y: GoValue, depth = 0): boolean {
   if (x === null || y === null) return x === y;
+  // reflect.DeepEqual treats a pair it is already comparing as equal; identical references cover the cyclic case.
+  if (x === y && typeof x === 'object' && !(x instanceof GoNumber)) return true;
+  if (depth > 1000) return false;
   if (goTypeName(x) !== goTypeName(y)) return false;
   if (typeof x === 'number') return x === y;
   if (typeof x !== 'object') return x === y;
   if (x instanceof GoNumber) return y instanceof GoNumber && x.value === y.value;
   if (Array.isArray(x)) {
     if (!Array.isArray(y) || x.length !== y.length || sliceElemType(x) !== sliceElemType(y)) return false;
-    return x.every((e, i) => deepEqual(e, y[i] ?? null));
+    return x.every((e, i) => deepEqual(e, y[i] ?? null, depth + 1));
   }
   if (x instanceof Map) {
     if (!(y instanceof Map) || x.size !== y.size || mapValueType(x) !== mapValueType(y)) return false;
     for (const [k, v] of x) {
-      if (!y.has(k) || !deepEqual(v, y.get(k) ?? null)) return false;
+      if (!y.has(k) || !deepEqual(v, y.get(k) ?? null, depth + 1)) return false;
     }
     return true;
   }

@@ -105,7 +105,11 @@ export class GoRegexp {
       throw new RegexpError(e instanceof Error ? e.message : String(e));
     }
     // The compiled program is public on the RE2 object; only its matcher is boolean-only.
-    return new GoRegexp(expr, compiled.re2() as unknown as CompiledRE2);
+    const re = compiled.re2() as unknown as Partial<CompiledRE2>;
+    if (typeof re.prog?.getInst !== 'function' || typeof re.numSubexp !== 'number' || !(re.namedGroups instanceof Map)) {
+      throw new Error('capiform bug: @bufbuild/re2 no longer exposes the compiled program sprig regex functions run');
+    }
+    return new GoRegexp(expr, re as CompiledRE2);
   }
 
   /** regexp.MustCompile: the panic text when the expression does not compile. */

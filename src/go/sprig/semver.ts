@@ -83,6 +83,19 @@ export class SemverVersion extends GoObject {
   marshalJSON(): GoValue {
     return this.toString();
   }
+  /** reflect.DeepEqual of two *semver.Version: their fields. */
+  equalTo(o: GoObject): boolean {
+    return (
+      o instanceof SemverVersion &&
+      o.goType === this.goType &&
+      o.major === this.major &&
+      o.minor === this.minor &&
+      o.patch === this.patch &&
+      o.pre === this.pre &&
+      o.metadata === this.metadata &&
+      o.original === this.original
+    );
+  }
 
   compare(o: SemverVersion): number {
     for (const [a, b] of [

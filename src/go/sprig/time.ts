@@ -58,6 +58,10 @@ export class GoTime extends GoObject {
   format(): string {
     return formatTime(this, '2006-01-02 15:04:05.999999999 -0700 MST');
   }
+  /** reflect.DeepEqual of two time.Time values: same instant, same zone. */
+  equalTo(o: GoObject): boolean {
+    return o instanceof GoTime && o.unixNano === this.unixNano && o.offset === this.offset && o.zoneName === this.zoneName;
+  }
   marshalJSON(): GoValue {
     return formatTime(this, '2006-01-02T15:04:05.999999999Z07:00');
   }

@@ -49,6 +49,8 @@ export function parseTemplate(name: string, text: string, options: TemplateOptio
     });
   } catch (e) {
     if (e instanceof ParseFailure) throw new GoTemplateError('parse', e.message);
+    // Nesting deeper than the JavaScript stack allows (thousands of {{if}}): report Go's depth error.
+    if (e instanceof RangeError) throw new GoTemplateError('parse', `template: ${name}: max expression depth exceeded`);
     throw e;
   }
   const main = trees.get(name);

@@ -39,7 +39,10 @@ export function goValueToJSON(value: GoValue): unknown {
   if (value instanceof Map) {
     // encoding/json writes map keys sorted.
     const out: Record<string, unknown> = {};
-    for (const k of sortedKeys(value)) out[k] = goValueToJSON(value.get(k) ?? null);
+    for (const k of sortedKeys(value)) {
+      // defineProperty: a key named __proto__ is data, not the object's prototype.
+      Object.defineProperty(out, k, { value: goValueToJSON(value.get(k) ?? null), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   // Objects of the model (sprig's *semver.Version) marshal as the text they print.

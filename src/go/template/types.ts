@@ -56,6 +56,8 @@ export function canBeNil(t: string): boolean {
 /** Whether a value of dynamic type `from` may be passed where Go expects `to`. */
 export function assignable(v: GoValue, to: string): boolean {
   if (isInterfaceType(to)) return true;
+  // The model keeps no type for nil: take it as the nil of whatever nillable type is expected.
+  if (v === null) return canBeNil(to);
   const from = goTypeName(v);
   if (from === to) return true;
   return (to === 'interface {}' || to === 'any') && v !== null;

@@ -8,7 +8,15 @@
  */
 import { formatGoDuration } from '../../config/clusterctl/index.js';
 import type { KubeObject } from '../../yaml/index.js';
-import { generateName, namePrefixes, simpleName, stableRandom, type NamedObject } from '../names/index.js';
+import {
+  generateName,
+  namePrefixes,
+  objectRandom,
+  simpleName,
+  templateNameRandom,
+  topologyRoles,
+  type NamedObject,
+} from '../names/index.js';
 import type {
   ClusterBlueprint,
   DesiredClusterState,
@@ -36,35 +44,11 @@ export interface DesiredStateInput {
 export class DesiredStateError extends Error {}
 
 /** The roles of issue 13, as `ExpandedCluster.objects[].role` spells them. */
-export const roles = {
-  cluster: 'cluster',
-  infrastructureCluster: 'infrastructureCluster',
-  controlPlane: 'controlPlane',
-  controlPlaneInfrastructureMachineTemplate: 'controlPlaneInfrastructureMachineTemplate',
-  controlPlaneMachineHealthCheck: 'controlPlaneMachineHealthCheck',
-  machineDeployment: (n: string): string => `machineDeployment/${n}`,
-  machineDeploymentBootstrapTemplate: (n: string): string => `machineDeploymentBootstrapTemplate/${n}`,
-  machineDeploymentInfrastructureTemplate: (n: string): string => `machineDeploymentInfrastructureTemplate/${n}`,
-  machineDeploymentMachineHealthCheck: (n: string): string => `machineDeploymentMachineHealthCheck/${n}`,
-  machinePool: (n: string): string => `machinePool/${n}`,
-  machinePoolBootstrapConfig: (n: string): string => `machinePoolBootstrapConfig/${n}`,
-  machinePoolInfrastructureMachinePool: (n: string): string => `machinePoolInfrastructureMachinePool/${n}`,
-} as const;
+export const roles = topologyRoles;
 
-/** The deterministic `.random` of an object: Cluster namespace/name and role. */
-export function objectRandom(cluster: ClusterIdentity, role: string): { random: string; overflow: string } {
-  return {
-    random: stableRandom(cluster.namespace, cluster.name, role),
-    overflow: stableRandom(cluster.namespace, cluster.name, role, 'overflow'),
-  };
-}
-
-/**
- * A simple-generated template name: the random part also covers the template's spec, so a spec change gives a new
- * name (CAPI's template rotation) and a metadata-only change keeps it.
- */
+/** A simple-generated template name (see `templateNameRandom`). */
 export function templateName(prefix: string, cluster: ClusterIdentity, role: string, template: KubeObject): string {
-  return simpleName(prefix, stableRandom(cluster.namespace, cluster.name, role, JSON.stringify(template.spec ?? null)));
+  return simpleName(prefix, templateNameRandom(cluster.namespace, cluster.name, role, template.spec));
 }
 
 function named(
@@ -77,7 +61,7 @@ function named(
 ): string {
   const current = input.currentNames?.get(role);
   if (current) return current;
-  const r = objectRandom(id, role);
+  const r = objectRandom(id.namespace, id.name, role);
   try {
     return generateName({ template, object, clusterName: id.name, topologyName, random: r.random, overflowRandom: r.overflow });
   } catch (err) {
@@ -292,7 +276,7 @@ function machinePool(input: DesiredStateInput, id: ClusterIdentity, mpTopology: 
   }
   const mpClass = mpBlueprint.classDefinition;
   const owner = clusterOwnerRef(id);
-  const simple = (role: string): string => input.currentNames?.get(role) ?? simpleName(namePrefixes.machinePoolObject(id.name, name), objectRandom(id, role).random);
+  const simple = (role: string): string => input.currentNames?.get(role) ?? simpleName(namePrefixes.machinePoolObject(id.name, name), objectRandom(id.namespace, id.name, role).random);
   const bootstrapObject = templateToObject({
     template: mpBlueprint.bootstrapTemplate,
     cluster: id,

@@ -6,7 +6,6 @@ export {
   computeDesiredState,
   contractRef,
   DesiredStateError,
-  objectRandom,
   roles,
   templateName,
   type ControlPlaneContract,

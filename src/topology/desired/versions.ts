@@ -24,12 +24,17 @@ function parse(v: string, what: string): SemanticVersion {
 
 const same = (a: SemanticVersion, b: SemanticVersion): boolean => formatSemantic(a) === formatSemantic(b);
 
-/** The upgrade from `current` (the previous control plane version) to `desired`, or none when they are equal. */
+/**
+ * The upgrade from `current` (the previous control plane version) to `desired`: none when they are equal, no hops
+ * for a downgrade.
+ */
 export function upgradePlan(desired: string, current: string | undefined, classVersions: readonly string[]): UpgradePlan | undefined {
   if (!current) return undefined;
   const want = parse(desired, 'desired version');
   const have = parse(current, 'current ControlPlane version');
   if (same(want, have)) return undefined;
+  // A downgrade has no upgrade path (CAPI's webhook rejects it); the review reports it.
+  if (compareSemantic(want, have) < 0) return { from: current, to: desired, hops: [] };
   if (classVersions.length === 0) {
     if (want.minor > have.minor + 1n) throw new UpgradePlanError(`cannot compute an upgrade plan from ${current} to ${desired}`);
     return { from: current, to: desired, hops: [desired] };

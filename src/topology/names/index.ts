@@ -116,20 +116,61 @@ export function namingTemplateErrors(object: NamedObject, template: string): str
   return dns1123SubdomainErrors(name);
 }
 
-/** The objects CAPI names with the simple generator, and their prefixes. */
-const simpleGenerated: Record<string, (cluster: string, topologyName: string) => string> = {
-  ControlPlaneInfrastructureMachineTemplate: (c) => namePrefixes.controlPlaneInfrastructureMachineTemplate(c),
-  MachineDeploymentBootstrapTemplate: (c, t) => namePrefixes.machineDeploymentTemplate(c, t),
-  MachineDeploymentInfrastructureMachineTemplate: (c, t) => namePrefixes.machineDeploymentTemplate(c, t),
-  MachinePoolBootstrapConfig: (c, t) => namePrefixes.machinePoolObject(c, t),
-  MachinePoolInfrastructureMachinePool: (c, t) => namePrefixes.machinePoolObject(c, t),
-};
+/** The roles of issue 13's topology objects, as `ExpandedCluster.objects[].role` spells them. */
+export const topologyRoles = {
+  cluster: 'cluster',
+  infrastructureCluster: 'infrastructureCluster',
+  controlPlane: 'controlPlane',
+  controlPlaneInfrastructureMachineTemplate: 'controlPlaneInfrastructureMachineTemplate',
+  controlPlaneMachineHealthCheck: 'controlPlaneMachineHealthCheck',
+  machineDeployment: (n: string): string => `machineDeployment/${n}`,
+  machineDeploymentBootstrapTemplate: (n: string): string => `machineDeploymentBootstrapTemplate/${n}`,
+  machineDeploymentInfrastructureTemplate: (n: string): string => `machineDeploymentInfrastructureTemplate/${n}`,
+  machineDeploymentMachineHealthCheck: (n: string): string => `machineDeploymentMachineHealthCheck/${n}`,
+  machinePool: (n: string): string => `machinePool/${n}`,
+  machinePoolBootstrapConfig: (n: string): string => `machinePoolBootstrapConfig/${n}`,
+  machinePoolInfrastructureMachinePool: (n: string): string => `machinePoolInfrastructureMachinePool/${n}`,
+} as const;
 
-const templateGenerated: Record<string, NamedObject> = {
-  InfrastructureCluster: 'infrastructureCluster',
-  ControlPlane: 'controlPlane',
-  MachineDeployment: 'machineDeployment',
-  MachinePool: 'machinePool',
+/** The `.random` of an object (and of the suffix of an over-long name): the Cluster's namespace/name and the role. */
+export function objectRandom(namespace: string, cluster: string, role: string): { random: string; overflow: string } {
+  return { random: stableRandom(namespace, cluster, role), overflow: stableRandom(namespace, cluster, role, 'overflow') };
+}
+
+/**
+ * The random part of a simple-generated template name: it also covers the template's spec, so a spec change gives a
+ * new name (CAPI's template rotation) and a metadata-only change keeps it.
+ */
+export function templateNameRandom(namespace: string, cluster: string, role: string, spec: unknown): string {
+  return stableRandom(namespace, cluster, role, JSON.stringify(spec ?? null));
+}
+
+type Rule =
+  | { kind: 'template'; object: NamedObject; role: (t: string) => string }
+  | { kind: 'simple'; prefix: (cluster: string, t: string) => string; role: (t: string) => string; hashesSpec: boolean };
+
+const r = topologyRoles;
+/** Each object the engine names, by kind: its generator and role. */
+const rules: Record<string, Rule> = {
+  InfrastructureCluster: { kind: 'template', object: 'infrastructureCluster', role: () => r.infrastructureCluster },
+  ControlPlane: { kind: 'template', object: 'controlPlane', role: () => r.controlPlane },
+  MachineDeployment: { kind: 'template', object: 'machineDeployment', role: r.machineDeployment },
+  MachinePool: { kind: 'template', object: 'machinePool', role: r.machinePool },
+  ControlPlaneInfrastructureMachineTemplate: {
+    kind: 'simple',
+    prefix: (c) => namePrefixes.controlPlaneInfrastructureMachineTemplate(c),
+    role: () => r.controlPlaneInfrastructureMachineTemplate,
+    hashesSpec: true,
+  },
+  MachineDeploymentBootstrapTemplate: { kind: 'simple', prefix: namePrefixes.machineDeploymentTemplate, role: r.machineDeploymentBootstrapTemplate, hashesSpec: true },
+  MachineDeploymentInfrastructureMachineTemplate: {
+    kind: 'simple',
+    prefix: namePrefixes.machineDeploymentTemplate,
+    role: r.machineDeploymentInfrastructureTemplate,
+    hashesSpec: true,
+  },
+  MachinePoolBootstrapConfig: { kind: 'simple', prefix: namePrefixes.machinePoolObject, role: r.machinePoolBootstrapConfig, hashesSpec: false },
+  MachinePoolInfrastructureMachinePool: { kind: 'simple', prefix: namePrefixes.machinePoolObject, role: r.machinePoolInfrastructureMachinePool, hashesSpec: false },
 };
 
 export interface ObjectNameInput {
@@ -140,26 +181,31 @@ export interface ObjectNameInput {
   topologyName?: string;
   /** The class's naming template (template-generated objects only). */
   template?: string;
+  /** The template's (patched) spec, for simple-generated template names. */
+  spec?: unknown;
   /** The name the Cluster's objects already use: always kept. */
   currentName?: string;
 }
 
-/** The name the engine gives a topology object (`desired_state.go`: existing name, else its generator). */
+/** The name `expandTopology` gives a topology object (`desired_state.go`: existing name, else its generator). */
 export function topologyObjectName(input: ObjectNameInput): string {
   if (input.currentName) return input.currentName;
+  const rule = rules[input.object];
+  if (!rule) throw new Error(`no naming rule for ${input.object} (known: ${Object.keys(rules).join(', ')})`);
   const ns = input.clusterNamespace ?? 'default';
   const topologyName = input.topologyName ?? '';
-  const role = topologyName ? `${input.object}/${topologyName}` : input.object;
-  const prefix = simpleGenerated[input.object];
-  if (prefix) return simpleName(prefix(input.clusterName, topologyName), stableRandom(ns, input.clusterName, role));
-  const named = templateGenerated[input.object];
-  if (!named) throw new Error(`no naming rule for ${input.object}`);
+  const role = rule.role(topologyName);
+  if (rule.kind === 'simple') {
+    const random = rule.hashesSpec ? templateNameRandom(ns, input.clusterName, role, input.spec) : objectRandom(ns, input.clusterName, role).random;
+    return simpleName(rule.prefix(input.clusterName, topologyName), random);
+  }
+  const random = objectRandom(ns, input.clusterName, role);
   return generateName({
     template: input.template,
-    object: named,
+    object: rule.object,
     clusterName: input.clusterName,
     topologyName,
-    random: stableRandom(ns, input.clusterName, role),
-    overflowRandom: stableRandom(ns, input.clusterName, role, 'overflow'),
+    random: random.random,
+    overflowRandom: random.overflow,
   });
 }

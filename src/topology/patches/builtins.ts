@@ -5,7 +5,6 @@
  * global ones (`mergeBuiltinVariables`) unmarshals both into one struct, which drops unknown fields and merges nested
  * structs and maps. {@link normalizeBuiltins} reproduces both steps over plain JSON.
  */
-import { compareBytes } from '../../cache/index.js';
 import { isObject, setOwn, type JsonObject } from './json.js';
 
 type FieldType =
@@ -145,7 +144,8 @@ function encode(type: FieldType, value: unknown): unknown {
     case 'stringMap': {
       if (!isObject(value)) return value;
       const out: JsonObject = {};
-      for (const k of Object.keys(value).sort(compareBytes)) setOwn(out, k, value[k]);
+      // Label and annotation keys are ASCII (qualified names), where UTF-16 order is Go's byte order.
+      for (const k of Object.keys(value).sort()) setOwn(out, k, value[k]);
       return out;
     }
     case 'struct': {

@@ -17,7 +17,8 @@ import {
   type GeneratePatchesRequestItem,
   type HolderReference,
 } from './json-patch-generator.js';
-import { cloneJson, isObject, nestedField, nestedString, removeNestedField, setNestedField, type JsonObject } from './json.js';
+import { BuiltinsTypeError } from './builtins.js';
+import { cloneJson, isObject, nestedField, nestedString, NestedFieldError, removeNestedField, setNestedField, type JsonObject } from './json.js';
 import {
   controlPlaneVariables,
   definitionsForPatch,
@@ -25,6 +26,7 @@ import {
   INLINE,
   machineDeploymentVariables,
   machinePoolVariables,
+  VariablesError,
   type PatchVariable,
 } from './variables.js';
 import { withNondeterministicCallListener } from './value-template.js';
@@ -209,7 +211,12 @@ function createRequest(blueprint: ClusterBlueprint, desired: DesiredClusterState
   };
   const add = (template: KubeObject, desiredObject: KubeObject, fields: Fields, holder: HolderReference, slot: Slot): void => {
     const w = workCopy(template);
-    patchUnstructured(w, desiredObject, fields);
+    try {
+      patchUnstructured(w, desiredObject, fields);
+    } catch (err) {
+      if (!(err instanceof NestedFieldError)) throw err;
+      throw new RequestBuildError(`failed to prepare ${describe(template)} for patching: ${err.message}`);
+    }
     cleanupTemplate(w);
     request.items.push({ uid: String(request.items.length + 1), holderReference: holder, object: cloneJson(w), variables: [] });
     request.slots.push(slot);
@@ -310,7 +317,8 @@ function variablesForPatch(
         try {
           variables = machineDeploymentVariables(slot.topology, md.object, md.bootstrapTemplate, md.infrastructureMachineTemplate, definitions);
         } catch (err) {
-          throw new Error(`failed to calculate variables for ${objectRef(md.object)}: ${(err as Error).message}`);
+          if (!(err instanceof VariablesError)) throw err;
+          throw new VariablesError(`failed to calculate variables for ${objectRef(md.object)}: ${err.message}`);
         }
       }
     } else if (slot.role === 'machinePool') {
@@ -319,7 +327,8 @@ function variablesForPatch(
         try {
           variables = machinePoolVariables(slot.topology, mp.object, mp.bootstrapObject, mp.infrastructureMachinePoolObject, definitions);
         } catch (err) {
-          throw new Error(`failed to calculate variables for ${objectRef(mp.object)}: ${(err as Error).message}`);
+          if (!(err instanceof VariablesError)) throw err;
+          throw new VariablesError(`failed to calculate variables for ${objectRef(mp.object)}: ${err.message}`);
         }
       }
     }
@@ -370,8 +379,9 @@ function updateDesiredState(request: Request, desired: DesiredClusterState): voi
         }
       }
     } catch (err) {
+      if (!(err instanceof NestedFieldError)) throw err;
       throw new TopologyPatchError(
-        `failed to apply patches to desired state: failed to apply patch to ${dest ? describe(dest) : 'object'}: ${(err as Error).message}`,
+        `failed to apply patches to desired state: failed to apply patch to ${dest ? describe(dest) : 'object'}: ${err.message}`,
         '',
         undefined,
         dest ? describe(dest) : undefined,
@@ -425,7 +435,8 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
       try {
         variables = variablesForPatch(blueprint, desired, request, definitionFrom, cpHolderFieldPath);
       } catch (err) {
-        fail(`failed to calculate variables for patch "${name}": ${(err as Error).message}`);
+        if (!(err instanceof VariablesError) && !(err instanceof BuiltinsTypeError)) throw err;
+        fail(`failed to calculate variables for patch "${name}": ${err.message}`);
       }
       variablesBySource.set(definitionFrom, variables);
     }
@@ -478,10 +489,11 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
           outcome.changes.push(change);
         }
       } catch (err) {
-        if (!(err instanceof JsonPatchError)) {
-          fail(`failed to apply patches for patch "${name}": failed to apply patch to template: ${(err as Error).message}`, { definition, item: itemIndex });
+        if (err instanceof NestedFieldError) {
+          fail(`failed to apply patches for patch "${name}": failed to apply patch to template: ${err.message}`, { definition, item: itemIndex });
         }
-        fail(`failed to apply patches for patch "${name}": failed to apply patch: error applying json patch (RFC6902): ${(err as Error).message}`, {
+        if (!(err instanceof JsonPatchError)) throw err;
+        fail(`failed to apply patches for patch "${name}": failed to apply patch: error applying json patch (RFC6902): ${err.message}`, {
           definition,
           item: itemIndex,
         });

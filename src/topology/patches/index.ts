@@ -34,8 +34,10 @@ export {
   type PatchVariable,
   type VariableMap,
 } from './variables.js';
+export { builtinVariablePaths, validatePatches } from './validation.js';
 export {
   calculateTemplateData,
+  parseValueTemplate,
   patchIsEnabled,
   renderValueTemplate,
   ValueTemplateError,

@@ -6,9 +6,10 @@
 import { goQuote } from '../../go/index.js';
 import type { JsonPatchOperation } from './json-patch.js';
 import { isObject, type JsonObject } from './json.js';
-import { getVariableValue } from './variable-value.js';
+import { BuiltinsTypeError } from './builtins.js';
+import { getVariableValue, VariableLookupError } from './variable-value.js';
 import { mergeVariableMaps, toVariableMap, type PatchVariable, type VariableMap } from './variables.js';
-import { patchIsEnabled, renderValueTemplate } from './value-template.js';
+import { patchIsEnabled, renderValueTemplate, ValueTemplateError } from './value-template.js';
 
 /** `runtimehooksv1.HolderReference`: the object and field that will point at the object built from the template. */
 export interface HolderReference {
@@ -122,32 +123,37 @@ export function matchesSelector(item: SelectorTarget, templateVariables: Variabl
 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
+/** A value that cannot be calculated (no or two value sources, a missing variable, a failing template). */
+export class PatchValueError extends Error {}
+
 /** `calculateValue`: the value of an `add`/`replace` operation. */
 export function calculateValue(patch: JsonObject, variables: VariableMap): unknown {
   const valueFrom = patch.valueFrom;
-  if (!present(patch.value) && !present(valueFrom)) throw new Error('failed to calculate value: neither .value nor .valueFrom are set');
-  if (present(patch.value) && present(valueFrom)) throw new Error('failed to calculate value: both .value and .valueFrom are set');
+  if (!present(patch.value) && !present(valueFrom)) throw new PatchValueError('failed to calculate value: neither .value nor .valueFrom are set');
+  if (present(patch.value) && present(valueFrom)) throw new PatchValueError('failed to calculate value: both .value and .valueFrom are set');
   if (present(patch.value)) return patch.value;
   const from = isObject(valueFrom) ? valueFrom : {};
   const variable = typeof from.variable === 'string' ? from.variable : '';
   const template = typeof from.template === 'string' ? from.template : '';
   if (variable === '' && template === '') {
-    throw new Error('failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set');
+    throw new PatchValueError('failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set');
   }
   if (variable !== '' && template !== '') {
-    throw new Error('failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set');
+    throw new PatchValueError('failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set');
   }
   if (variable !== '') {
     try {
       return getVariableValue(variables, variable);
     } catch (err) {
-      throw new Error(`failed to calculate value: ${(err as Error).message}`);
+      if (!(err instanceof VariableLookupError)) throw err;
+      throw new PatchValueError(`failed to calculate value: ${err.message}`);
     }
   }
   try {
     return renderValueTemplate(template, variables);
   } catch (err) {
-    throw new Error(`failed to calculate value for template: ${(err as Error).message}`);
+    if (!(err instanceof ValueTemplateError)) throw err;
+    throw new PatchValueError(`failed to calculate value for template: ${err.message}`);
   }
 }
 
@@ -163,7 +169,8 @@ function generateJsonPatches(jsonPatches: unknown, variables: VariableMap): { op
       try {
         operations.push({ op, path, value: calculateValue(p, variables) });
       } catch (err) {
-        return { failed: i, message: (err as Error).message };
+        if (!(err instanceof PatchValueError)) throw err;
+        return { failed: i, message: err.message };
       }
     } else {
       operations.push({ op, path });
@@ -241,9 +248,10 @@ export function generateWithDefinitions(
     try {
       variables = mergedVariables(request.variables, item.variables);
     } catch (err) {
+      if (!(err instanceof BuiltinsTypeError)) throw err;
       failures.push({
         item: itemIndex,
-        message: `failed to merge global and template-specific variables for ${goQuote(objectKind)}: failed to merge builtin variables: failed to unmarshal builtin variable: ${(err as Error).message}`,
+        message: `failed to merge global and template-specific variables for ${goQuote(objectKind)}: failed to merge builtin variables: failed to unmarshal builtin variable: ${err.message}`,
       });
       return;
     }
@@ -251,7 +259,8 @@ export function generateWithDefinitions(
     try {
       enabled = patchIsEnabled(enabledIf, variables);
     } catch (err) {
-      failures.push({ item: itemIndex, message: `failed to calculate if patch is enabled for ${goQuote(objectKind)}: ${(err as Error).message}` });
+      if (!(err instanceof ValueTemplateError)) throw err;
+      failures.push({ item: itemIndex, message: `failed to calculate if patch is enabled for ${goQuote(objectKind)}: ${err.message}` });
       return;
     }
     if (!enabled) return;

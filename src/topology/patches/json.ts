@@ -4,6 +4,9 @@
  */
 export type JsonObject = Record<string, unknown>;
 
+/** A field that cannot be set because a step of its path is not an object (apimachinery's message). */
+export class NestedFieldError extends Error {}
+
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -40,7 +43,7 @@ export function setNestedField(obj: JsonObject, value: unknown, path: readonly s
     } else if (isObject(next)) {
       cur = next;
     } else {
-      throw new Error(`value cannot be set because ${formatGoValueOf(next)} is not a map[string]interface{}`);
+      throw new NestedFieldError(`value cannot be set because ${formatGoValueOf(next)} is not a map[string]interface{}`);
     }
   }
   setOwn(cur, path[path.length - 1] as string, cloneJson(value));

@@ -6,6 +6,7 @@
  */
 import {
   goQuote,
+  GoTemplateError,
   goValueFromJSON,
   hermeticTxtFuncMap,
   nondeterministicSprigFunctions,
@@ -63,13 +64,23 @@ function parse(text: string): GoTemplate {
     try {
       t = parseTemplate('tpl', text, { funcs: templateFuncs() });
     } catch (err) {
-      t = err as Error;
+      // Only Go's parse errors are the template's fault; anything else is a bug and must surface as one.
+      if (!(err instanceof GoTemplateError)) throw err;
+      t = err;
     }
     if (parsed.size >= PARSE_CACHE_LIMIT) parsed.clear();
     parsed.set(text, t);
   }
   if (t instanceof Error) throw new ValueTemplateError(`failed to parse template: ${goQuote(text)}: ${t.message}`);
   return t;
+}
+
+/**
+ * Parses a template as CAPI's webhook checks it (`template.New(name).Funcs(sprig.HermeticTxtFuncMap()).Parse`);
+ * throws the Go parse error, whose text names the template.
+ */
+export function parseValueTemplate(name: string, text: string): GoTemplate {
+  return parseTemplate(name, text, { funcs: templateFuncs() });
 }
 
 /**
@@ -104,7 +115,8 @@ export function renderValueTemplate(template: string, variables: VariableMap): u
   try {
     out = tpl.execute(data);
   } catch (err) {
-    throw new ValueTemplateError(`failed to render template: ${goQuote(template)}: ${(err as Error).message}`);
+    if (!(err instanceof GoTemplateError)) throw err;
+    throw new ValueTemplateError(`failed to render template: ${goQuote(template)}: ${err.message}`);
   }
   try {
     return unmarshalYamlToJson(out);
@@ -122,7 +134,8 @@ export function patchIsEnabled(enabledIf: string | undefined, variables: Variabl
   try {
     value = renderValueTemplate(enabledIf, variables);
   } catch (err) {
-    throw new ValueTemplateError(`failed to calculate value for enabledIf: ${(err as Error).message}`);
+    if (!(err instanceof ValueTemplateError)) throw err;
+    throw new ValueTemplateError(`failed to calculate value for enabledIf: ${err.message}`);
   }
   return value === true;
 }

@@ -119,11 +119,14 @@ export function globalVariables(topology: JsonObject, cluster: JsonObject, defin
   return variables;
 }
 
+/** A builtin variable that cannot be computed from the desired objects (CAPI's message). */
+export class VariablesError extends Error {}
+
 /** A required field of a desired object (`contract.ControlPlane().Version().Get`), with CAPI's error. */
 function requiredField(obj: JsonObject, path: string[], what: string, check: (v: unknown) => boolean): unknown {
   const { found, value } = nestedField(obj, path);
-  if (!found) throw new Error(`failed to get ${path.join('.')} from the ${what}: path .${path.join('.')}: field not found`);
-  if (!check(value)) throw new Error(`failed to get ${path.join('.')} from the ${what}: failed to get .${path.join('.')} from object`);
+  if (!found) throw new VariablesError(`failed to get ${path.join('.')} from the ${what}: path .${path.join('.')}: field not found`);
+  if (!check(value)) throw new VariablesError(`failed to get ${path.join('.')} from the ${what}: failed to get .${path.join('.')} from object`);
   return value;
 }
 
