@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { InputError } from '../../errors.js';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import { commentTemplate, objectTemplate, topologyTemplate } from './templates.js';
+import { narrowTextChange } from './field-diff.js';
 import { impactOrder, worstImpact, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
 import { groupImpacts } from '../rollout/summary.js';
 import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
@@ -139,7 +140,7 @@ function unbloat(text: string): string {
 
 /** What `topology.hbs` sees: the Cluster's review, its changed objects as rows, and their fields (capped). */
 function topologyData(review: ClusterTopologyReview, maxFields: number): Record<string, unknown> {
-  const fields = review.changes.flatMap((c) => c.fields.map((f) => ({ role: c.role, ...f })));
+  const fields = review.changes.flatMap((c) => c.fields.map((f) => ({ role: c.role, ...narrowTextChange(f) })));
   return {
     review,
     mayRoll: review.impacts.some((i) => i.possible),

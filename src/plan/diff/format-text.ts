@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import type { ImpactKind } from '../rollout/types.js';
 import { groupImpacts } from '../rollout/summary.js';
+import { narrowTextChange } from './field-diff.js';
 import { worstImpact } from '../rollout/types.js';
 import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
 
@@ -108,7 +109,7 @@ function topologyLines(r: ClusterTopologyReview, c: Colors, impactColor: (k: Imp
     const name = ch.previousName ? `${ch.previousName} → ${ch.name}` : ch.name;
     const kinds = ch.impacts.map((i) => i.kind);
     out.push(`    ${roleSymbols[ch.action]} ${ch.role}  ${ch.kind} ${name}: ${impactColor(worstImpact(kinds))(worstImpact(kinds))}`);
-    for (const f of ch.fields.slice(0, maxFields)) out.push(`        ${fieldLine(f)}`);
+    for (const f of ch.fields.slice(0, maxFields)) out.push(`        ${fieldLine(narrowTextChange(f))}`);
     if (ch.fields.length > maxFields) out.push(c.dim(`        … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));
   }
   for (const e of r.errors) out.push(`    ${c.red('error:')} ${e}`);
