@@ -9,7 +9,6 @@ import { digestOf, sha256Hex } from '../cache/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
 import { codeFingerprint } from '../version.js';
 import { decodeUtf8, parseManifests } from '../yaml/index.js';
-import { topologyVariableError, topologyVariableFindings } from './topology-variables.js';
 import { alterImage } from './components/images.js';
 import { relocateCrsImages } from './crs-images.js';
 import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
@@ -226,10 +225,12 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
   if (ctx.lockMode) return;
-  for (const check of topologyChecks) {
-    const classes = check.classDirs.map((d) => classObjects.get(d));
-    if (!check.fresh && !classes.some((k) => k?.fresh)) continue;
-    const objects = [...check.objects(), ...classes.flatMap((k) => k?.objects() ?? [])];
+  const due = topologyChecks.filter((check) => check.fresh || check.classDirs.some((d) => classObjects.get(d)?.fresh));
+  if (due.length === 0) return;
+  // The topology engine (CEL, Go templates) loads only when a Cluster or class was rendered in this run.
+  const { topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
+  for (const check of due) {
+    const objects = [...check.objects(), ...check.classDirs.flatMap((d) => classObjects.get(d)?.objects() ?? [])];
     for (const finding of topologyVariableFindings(objects)) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
   }
 }

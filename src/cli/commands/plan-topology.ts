@@ -12,7 +12,7 @@ import { setExitCode } from '../exit-status.js';
 import { writeFileAtomic } from '../../cache/index.js';
 import { emitManifests } from '../../yaml/index.js';
 import { tabwrite } from '../../go/index.js';
-import { planTopology, type TopologyPlan, type TopologyPlanCluster } from '../../plan/topology/index.js';
+import type { TopologyPlan, TopologyPlanCluster } from '../../plan/topology/index.js';
 import { readManifests } from '../../pipeline/plan-inputs/index.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
 
@@ -102,6 +102,8 @@ async function readInputs(io: CliIO, paths: readonly string[], config: string | 
 
 async function runTopology(io: CliIO, paths: readonly string[], flags: TopologyFlags, globals: Globals): Promise<number> {
   const objects = await readInputs(io, paths, globals.config);
+  // Loaded here, not at start-up: `plan upgrade` and `plan move` do not need the topology engine.
+  const { planTopology } = await import('../../plan/topology/index.js');
   const plan = planTopology(objects);
   if (flags.cluster !== undefined) {
     const wanted = flags.cluster.includes('/') ? flags.cluster : `default/${flags.cluster}`;

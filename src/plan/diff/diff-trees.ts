@@ -10,7 +10,6 @@ import { assessProviders } from '../rollout/provider.js';
 import { summarize, summarizeClusters } from '../rollout/summary.js';
 import { clusterOfObject, TreeLookup } from '../rollout/refs.js';
 import type { Impact } from '../rollout/types.js';
-import { reviewTreeTopology } from '../topology/tree-review.js';
 import type { ClusterTopologyReview, TopologyReview } from '../topology/types.js';
 
 export interface DiffOptions {
@@ -22,8 +21,12 @@ export interface DiffOptions {
   allowEmptyBase?: boolean;
   /** Allow an empty head (the tree was removed). Default false. */
   allowEmptyHead?: boolean;
-  /** Expand topology Clusters on both sides and review them (default true). */
-  topology?: boolean;
+  /**
+   * The ClusterClass review (`reviewTreeTopology` of src/plan/topology): expands the topology Clusters a change
+   * reaches on both sides. Passed in rather than imported so a diff that touches no topology Cluster never loads the
+   * topology engine (see `topologyScope`).
+   */
+  topology?: (base: TreeIndex, head: TreeIndex) => TopologyReview | undefined;
 }
 
 /** What the review says CAPI does to a Cluster, as impacts on one changed object. */
@@ -200,7 +203,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
       i.change.impacts = [{ kind: 'no-op', reason: `moved from ${i.change.previousFile ?? '?'} to ${i.change.file}` }];
     }
   }
-  const topology = opts.topology === false ? undefined : reviewTreeTopology(base, head);
+  const topology = opts.topology?.(base, head);
   if (topology) applyTopologyReview(inputs, topology);
   const providers = assessProviders(inputs, base, head);
   const changes = inputs.map((i) => i.change).sort(compareChanges);

@@ -10,3 +10,4 @@ export { formatMarkdown, defaultMaxSize, type MarkdownOptions } from './format-m
 export { formatText, type TextOptions } from './format-text.js';
 export { saltedHash } from './secrets.js';
 export { commentTemplate, objectTemplate } from './templates.js';
+export { topologyScope, type TopologyScope } from './topology-scope.js';

@@ -10,3 +10,4 @@ export { checkClasses, isImmutableTemplateKind } from './class-checks.js';
 export { reviewVersionChange, upgradeHops } from './versions.js';
 export { planTopology, reviewTopology, type TopologyPlan, type TopologyPlanCluster } from './expand.js';
 export { patchedValues, type PatchedValue } from './patched-values.js';
+export { reviewTreeTopology } from './tree-review.js';

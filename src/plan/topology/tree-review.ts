@@ -5,19 +5,10 @@
  * A 1,000-cluster tree where one Cluster changed expands one Cluster per side.
  */
 import type { TreeIndex } from '../diff/objects.js';
+import { topologyLine, topologyScope } from '../diff/topology-scope.js';
 import type { KubeObject } from './compare.js';
 import { reviewTopology } from './expand.js';
 import type { TopologyReview } from './types.js';
-
-const topologyLine = /^\s+topology:\s*$/m;
-const classOrTemplate = /^kind:\s*(ClusterClass|\w+Template)\s*$/m;
-
-function changedPaths(base: TreeIndex, head: TreeIndex): string[] {
-  const out = new Set<string>();
-  for (const [p, text] of base.files) if (head.files.get(p) !== text) out.add(p);
-  for (const p of head.files.keys()) if (!base.files.has(p)) out.add(p);
-  return [...out];
-}
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -47,19 +38,9 @@ function objectsOf(index: TreeIndex, files: readonly string[]): KubeObject[] {
  * touches a topology Cluster, a ClusterClass or a template.
  */
 export function reviewTreeTopology(base: TreeIndex, head: TreeIndex): TopologyReview | undefined {
-  const changed = changedPaths(base, head).filter((p) => p.startsWith('clusters/') || p.startsWith('clusterclasses/'));
-  if (changed.length === 0) return undefined;
-  const changedSet = new Set(changed);
-  const classNamespaces = new Set<string>();
-  let clusterChanged = false;
-  for (const p of changed) {
-    const parts = p.split('/');
-    const texts = [base.files.get(p) ?? '', head.files.get(p) ?? ''];
-    if (parts[0] === 'clusterclasses' || texts.some((t) => classOrTemplate.test(t))) classNamespaces.add(parts[1] ?? '');
-    if (parts[0] === 'clusters' && texts.some((t) => topologyLine.test(t))) clusterChanged = true;
-  }
-  if (classNamespaces.size === 0 && !clusterChanged) return undefined;
-  const baseObjects = objectsOf(base, filesToExpand(base, changedSet, classNamespaces));
-  const headObjects = objectsOf(head, filesToExpand(head, changedSet, classNamespaces));
+  const scope = topologyScope(base.files, head.files);
+  if (!scope) return undefined;
+  const baseObjects = objectsOf(base, filesToExpand(base, scope.changed, scope.classNamespaces));
+  const headObjects = objectsOf(head, filesToExpand(head, scope.changed, scope.classNamespaces));
   return reviewTopology(baseObjects, headObjects);
 }
