@@ -76,6 +76,7 @@ export {
   compareExpansions,
   planTopology,
   reviewTopology,
+  reviewTreeTopology,
   type ClusterTopologyReview,
   type RoleChange,
   type TopologyPlan,
