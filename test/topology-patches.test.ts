@@ -473,6 +473,24 @@ describe('applyPatches', () => {
     expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration.imageRepository')).toBe('registry.example.com');
   });
 
+  it("reads the class's status.variables when present: an external patch's variables are not an inline patch's", () => {
+    const { blueprint, desired } = setup(`
+- name: uses-external-variable
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {infrastructureCluster: true}}
+    jsonPatches:
+    - {op: add, path: /spec/template/spec/loadBalancer/imageRepository, valueFrom: {variable: extraLabel}}
+`);
+    blueprint.clusterClass.status = {
+      variables: [
+        { name: 'imageRepository', definitions: [{ from: 'inline', schema: {} }] },
+        { name: 'extraLabel', definitions: [{ from: 'lifecycle-extension', schema: {} }] },
+      ],
+    };
+    const e = thrown(() => applyPatches(blueprint, desired), TopologyPatchError);
+    expect(e.message).toContain('failed to calculate value: variable "extraLabel" does not exist');
+  });
+
   it('warns, naming the patch, when a template calls a sprig function CAPI evaluates differently on every reconcile', () => {
     const { blueprint, desired } = setup(`
 - name: shuffled

@@ -639,6 +639,24 @@ table('regex (Go RE2)', [
   ['regexFind', ['(?m)^b$', 'a\nb\nc'], 'b'],
   ['regexFind', ['\\Qa.b\\E', 'axb a.b'], 'a.b'],
   ['regexQuoteMeta', ['1.2.3+[x]'], '1\\.2\\.3\\+\\[x\\]'],
+  // Examples from Go's regexp documentation.
+  ['regexReplaceAll', ['a(x*)b', '-ab-axxb-', 'T'], '-T-T-'],
+  ['regexReplaceAll', ['a(x*)b', '-ab-axxb-', '$1'], '--xx-'],
+  ['regexReplaceAll', ['(?P<first>[a-zA-Z]+) (?P<last>[a-zA-Z]+)', 'Alan Turing', '${last} ${first}'], 'Turing Alan'],
+  ['regexReplaceAll', ['x*', 'abc', '-'], '-a-b-c-'],
+  ['regexFindAll', ['a.', 'paranormal', -1n], '[ar an al]'],
+  ['regexFindAll', ['a.', 'paranormal', 2n], '[ar an]'],
+  ['regexFindAll', ['a.', 'graal', -1n], '[aa]'],
+  ['regexSplit', ['a', 'banana', 0n], '[]'],
+  ['regexSplit', ['a', 'banana', 1n], '[banana]'],
+  ['regexSplit', ['a', 'banana', 2n], '[b nana]'],
+  ['regexSplit', ['z+', 'pizza', 2n], '[pi a]'],
+  ['regexSplit', ['x', '', -1n], '[]'],
+  ['regexFind', ['(?U)a+', 'aaa'], 'a'],
+  ['regexFind', ['^$', ''], ''],
+  ['regexMatch', ['^$', ''], 'true'],
+  ['regexFind', ['[^\\x00-\\x{7F}]+', 'abc日本語def'], '日本語'],
+  ['regexFind', ['\\S+$', 'a 😀x'], '😀x'],
   ['regexReplaceAll', ['(?<word>a)', 'xa', '<${word}>'], 'x<a>'],
   ['mustRegexFind', ['(?z)', 'a'], 'error: error parsing regexp: invalid or unsupported Perl syntax: `(?z`'],
   ['mustRegexFind', ['a**', 'a'], 'error: error parsing regexp: invalid nested repetition operator: `**`'],
@@ -669,6 +687,10 @@ table('paths and URLs', [
   ['urlJoin', [dict({ scheme: 'https', host: 'example.com', path: '/a b', query: 'x=1', fragment: 'f g' })], 'https://example.com/a%20b?x=1#f%20g'],
   ['urlJoin', [dict({ scheme: 'https', host: 'example.com', userinfo: 'u:p@ss' })], 'https://u:p%40ss@example.com'],
   ['urlJoin', [dict({ host: 'example.com', path: 'rel' })], '//example.com/rel'],
+  ['urlParse', ['https://us er@example.com/'], 'error: unable to parse url: parse "https://us er@example.com/": net/url: invalid userinfo'],
+  ['urlParse', ['https://u%zz@example.com/'], 'error: unable to parse url: parse "https://u%zz@example.com/": invalid URL escape "%zz"'],
+  ['urlParse', ['https://a%40b:c%3Ad@example.com/'], 'map[fragment: host:example.com hostname:example.com opaque: path:/ query: scheme:https userinfo:a%40b:c%3Ad]'],
+  ['urlJoin', [dict({ host: 'h', userinfo: 'a b' })], 'error: unable to parse userinfo in dict: parse "proto://a b@host": net/url: invalid userinfo'],
   ['urlJoin', [dict({ path: 'a:b' })], './a:b'],
   ['urlJoin', [dict({ host: 1n })], 'error: unable to parse host key, must be of type string, but int found'],
 ]);
@@ -721,5 +743,14 @@ describe('values that contain themselves', () => {
     expect(show('mustToJson', d)).toBe('error: json: unsupported value: encountered a cycle via map[string]interface {}');
     expect(show('deepCopy', d)).toMatch(/^error: deepCopy error: capiform: the value nests deeper than 1000 levels/);
     expect(show('deepEqual', d, d)).toBe('true');
+  });
+});
+
+describe('bounded output', () => {
+  it('stops a function that would build a huge string or list, where Go would run out of memory', () => {
+    expect(show('repeat', 100_000_000n, 'ab')).toMatch(/^error: capiform: repeat would hold 200000000 elements/);
+    expect(show('indent', 5_000_000n, 'a\nb\nc')).toMatch(/^error: capiform: indent would hold/);
+    expect(show('until', 100_000_000n)).toMatch(/^error: capiform: untilStep would hold 100000000 elements/);
+    expect(show('seq', 1n, 100_000_000n)).toMatch(/^error: capiform: untilStep would hold/);
   });
 });

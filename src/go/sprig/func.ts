@@ -36,7 +36,7 @@ export function map(v: GoValue | undefined): Map<string, GoValue> | null {
   return v instanceof Map ? v : null;
 }
 
-/** Largest slice or string a sprig function may build; Go would exhaust memory, capiform stops with an error. */
+/** Largest slice or string (in elements or UTF-16 units) a sprig function builds; beyond it Go would exhaust memory. */
 export const maxOutputElements = 10_000_000;
 export function checkSize(n: number, what: string): void {
   if (n > maxOutputElements) goError(`capiform: ${what} would hold ${n} elements, more than the limit of ${maxOutputElements}`);

@@ -354,9 +354,12 @@ function replaceAll(s: string, old: string, repl: string): string {
   if (old === repl) return s;
   if (old === '') {
     const chars = [...s];
+    checkSize(s.length + repl.length * (chars.length + 1), 'replace');
     return repl + chars.map((c) => c + repl).join('');
   }
-  return s.split(old).join(repl);
+  const parts = s.split(old);
+  checkSize(s.length + repl.length * parts.length, 'replace');
+  return parts.join(repl);
 }
 
 /**
@@ -384,7 +387,9 @@ function repeat(s: string, count: number): string {
 
 function indent(spaces: number, v: string): string {
   const pad = repeat(' ', spaces);
-  return pad + v.split('\n').join(`\n${pad}`);
+  const lines = v.split('\n');
+  checkSize(v.length + pad.length * lines.length, 'indent');
+  return pad + lines.join(`\n${pad}`);
 }
 
 /** sprig's strslice (toStrings, join): nil elements are dropped, others printed with strval. */

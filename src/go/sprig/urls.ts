@@ -1,4 +1,5 @@
 /** sprig's url.go: urlParse (net/url.Parse into a dict) and urlJoin (a dict back to URL.String()). */
+import { goQuote } from '../quote.js';
 import { GoUrlError, parseGoUrl } from '../url.js';
 import { type GoValue } from '../template/index.js';
 import { kindName } from './fmt.js';
@@ -45,15 +46,26 @@ function unescapeUserinfo(s: string): string {
   }
 }
 
-/** The userinfo of a URL as Userinfo.String() prints it, or null when the URL has none. */
-function userinfoOf(raw: string): string | null {
+/**
+ * The userinfo of a URL as Userinfo.String() prints it, or null when the URL has none. Throws url.Parse's error for
+ * userinfo it rejects (validUserinfo, bad escapes); `whole` is the URL the error names.
+ */
+function userinfoOf(raw: string, whole = raw): string | null {
   const noFrag = raw.split('#')[0] ?? '';
   const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?]*)/.exec(noFrag) ?? /^\/\/([^/?]*)/.exec(noFrag);
   if (!m) return null;
   const authority = m[1] ?? '';
   const at = authority.lastIndexOf('@');
   if (at < 0) return null;
-  return formatUserinfo(authority.slice(0, at));
+  const userinfo = authority.slice(0, at);
+  if (!/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(userinfo)) {
+    throw new GoUrlError(`parse ${goQuote(whole)}: net/url: invalid userinfo`);
+  }
+  const badEscape = /%(?![0-9A-Fa-f]{2})/.exec(userinfo);
+  if (badEscape) {
+    throw new GoUrlError(`parse ${goQuote(whole)}: invalid URL escape ${goQuote(userinfo.slice(badEscape.index, badEscape.index + 3))}`);
+  }
+  return formatUserinfo(userinfo);
 }
 
 function formatUserinfo(userinfo: string): string {
@@ -74,8 +86,10 @@ function hostname(host: string): string {
 
 function urlParse(v: string): Map<string, GoValue> {
   let u;
+  let userinfo: string | null;
   try {
     u = parseGoUrl(v);
+    userinfo = userinfoOf(v);
   } catch (e) {
     if (e instanceof GoUrlError) goError(`unable to parse url: ${e.message}`);
     throw e;
@@ -88,7 +102,7 @@ function urlParse(v: string): Map<string, GoValue> {
     ['query', u.rawQuery],
     ['opaque', u.opaque],
     ['fragment', u.fragment],
-    ['userinfo', userinfoOf(v) ?? ''],
+    ['userinfo', userinfo ?? ''],
   ]);
 }
 
@@ -108,7 +122,17 @@ function urlJoin(d: Map<string, GoValue>): string {
   const opaque = dictGetOrEmpty(d, 'opaque');
   const fragment = dictGetOrEmpty(d, 'fragment');
   const userinfo = dictGetOrEmpty(d, 'userinfo');
-  const user = userinfo !== '' ? formatUserinfo(userinfo) : null;
+  let user: string | null = null;
+  if (userinfo !== '') {
+    const probe = `proto://${userinfo}@host`;
+    try {
+      parseGoUrl(probe);
+      user = userinfoOf(probe);
+    } catch (e) {
+      if (e instanceof GoUrlError) goError(`unable to parse userinfo in dict: ${e.message}`);
+      throw e;
+    }
+  }
   let out = '';
   if (scheme !== '') out += `${scheme}:`;
   if (opaque !== '') {

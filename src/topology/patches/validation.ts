@@ -6,8 +6,8 @@
  * Works on v1beta2 classes (v1beta1 `ref` fields are read too).
  */
 import { goQuote } from '../../go/index.js';
-import type { FieldError, FieldErrorType } from '../field/index.js';
-import { fieldErrorTypeText } from '../field/index.js';
+import { fieldInvalid as invalid, fieldNotSupported, fieldRequired as required, type FieldError } from '../field/index.js';
+import { qualifiedNameErrors } from '../variables/index.js';
 import { isObject, nestedField, type JsonObject } from './json.js';
 import { goAtoi } from './variable-value.js';
 import { parseValueTemplate } from './value-template.js';
@@ -36,17 +36,6 @@ export const builtinVariablePaths: ReadonlySet<string> = new Set([
     ].map((s) => `builtin.${w}${s}`),
   ),
 ]);
-
-/** Go's `field.Error` with its `Error()` text (the value printed as Go prints strings, bools and JSON text). */
-function fieldError(type: FieldErrorType, field: string, badValue: unknown, detail: string): FieldError {
-  const text = fieldErrorTypeText[type];
-  let body = text;
-  if (type !== 'FieldValueRequired') body += `: ${typeof badValue === 'string' ? goQuote(badValue) : String(badValue)}`;
-  if (detail) body += `: ${detail}`;
-  return { type, field, badValue, detail, message: `${field}: ${body}` };
-}
-const invalid = (field: string, value: unknown, detail: string): FieldError => fieldError('FieldValueInvalid', field, value, detail);
-const required = (field: string, detail: string): FieldError => fieldError('FieldValueRequired', field, '', detail);
 
 /** `prettyPrint`: Go's `json.MarshalIndent(v, "", "  ")` (keys in struct order, empty fields left out). */
 function prettyPrint(v: unknown): string {
@@ -80,19 +69,6 @@ function templateError(name: string, text: string): string | undefined {
   }
 }
 
-/** `validation.IsQualifiedName`: `[prefix/]name` with a DNS-1123 subdomain prefix and a 63-character name. */
-function isQualifiedName(value: string): boolean {
-  const parts = value.split('/');
-  if (parts.length > 2) return false;
-  const name = parts[parts.length - 1] as string;
-  if (parts.length === 2) {
-    const prefix = parts[0] as string;
-    if (prefix.length === 0 || prefix.length > 253) return false;
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix)) return false;
-  }
-  return name.length > 0 && name.length <= 63 && /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(name);
-}
-
 /** A class template reference (`templateRef`, or v1beta1's `ref`). */
 function templateRef(obj: unknown): JsonObject | undefined {
   if (!isObject(obj)) return undefined;
@@ -114,7 +90,7 @@ function validateSelectorName(name: string, path: string): FieldError | undefine
   if (!name.includes('*')) return undefined;
   if (name.split('*').length > 2) return invalid(path, name, 'selector can at most contain a single "*" rune');
   if (!name.startsWith('*') && !name.endsWith('*')) return invalid(path, name, '"*" rune can only appear at the beginning, or ending of the selector');
-  if (!isQualifiedName(name.replaceAll('*', 'a'))) return invalid(path, name, 'selector does not comply with the Kubernetes naming standards');
+  if (qualifiedNameErrors(name.replaceAll('*', 'a')).length > 0) return invalid(path, name, 'selector does not comply with the Kubernetes naming standards');
   return undefined;
 }
 
@@ -194,7 +170,7 @@ function validateJsonPatch(p: JsonObject, variableNames: ReadonlySet<string>, pa
   const op = str(p.op);
   const jsonPath = str(p.path);
   if (op !== 'add' && op !== 'replace' && op !== 'remove') {
-    errs.push(fieldError('FieldValueNotSupported', `${path}.op`, prettyPrint(jsonPatchStruct(p)), 'supported values: "add", "remove", "replace"'));
+    errs.push(fieldNotSupported(`${path}.op`, prettyPrint(jsonPatchStruct(p)), ['add', 'remove', 'replace']));
   }
   if (!jsonPath.startsWith('/spec')) errs.push(invalid(`${path}.path`, prettyPrint(jsonPatchStruct(p)), 'jsonPatch path must start with "/spec"'));
   errs.push(...validateIndexAccess(op, jsonPath, `${path}.path`));
