@@ -84,10 +84,10 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
       if (stem !== file.stem && file.stem.startsWith(stem)) keys.push(`capi-plan:${stem}:${op}`);
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
-    if (op === '*' && isNamingVector(vector.input)) keys.push('capi-plan:naming:*');
-    if (isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
     const variables = variableShape(vector);
     if (op === '*' && variables) keys.push(`capi-plan:${variables}:*`);
+    if (op === '*' && isNamingVector(vector.input)) keys.push('capi-plan:naming:*');
+    if (isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
@@ -104,13 +104,17 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
 }
 
 /**
- * A topology naming vector (naming.json's shapes): a ClusterClass naming template checked by the webhook, the name
- * of a topology object, or a naming template rendered with explicit data (no template variables as raw JSON).
+ * ClusterClass variable vectors in a file of a new name, from their input: a `createVariable(s)` flag is defaulting;
+ * ClusterClass variable definitions, or definitions with values, are validation.
  */
-function isNamingVector(input: Vector['input']): boolean {
-  if (typeof input.namingTemplateOf === 'string') return true;
-  if (typeof input.object === 'string' && typeof input.clusterName === 'string') return true;
-  return typeof input.template === 'string' && 'data' in input && input.variablesRawJSON === undefined && input.variables === undefined;
+function variableShape(vector: Vector): 'variable-defaulting' | 'variable-validation' | undefined {
+  const i = vector.input;
+  if (i.createVariable !== undefined || i.createVariables !== undefined) return 'variable-defaulting';
+  if (i.clusterClassVariable !== undefined || i.clusterClassVariables !== undefined) return 'variable-validation';
+  const hasDefinitions = i.definition !== undefined || i.definitions !== undefined;
+  const hasValues = i.value !== undefined || i.values !== undefined || i.clusterVariable !== undefined;
+  if (hasDefinitions && hasValues && vector.expected.errors !== undefined) return 'variable-validation';
+  return undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -128,17 +132,13 @@ function isPatchVector(vector: Vector): boolean {
 }
 
 /**
- * ClusterClass variable vectors in a file of a new name, from their input: a `createVariable(s)` flag is defaulting;
- * ClusterClass variable definitions, or definitions with values, are validation.
+ * A topology naming vector (naming.json's shapes): a ClusterClass naming template checked by the webhook, the name
+ * of a topology object, or a naming template rendered with explicit data (no template variables as raw JSON).
  */
-function variableShape(vector: Vector): 'variable-defaulting' | 'variable-validation' | undefined {
-  const i = vector.input;
-  if (i.createVariable !== undefined || i.createVariables !== undefined) return 'variable-defaulting';
-  if (i.clusterClassVariable !== undefined || i.clusterClassVariables !== undefined) return 'variable-validation';
-  const hasDefinitions = i.definition !== undefined || i.definitions !== undefined;
-  const hasValues = i.value !== undefined || i.values !== undefined || i.clusterVariable !== undefined;
-  if (hasDefinitions && hasValues && vector.expected.errors !== undefined) return 'variable-validation';
-  return undefined;
+function isNamingVector(input: Vector['input']): boolean {
+  if (typeof input.namingTemplateOf === 'string') return true;
+  if (typeof input.object === 'string' && typeof input.clusterName === 'string') return true;
+  return typeof input.template === 'string' && 'data' in input && input.variablesRawJSON === undefined && input.variables === undefined;
 }
 
 let stems: string[] | undefined;
