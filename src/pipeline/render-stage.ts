@@ -29,6 +29,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
   if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
   await renderClusters(rendered, resolution.providers);
+  for (const n of rendered.notes) ctx.log(n);
   return rendered;
 }
 
