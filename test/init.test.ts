@@ -45,6 +45,7 @@ describe.skipIf(!corpus.present)(`capiform init against the corpus, then lock, r
     const dir = tempDir();
     const init = await runCli(['init', '--repository', corpusRepository, '-i', 'aws'], { cwd: dir, env });
     expect(init.code).toBe(0);
+    expect(init.stdout).toContain('    reads from the environment when rendering: AWS_B64ENCODED_CREDENTIALS\n');
     expect(init.stdout).toContain('set before rendering: AWS_CONTROL_PLANE_MACHINE_TYPE, AWS_NODE_MACHINE_TYPE, AWS_REGION, AWS_SSH_KEY_NAME in clusters[0].variables');
     const config = read(dir, 'capi.config.ts');
     // A credential is read from the environment at render time and kept out of the tree.

@@ -66,7 +66,8 @@ export interface InitRequest {
 export interface InitResult {
   /** Files written, relative to `dir`, in the order written. */
   written: string[];
-  providers: { label: string; newest: string; range: string }[];
+  /** `environment`: credentials the config reads from the environment when rendering. */
+  providers: { label: string; newest: string; range: string; environment: string[] }[];
   certManager: { newest: string; range: string } | undefined;
   clusters: { name: string; infrastructure: string; flavor: string | undefined; missing: string[]; configPath: string }[];
 }
@@ -179,8 +180,9 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
     if (components === null) {
       throw new ResolutionError(`${p.label} ${newest} has no ${repo.componentsFile}`, { where: repo.fileLocation(newest, repo.componentsFile) });
     }
-    providers.push({ kind: kindOf[p.type]!, name: p.name, newest, url, requiredVariables: required(components) });
-    result.providers.push({ label: p.label, newest, range: patchRange(newest) });
+    const requiredVariables = required(components);
+    providers.push({ kind: kindOf[p.type]!, name: p.name, newest, url, requiredVariables });
+    result.providers.push({ label: p.label, newest, range: patchRange(newest), environment: requiredVariables.filter(looksLikeCredential) });
     if (p.type !== 'InfrastructureProvider') continue;
     const flavor = defaultFlavor((await repo.listFiles?.(newest)) ?? null);
     const file = flavor === undefined ? 'cluster-template.yaml' : `cluster-template-${flavor}.yaml`;

@@ -40,8 +40,8 @@ export function registerInit(program: Command, io: CliIO): void {
     .description('start a project: capi.config.ts pinned to the newest releases, .gitignore and a CI workflow')
     .argument('[dir]', 'the project folder (default: the current directory)')
     .option('--core <provider>', 'core provider name[:version]', 'cluster-api')
-    .option('-b, --bootstrap <providers>', 'bootstrap providers name[:version], comma-separated or repeated (default: kubeadm)', list)
-    .option('-c, --control-plane <providers>', 'control plane providers name[:version] (default: kubeadm)', list)
+    .option('-b, --bootstrap <providers>', 'bootstrap providers name[:version], comma-separated or repeated (default: kubeadm; none: "")', list)
+    .option('-c, --control-plane <providers>', 'control plane providers name[:version] (default: kubeadm; none: "")', list)
     .option('-i, --infrastructure <providers>', 'infrastructure providers name[:version]; each gets an example cluster', list)
     .option('--repository <dir|url>', 'one repository for every provider and cert-manager: a local folder in clusterctl\'s layout, or a URL (default: clusterctl\'s catalog)')
     .option('--cert-manager <version>', 'cert-manager version (default: the newest the repository offers)')
@@ -73,6 +73,7 @@ export function registerInit(program: Command, io: CliIO): void {
           ...(b.repositories ? { repositories: b.repositories } : {}),
         }),
       );
+      const c = colorsFor(io, 'stdout');
       const where = relative(io.cwd, dir);
       const prefix = where === '' ? '' : `cd ${shellWord(where)} && `;
       const bundle = opts.bundle !== undefined ? ` --bundle ${shellWord(relative(dir, resolvePath(io.cwd, opts.bundle)))}` : '';
@@ -82,9 +83,11 @@ export function registerInit(program: Command, io: CliIO): void {
         return;
       }
       if (opts.quiet) return;
-      const c = colorsFor(io, 'stdout');
       io.stdout(`wrote ${res.written.join(', ')}${where === '' ? '' : ` in ${where}`}\n`);
-      for (const p of res.providers) io.stdout(`  ${p.label} ${p.range} (newest: ${p.newest})\n`);
+      for (const p of res.providers) {
+        io.stdout(`  ${p.label} ${p.range} (newest: ${p.newest})\n`);
+        if (p.environment.length > 0) io.stdout(`    ${c.yellow('reads from the environment when rendering:')} ${p.environment.join(', ')}\n`);
+      }
       if (res.certManager) io.stdout(`  cert-manager ${res.certManager.range} (newest: ${res.certManager.newest})\n`);
       for (const cl of res.clusters) {
         io.stdout(`  cluster ${cl.name}: ${cl.infrastructure}${cl.flavor ? `, flavor ${cl.flavor}` : ''}\n`);
