@@ -198,17 +198,6 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
   // clusterctl's default cert-manager repository; a range is resolved from its release listing like a provider's.
   const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${semver.valid(cm.version) ? cm.version : 'latest'}/cert-manager.yaml`;
   const kind = repositoryKindOf(url, cm.repositoryType);
-  if (kind === 'local' && !/\.ya?ml$/.test(url)) {
-    // A repository root without a cert-manager folder: say where capiform looked, not that the path has the wrong form.
-    const root = localPath(url, config.dir);
-    const own = root.split(/[\\/]/).pop() === certManagerLabel;
-    if (!own && !existsSync(resolvePath(root, certManagerLabel))) {
-      throw new ConfigError(`no cert-manager release: capiform looked for ${resolvePath(root, certManagerLabel)}/<version>/cert-manager.yaml`, {
-        where: 'certManager.url',
-        hint: `copy cert-manager's release there (${certManagerLabel}/${semver.valid(cm.version) ? cm.version : '<version>'}/cert-manager.yaml from https://github.com/cert-manager/cert-manager/releases), or ${certManagerRepositoryHint}`,
-      });
-    }
-  }
   const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
   const request: RepositoryRequest = {
     name: 'cert-manager',
@@ -220,7 +209,25 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
     explicitKind: cm.repositoryType !== undefined,
     version: semver.valid(cm.version) ? cm.version : undefined,
   };
-  return { repo: await factory(request), source: sourceFor(kind, url, config.dir) };
+  try {
+    return { repo: await factory(request), source: sourceFor(kind, url, config.dir) };
+  } catch (err) {
+    throw (kind === 'local' ? missingCertManagerRelease(url, cm.version, config.dir) : undefined) ?? err;
+  }
+}
+
+/**
+ * A local repository root without a cert-manager folder fails clusterctl's path checks with a message about the
+ * layout: say where capiform looked instead, and how to add it.
+ */
+function missingCertManagerRelease(url: string, version: string, configDir: string): ConfigError | undefined {
+  if (/\.ya?ml$/.test(url)) return undefined;
+  const root = localPath(url, configDir);
+  if (root.split(/[\\/]/).pop() === certManagerLabel || existsSync(resolvePath(root, certManagerLabel))) return undefined;
+  return new ConfigError(`no cert-manager release: capiform looked for ${resolvePath(root, certManagerLabel)}/<version>/cert-manager.yaml`, {
+    where: 'certManager.url',
+    hint: `copy cert-manager's release there (${certManagerLabel}/${semver.valid(version) ? version : '<version>'}/cert-manager.yaml from https://github.com/cert-manager/cert-manager/releases), or ${certManagerRepositoryHint}`,
+  });
 }
 
 export interface ProviderResolution {
