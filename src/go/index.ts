@@ -13,3 +13,4 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
+export { checkGoJson, decodeGoJson, GoJsonSyntaxError } from './json.js';

@@ -3,4 +3,45 @@
  * validation, patches, names, desired state), pure data in and objects out, between lock and render
  * (spec/capi-plan.md §3). Sub-folders are doors of their own; the validate layer reuses the OpenAPI and CEL checks.
  */
-export type { FieldError, FieldErrorType } from './field/index.js';
+export {
+  FieldPath,
+  fieldError,
+  fieldInvalid,
+  fieldRequired,
+  fieldForbidden,
+  fieldNotSupported,
+  fieldTypeInvalid,
+  fieldDuplicate,
+  fieldTooLong,
+  fieldTooMany,
+  fieldInternalError,
+  type FieldError,
+  type FieldErrorType,
+} from './field/index.js';
+export { RawJson, type JSONSchemaProps, type ValidationRule } from './schema/index.js';
+export {
+  applyDefaults,
+  pruneNonNullableNullsWithoutDefaults,
+  pruneUnknownFields,
+  validateDefaults,
+  validateListSetsAndMaps,
+  validateStructural,
+  validateValue,
+  validateCustomResource,
+  type CustomResourceOptions,
+  type CustomResourceResult,
+  type OpenAPIOptions,
+  type PruneResult,
+} from './openapi/index.js';
+export {
+  clusterClassStatusVariables,
+  defaultClusterVariables,
+  defaultMachineVariables,
+  validateClusterClassVariables,
+  validateClusterVariables,
+  validateControlPlaneVariables,
+  validateMachineVariables,
+  type ClusterClassStatusVariable,
+  type ClusterClassVariable,
+  type ClusterVariable,
+} from './variables/index.js';

@@ -84,6 +84,8 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
       if (stem !== file.stem && file.stem.startsWith(stem)) keys.push(`capi-plan:${stem}:${op}`);
     }
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
+    const variables = variableShape(vector);
+    if (op === '*' && variables) keys.push(`capi-plan:${variables}:*`);
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
@@ -97,6 +99,20 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     if (same.length === 1) keys.push(same[0] as string);
   }
   return keys;
+}
+
+/**
+ * ClusterClass variable vectors in a file of a new name, from their input: a `createVariable(s)` flag is defaulting;
+ * ClusterClass variable definitions, or definitions with values, are validation.
+ */
+function variableShape(vector: Vector): 'variable-defaulting' | 'variable-validation' | undefined {
+  const i = vector.input;
+  if (i.createVariable !== undefined || i.createVariables !== undefined) return 'variable-defaulting';
+  if (i.clusterClassVariable !== undefined || i.clusterClassVariables !== undefined) return 'variable-validation';
+  const hasDefinitions = i.definition !== undefined || i.definitions !== undefined;
+  const hasValues = i.value !== undefined || i.values !== undefined || i.clusterVariable !== undefined;
+  if (hasDefinitions && hasValues && vector.expected.errors !== undefined) return 'variable-validation';
+  return undefined;
 }
 
 let stems: string[] | undefined;

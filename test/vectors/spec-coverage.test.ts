@@ -104,7 +104,9 @@ describe('vector files the repo has never seen', () => {
     expect(known.handler).toBeTypeOf('function');
     const named = { ...file, stem: 'variable-validation-cel' };
     expect(dispatch(named, { input: {}, expected: {} }).key).toBe('capi-plan:variable-validation:*');
-    expect(dispatch(named, { input: {}, expected: {} }).unsupported).toBeTypeOf('string');
+    expect(dispatch(named, { input: {}, expected: {} }).handler).toBeTypeOf('function');
+    const byShape = dispatch(file, { input: { clusterClassVariable: { name: 'cpu' } }, expected: { errors: [] } });
+    expect(byShape.key).toBe('capi-plan:variable-validation:*');
     const order = dispatch(file, { input: {}, expected: { moveGroups: [] } });
     expect(order.key).toBe('capi-plan:move-order:*');
     const unknown = dispatch(file, { input: { operation: 'noSuchOperation' }, expected: {} });

@@ -24,6 +24,4 @@ export const unsupported: Record<string, string> = {
   'capi-plan:go-template:*': topology,
   'capi-plan:json-patch-generator:*': topology,
   'capi-plan:naming:*': topology,
-  'capi-plan:variable-defaulting:*': topology,
-  'capi-plan:variable-validation:*': `${topology}; the CEL cases also need a Kubernetes CEL engine`,
 };

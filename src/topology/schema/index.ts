@@ -52,3 +52,11 @@ export interface JSONSchemaProps {
   'x-metadata'?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   [extension: string]: unknown;
 }
+
+/**
+ * A JSON value kept as its raw text, where a schema's `default`, `example` or `enum` entry has not been decoded yet
+ * (CAPI stores them as `apiextensionsv1.JSON`); decoding reports Go's JSON error when the text is not valid JSON.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}

@@ -1,0 +1,160 @@
+/**
+ * Compiling one schema node's rules (apiextensions `cel.Compile`): parse, type-check against the node's declared
+ * type in the environment of a Kubernetes version, require a bool (rule) or string (messageExpression), estimate the
+ * cost and plan the program. Results are cached per schema node and environment.
+ */
+import { celEnv, parse, plan, type CelEnv, type CelResult, type CelInput } from '@bufbuild/cel';
+import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type { JSONSchemaProps, ValidationRule } from '../schema/index.js';
+import { T, type CelType, type DeclType, MAX_REQUEST_SIZE_BYTES } from './types.js';
+import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, type Minor } from './declarations.js';
+import { RuleChecker, type CheckedRule } from './checker.js';
+import { formatIssues } from './issues.js';
+import { syntaxIssue } from './syntax.js';
+import { CostEstimator } from './cost.js';
+import { runtimeFunctions } from './library.js';
+import { validFieldPath } from './fieldpath.js';
+import { RE2JS } from '@bufbuild/re2';
+
+export type Program = (activation: Record<string, CelInput>) => CelResult;
+
+export interface CompileError {
+  readonly kind: 'invalid' | 'internal';
+  readonly detail: string;
+}
+
+export interface CompiledRule {
+  readonly rule: ValidationRule;
+  /** Undefined for an empty rule, which is skipped. */
+  readonly program?: Program;
+  readonly error?: CompileError;
+  readonly usesOldSelf: boolean;
+  readonly maxCost: number;
+  /** Worst-case number of times the rule runs when under unbounded lists or maps (apiextensions `maxCardinality`). */
+  readonly maxCardinality: number;
+  readonly messageProgram?: Program;
+  readonly messageError?: CompileError;
+  readonly messageMaxCost: number;
+  /** The rule's `fieldPath`, normalized (`.a['b']` → `a.b`), when it is valid. */
+  readonly normalizedFieldPath?: string;
+}
+
+export interface EnvironmentChoice {
+  /** Environment for rules and messageExpressions not listed as pre-existing. */
+  readonly minor: Minor;
+  readonly preexistingRules?: ReadonlySet<string>;
+  readonly preexistingMessageExpressions?: ReadonlySet<string>;
+}
+
+let runtimeEnv: CelEnv | undefined;
+function evaluatorEnv(): CelEnv {
+  runtimeEnv ??= celEnv({ funcs: runtimeFunctions, re2: { compile: (p) => ({ test: (t) => re2Test(p, t) }) } });
+  return runtimeEnv;
+}
+
+const regexCache = new Map<string, RE2JS>();
+function re2Test(pattern: string, text: string): boolean {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = RE2JS.compile(pattern);
+    if (regexCache.size > 1000) regexCache.clear();
+    regexCache.set(pattern, re);
+  }
+  return re.test(text);
+}
+
+interface CheckedExpression {
+  readonly expr?: Expr;
+  readonly checked?: CheckedRule;
+  readonly error?: string;
+}
+
+function compileExpression(source: string, variables: ReadonlyMap<string, CelType>, minor: Minor): CheckedExpression {
+  let parsed;
+  try {
+    parsed = parse(source);
+  } catch (err) {
+    return { error: formatIssues(source, [syntaxIssue(source, err)]) };
+  }
+  const positions: Record<string, number> = {};
+  for (const [id, offset] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = offset;
+  const checker = new RuleChecker(source, positions, variables, functionsFor(minor), minor >= LITERAL_VALIDATORS_SINCE);
+  const checked = checker.check(parsed.expr!);
+  if (checked.issues.length > 0) return { error: formatIssues(source, checked.issues) };
+  return { expr: parsed.expr!, checked };
+}
+
+function program(expr: Expr): Program {
+  const planned = plan(evaluatorEnv(), expr);
+  return (activation) => planned(activation);
+}
+
+function maxCardinality(minSerializedSize: number): number {
+  return Math.floor(MAX_REQUEST_SIZE_BYTES / (minSerializedSize + 1));
+}
+
+export function compileRule(
+  schema: JSONSchemaProps,
+  rule: ValidationRule,
+  decl: DeclType,
+  env: EnvironmentChoice,
+): CompiledRule {
+  const base = { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageMaxCost: 0 };
+  const source = rule.rule ?? '';
+  if (source.trim() === '') return base;
+  const oldSelfType = rule.optionalOldSelf ? T.optional(decl.type) : decl.type;
+  const variables = new Map<string, CelType>([
+    ['self', decl.type],
+    ['oldSelf', oldSelfType],
+  ]);
+  const ruleMinor = env.preexistingRules?.has(source) ? NEWEST_MINOR : env.minor;
+  const compiled = compileExpression(source, variables, ruleMinor);
+  if (compiled.error !== undefined) return { ...base, error: { kind: 'invalid', detail: `compilation failed: ${compiled.error}` } };
+  const checked = compiled.checked!;
+  if (checked.output.kind !== 'bool') return { ...base, error: { kind: 'invalid', detail: 'cel expression must evaluate to a bool' } };
+  const cost = new CostEstimator(checked, decl).estimate(compiled.expr!);
+  let result: CompiledRule = {
+    ...base,
+    usesOldSelf: checked.usesOldSelf,
+    program: program(compiled.expr!),
+    maxCost: cost.max,
+    maxCardinality: maxCardinality(decl.minSerializedSize),
+  };
+  const message = rule.messageExpression ?? '';
+  if (message !== '') {
+    const msgMinor = env.preexistingMessageExpressions?.has(message) ? NEWEST_MINOR : env.minor;
+    const msg = compileExpression(message, variables, msgMinor);
+    if (msg.error !== undefined) {
+      return { ...result, messageError: { kind: 'invalid', detail: `messageExpression compilation failed: ${msg.error}` } };
+    }
+    if (msg.checked!.output.kind !== 'string') {
+      return { ...result, messageError: { kind: 'invalid', detail: 'messageExpression must evaluate to a string' } };
+    }
+    const msgCost = new CostEstimator(msg.checked!, decl).estimate(msg.expr!);
+    result = { ...result, messageProgram: program(msg.expr!), messageMaxCost: msgCost.max };
+  }
+  if (rule.fieldPath) {
+    const valid = validFieldPath(rule.fieldPath, schema);
+    if (valid.path !== undefined) result = { ...result, normalizedFieldPath: valid.path };
+  }
+  return result;
+}
+
+const cache = new WeakMap<JSONSchemaProps, Map<string, readonly CompiledRule[]>>();
+
+/** The compiled rules of one schema node (`schema['x-kubernetes-validations']`), cached per node and environment. */
+export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: EnvironmentChoice): readonly CompiledRule[] {
+  const rules = schema['x-kubernetes-validations'] ?? [];
+  if (rules.length === 0) return [];
+  const key = `${env.minor}|${[...(env.preexistingRules ?? [])].join('\u0000')}|${[...(env.preexistingMessageExpressions ?? [])].join('\u0000')}|${JSON.stringify(rules)}`;
+  let perSchema = cache.get(schema);
+  if (!perSchema) {
+    perSchema = new Map();
+    cache.set(schema, perSchema);
+  }
+  const hit = perSchema.get(key);
+  if (hit) return hit;
+  const compiled = rules.map((rule) => compileRule(schema, rule, decl, env));
+  perSchema.set(key, compiled);
+  return compiled;
+}

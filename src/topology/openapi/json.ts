@@ -1,0 +1,57 @@
+/**
+ * Decoded JSON values as the API server holds them (`interface{}` from JSON): objects, arrays, strings, booleans,
+ * null and numbers. Integral numbers are int64 there and the rest float64; here both are JS numbers and
+ * {@link isIntegral} tells them apart.
+ */
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isIntegral(n: number): boolean {
+  return Number.isInteger(n);
+}
+
+/** `reflect.DeepEqual` of two decoded JSON values. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** `runtime.DeepCopyJSONValue`. */
+export function deepCopy<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(deepCopy) as T;
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) out[k] = deepCopy(x);
+    return out as T;
+  }
+  return v;
+}
+
+/** Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent. */
+export function formatFloatF(f: number): string {
+  const s = String(f);
+  if (!/e/i.test(s)) return s;
+  const [mant, expText] = s.split('e') as [string, string];
+  const exp = Number(expText);
+  const neg = mant.startsWith('-');
+  const digits = mant.replace('-', '').replace('.', '');
+  const point = (mant.replace('-', '').indexOf('.') + 1 || mant.replace('-', '').length + 1) - 1 + exp;
+  let out: string;
+  if (point <= 0) out = `0.${'0'.repeat(-point)}${digits}`;
+  else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length);
+  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return neg ? `-${out}` : out;
+}
