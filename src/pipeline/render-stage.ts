@@ -5,7 +5,7 @@
 import { ResolutionError } from '../errors.js';
 import { sha256Hex } from '../cache/index.js';
 import type { LockedFile } from '../lock/index.js';
-import { aggregate, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type RenderContext } from '../render/index.js';
+import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type RenderContext, type Shard } from '../render/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -19,16 +19,23 @@ export interface TreeCacheUse {
   readBytes: boolean;
 }
 
-/** Renders providers, cert-manager, ClusterClasses and clusters; failures are collected in the returned context. */
-export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse): Promise<RenderContext> {
+/**
+ * Renders providers, cert-manager, ClusterClasses and clusters; failures are collected in the returned context.
+ * A shard other than 1 renders only its own clusters: shard 1 renders them all, because the ClusterClasses and the
+ * Argo CD glue it owns follow from every cluster.
+ */
+export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse, shard?: Shard): Promise<RenderContext> {
   const { config } = ctx;
   const { resolution } = resolved;
   const rendered = renderContext(config, resolved.store, new TreeCache(config.dir, ctx.env, cacheUse), false);
   const components = componentsFiles(resolved);
-  const certManager = await readCertManager(resolved);
-  for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
-  if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
-  await renderClusters(rendered, resolution.providers);
+  const certManager = shard === undefined || shard.index === 1 ? await readCertManager(resolved) : undefined;
+  const ownsAll = shard === undefined || shard.index === 1;
+  if (ownsAll) {
+    for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
+    if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
+  }
+  await renderClusters(rendered, resolution.providers, ownsAll ? undefined : (c) => clusterInShard(shard, '', c.namespace, c.name));
   return rendered;
 }
 

@@ -22,3 +22,4 @@ export {
   type TemplateOptions,
 } from './cluster-template.js';
 export { hashTemplateNames } from './template-hash.js';
+export { clusterInShard, parseShard, pathInShard, shardIndexOf, shardKey, shardOfPath, type Shard } from './shard.js';

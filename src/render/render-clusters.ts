@@ -44,8 +44,11 @@ function isClusterExtra(v: unknown): v is ClusterExtra {
   return typeof e === 'object' && e !== null && Array.isArray(e.classes) && Array.isArray(e.omitted);
 }
 
-/** Renders `clusters/<namespace>/<name>` for every cluster and the ClusterClasses they use; failures go to `ctx.problems`. */
-export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
+/**
+ * Renders `clusters/<namespace>/<name>` for every cluster (or those `only` accepts: one shard's) and the ClusterClasses
+ * they use; failures go to `ctx.problems`.
+ */
+export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[], only: (c: ResolvedCluster) => boolean = () => true): Promise<void> {
   const { config, store } = ctx;
   /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
   const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
@@ -127,6 +130,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   };
 
   for (const c of config.clusters) {
+    if (!only(c)) continue;
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
       const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
