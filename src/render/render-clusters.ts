@@ -14,6 +14,7 @@ import { relocateCrsImages } from './crs-images.js';
 import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
 import { withVariablesHint } from './problems.js';
 import { clusterClassFileName, templateFileName } from './template-names.js';
+import { applyJsonPatches } from './tree/customize.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 import {
@@ -44,12 +45,27 @@ function isClusterExtra(v: unknown): v is ClusterExtra {
   return typeof e === 'object' && e !== null && Array.isArray(e.classes) && Array.isArray(e.omitted);
 }
 
+/** A cluster's own template file (`clusters[i].template`), read by the caller. */
+export interface OwnTemplate {
+  text: string;
+  sha: string;
+}
+
+export interface RenderClustersOptions {
+  /** The clusters to render (one shard's); default: all. */
+  only?: (c: ResolvedCluster) => boolean;
+  /** The own template of each cluster that has one, by its config path (`clusters[3]`). */
+  ownTemplates?: ReadonlyMap<string, OwnTemplate>;
+}
+
 /**
- * Renders `clusters/<namespace>/<name>` for every cluster (or those `only` accepts: one shard's) and the ClusterClasses
- * they use; failures go to `ctx.problems`.
+ * Renders `clusters/<namespace>/<name>` for every cluster (or those `only` accepts) and the ClusterClasses they use;
+ * failures go to `ctx.problems`. A cluster's `patches` apply to its template's objects before machine templates are
+ * named by content, so a patched spec gets a name of its own.
  */
-export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[], only: (c: ResolvedCluster) => boolean = () => true): Promise<void> {
+export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[], opts: RenderClustersOptions = {}): Promise<void> {
   const { config, store } = ctx;
+  const only = opts.only ?? ((): boolean => true);
   /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
   const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
   const rawCache = new Map<string, Promise<{ text: string; sha: string } | null>>();
@@ -134,8 +150,11 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
       const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
-      const file = templateFileName(c.flavor);
-      const raw = await readRaw(r, file);
+      const own = c.template === undefined ? undefined : opts.ownTemplates?.get(c.configPath);
+      if (c.template !== undefined && own === undefined) throw new InputError(`the template file ${c.template} was not read`, { where: `${c.configPath}.template` });
+      const file = c.template ?? templateFileName(c.flavor);
+      const source = own ? `${c.template} (${c.configPath}.template)` : `${r.provider.label} ${r.version} ${file}`;
+      const raw = own ?? (await readRaw(r, file));
       if (raw === null) {
         const all = (await r.repo.listFiles?.(r.version)) ?? [];
         const flavors = all
@@ -147,7 +166,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
         });
       }
       const dir = `clusters/${c.namespace}/${c.name}`;
-      ctx.sources.set(dir, `${r.provider.label} ${r.version} ${file}, cluster ${c.namespace}/${c.name}`);
+      ctx.sources.set(dir, `${source}, cluster ${c.namespace}/${c.name}`);
       const overrides = imageOverridesOf(config, r.provider);
       const lookup = clusterLookup(config, c);
       const used = variablesOf(raw);
@@ -179,8 +198,8 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
           continue;
         }
       }
-      const t = renderClusterTemplate({ raw: raw.text, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
-      const own = new Set(
+      const t = withPatches(renderClusterTemplate({ raw: raw.text, source, targetNamespace: c.namespace, variables: lookup }), c);
+      const inline = new Set(
         t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
           const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
           return `${m.namespace ?? ''}/${m.name ?? ''}`;
@@ -189,7 +208,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       const extra: ClusterExtra = { classes: [], omitted: [] };
       for (const ref of clusterClassReferences(t.objects)) {
         const key = `${ref.namespace}/${ref.name}`;
-        if (own.has(key)) continue;
+        if (inline.has(key)) continue;
         const cls = { key, namespace: ref.namespace, name: ref.name };
         extra.classes.push(cls);
         await includeClass(c, r, cls, lookup, where);
@@ -213,6 +232,14 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     }
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
+}
+
+/** The template's objects after the cluster's `patches` (a copy; none: the template as rendered). */
+function withPatches(t: { objects: KubeObject[]; yaml(): string }, c: ResolvedCluster): { objects: KubeObject[]; yaml(): string } {
+  if (c.patches.length === 0) return t;
+  const objects = structuredClone(t.objects);
+  applyJsonPatches(objects, c.patches, c.configPath, `cluster ${c.namespace}/${c.name}`);
+  return { objects, yaml: () => emitManifests(objects) };
 }
 
 /**
