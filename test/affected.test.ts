@@ -87,7 +87,7 @@ describe('capiform affected', { timeout: 240_000 }, () => {
     writeFileSync(join(dir, 'capi.config.ts'), fixtureConfigPlain({ clusters: clusters('us') }));
     const text = await runCli(['affected', '--base', 'main'], { cwd: dir, env });
     expect(text).toMatchObject({ code: 0, stdout: 'team-b/plain\trendered output changed\n' });
-    const json = await runCli(['--json', 'affected', '--base', 'main'], { cwd: dir, env });
+    const json = await runCli(['affected', '--base', 'main', '--json'], { cwd: dir, env });
     const report = JSON.parse(json.stdout) as AffectedReport;
     expect(report.clusters).toEqual([{ target: '', namespace: 'team-b', name: 'plain', key: '/team-b/plain', reasons: ['rendered output changed'] }]);
     expect(git(dir, 'status', '--porcelain')).toBe(' M capi.config.ts\n');

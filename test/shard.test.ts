@@ -12,6 +12,7 @@ import { memoryCache } from '../src/lock/index.js';
 import { checkProject, lockProject, renderProject } from '../src/pipeline/index.js';
 import { clusterInShard, parseShard, pathInShard, shardIndexOf, shardKey, shardOfPath } from '../src/render/index.js';
 import { thrown } from './helpers/thrown.js';
+import { runCli } from './helpers/cli.js';
 
 /** 48 clusters over 4 namespaces, both flavors, with Argo CD glue: enough for every shard of 4 to get several. */
 const fleet = {
@@ -114,6 +115,25 @@ describe('sharded renders', { timeout: 240_000 }, () => {
       const after = snapshotDir(dir);
       expect(Object.keys(after).filter((p) => after[p] !== before[p] && !p.startsWith('.capiform'))).toEqual([]);
     }
+  });
+
+  it('the CLI: render --shard and render --check --shard report their own files; a bad --shard is a usage error', async () => {
+    const dir = project();
+    const env = { PATH: process.env.PATH, HOME: dir, CAPIFORM_CACHE_DIR: join(dir, '.cache') };
+    expect((await runCli(['lock'], { cwd: dir, env })).code).toBe(0);
+    const two = await runCli(['--json', 'render', '--frozen', '--shard', '2/3'], { cwd: dir, env });
+    expect(two.code).toBe(0);
+    const written = JSON.parse(two.stdout) as { shard: string; added: string[] };
+    expect(written.shard).toBe('2/3');
+    expect(written.added.length).toBeGreaterThan(0);
+    expect(written.added.every((p) => shardOfPath(p, 3) === 2)).toBe(true);
+    const check = await runCli(['render', '--check', '--frozen', '--shard', '2/3'], { cwd: dir, env });
+    expect(check).toMatchObject({ code: 0, stdout: 'tree is up to date\n' });
+    const other = await runCli(['render', '--check', '--frozen', '--shard', '3/3'], { cwd: dir, env });
+    expect(other.code).toBe(1);
+    const bad = await runCli(['render', '--shard', '4/3'], { cwd: dir, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('invalid --shard "4/3"');
   });
 
   it('a shard other than 1 does not write the lock: it needs one that already pins every file', async () => {
