@@ -251,10 +251,17 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   const due = topologyChecks.filter((check) => check.fresh || check.classDirs.some((d) => classObjects.get(d)?.fresh));
   if (due.length === 0) return;
   // The topology engine (CEL, Go templates) loads only when a Cluster or class was rendered in this run.
-  const { topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
+  const { invalidClassError, topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
+  const reportedClasses = new Set<string>();
   for (const check of due) {
     const objects = [...check.objects(), ...check.classDirs.flatMap((d) => classObjects.get(d)?.objects() ?? [])];
-    for (const finding of topologyVariableFindings(objects)) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
+    const findings = topologyVariableFindings(objects);
+    for (const finding of findings.clusters) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
+    // A class shared by several Clusters is reported once.
+    for (const message of findings.invalidClasses.filter((m) => !reportedClasses.has(m))) {
+      reportedClasses.add(message);
+      ctx.problems.push({ where: check.where, error: invalidClassError(message) });
+    }
   }
 }
 
