@@ -2,14 +2,14 @@
 import { goTypeName } from '../template/index.js';
 import { kindName } from './fmt.js';
 import { fn, goError, str, type FuncTable } from './func.js';
-import { JsonError, marshal, marshalIndent, marshalRaw, unmarshal, unmarshalLenient } from './json.js';
+import { GoJsonError, marshal, marshalIndent, marshalRaw, unmarshal, unmarshalLenient } from '../json/index.js';
 import { deepEqual, isEmpty } from './reflect.js';
 
 function jsonOrError(f: () => string): string {
   try {
     return f();
   } catch (e) {
-    if (e instanceof JsonError) goError(e.message);
+    if (e instanceof GoJsonError) goError(e.message);
     throw e;
   }
 }
@@ -18,7 +18,7 @@ function jsonOrEmpty(f: () => string): string {
   try {
     return f();
   } catch (e) {
-    if (e instanceof JsonError) return '';
+    if (e instanceof GoJsonError) return '';
     throw e;
   }
 }
@@ -46,7 +46,7 @@ export function defaultFuncs(): FuncTable {
       try {
         return unmarshal(str(a[0]));
       } catch (e) {
-        if (e instanceof JsonError) goError(e.message);
+        if (e instanceof GoJsonError) goError(e.message);
         throw e;
       }
     }),
