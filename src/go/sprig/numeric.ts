@@ -2,9 +2,8 @@
  * sprig's numeric.go and conversion functions: integer math in wrapping int64 (Go's overflow), float math through
  * shopspring/decimal like sprig's addf/subf/mulf/divf, and cast's lenient conversions.
  */
-import { GoNumber, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
+import { formatFloat, GoNumber, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
 import { parseInt64, toFloat64, toInt64 } from './cast.js';
-import { formatFloat } from './fmt.js';
 import { bigint, checkSize, fn, goError, str, type FuncTable } from './func.js';
 
 const i64 = (n: bigint): GoNumber => new GoNumber('int64', BigInt.asIntN(64, n));
@@ -17,7 +16,7 @@ interface Decimal {
 
 /** decimal.NewFromFloat: the shortest decimal that round-trips to the float. */
 function decimalFromFloat(f: number): Decimal {
-  if (!Number.isFinite(f)) goError(`Cannot create a Decimal from ${formatFloat(f, 'g')}`);
+  if (!Number.isFinite(f)) goError(`Cannot create a Decimal from ${formatFloat(f, 'g', -1, 64)}`);
   if (f === 0) return { coef: 0n, exp: 0 };
   const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(f.toExponential());
   if (!m) return { coef: 0n, exp: 0 };
