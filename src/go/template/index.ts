@@ -13,6 +13,7 @@ export { formatGoValue, sprint, sprintf, sprintln } from './fmt.js';
 export { goValueFromJSON, goValueToJSON } from './json.js';
 export { compareGoStrings, goTypeName, reflectKind, sortedKeys } from './types.js';
 export { formatFloat } from './ftoa.js';
+export { goParseFloat, goParseInt, goParseUint, type GoParsedInt } from './strconv.js';
 export { maxExecDepth, maxOutputBytes } from './exec.js';
 
 export type FuncMap = Record<string, GoFunc>;
