@@ -13,6 +13,6 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
-export { checkGoJson, decodeGoJson, GoJsonSyntaxError } from './json.js';
+export { checkGoJson, decodeGoJson, GoJsonError, GoJsonSyntaxError } from './json/index.js';
 export * from './template/index.js';
 export { hermeticTxtFuncMap, nondeterministicSprigFunctions } from './sprig/index.js';
