@@ -3,7 +3,7 @@
  * fields CAPI's API carries are kept (a ClusterClass cannot set `nullable`, `multipleOf` or list types on a
  * variable), raw default/example/enum values are decoded, and `false` flags are dropped.
  */
-import { GoJsonSyntaxError, decodeGoJson } from '../../go/index.js';
+import { GoJsonError, decodeGoJson } from '../../go/index.js';
 import { FieldPath, fieldInvalid, type FieldError } from '../field/index.js';
 import { RawJson, type JSONSchemaProps, type ValidationRule } from '../schema/index.js';
 
@@ -12,7 +12,7 @@ function decode(value: unknown, path: FieldPath, what: 'default' | 'enum value' 
   try {
     return { ok: true, value: decodeGoJson(value.text) };
   } catch (err) {
-    const message = err instanceof GoJsonSyntaxError ? err.message : String(err);
+    const message = err instanceof GoJsonError ? err.message : String(err);
     errs.push(fieldInvalid(path, value.text, `${what} is not valid JSON: ${message}`));
     return { ok: false, value: undefined };
   }
