@@ -117,7 +117,9 @@ function celRules(schema: JSONSchemaProps, object: unknown, old: unknown, path: 
 
 function fromFieldError(src: SourceObject, e: FieldError): Finding {
   const field = e.field === '<nil>' ? '' : e.field;
-  const value = typeof e.badValue === 'symbol' ? undefined : e.badValue;
+  // The API server's bad value is sometimes the type's name (`"string"`); the finding shows what the object holds.
+  const held = field ? valueAt(src.object, field) : undefined;
+  const value = held !== undefined ? held : typeof e.badValue === 'symbol' ? undefined : e.badValue;
   return findingAt(src, { severity: 'error', field, message: e.message, ...(value !== undefined && value !== null ? { value } : {}) });
 }
 
@@ -163,4 +165,20 @@ function countTransitionRules(s: JSONSchemaProps | undefined, depth: number): nu
   n += countTransitionRules(s.items, depth + 1);
   for (const a of s.allOf ?? []) n += countTransitionRules(a, depth + 1);
   return n;
+}
+
+/** The value at a Go field path (`spec.a[0].b`, `data[key]`), when the object holds one. */
+function valueAt(object: unknown, field: string): unknown {
+  let cur: unknown = object;
+  const re = /([^.[\]]+)|\[([^\]]*)\]/g;
+  for (let m = re.exec(field); m; m = re.exec(field)) {
+    const seg = m[1] ?? m[2] ?? '';
+    if (Array.isArray(cur)) {
+      const i = Number(seg);
+      if (!/^\d+$/.test(seg) || i >= cur.length) return undefined;
+      cur = cur[i];
+    } else if (isRecord(cur) && Object.prototype.hasOwnProperty.call(cur, seg)) cur = cur[seg];
+    else return undefined;
+  }
+  return cur;
 }

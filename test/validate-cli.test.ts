@@ -1,0 +1,85 @@
+/** `capiform validate` from the command line: inputs, `--schemas`, `--json` and the exit codes. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { testdir } from './helpers/testdir.js';
+
+const repoRoot = join(import.meta.dirname, '..');
+
+const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: { type: integer }
+`;
+
+const widget = (size: string): string => `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: a\nspec:\n  size: ${size}\n`;
+
+describe('capiform validate', () => {
+  it('the embedded example validates clean (exit 0)', async () => {
+    const res = await runCli(['validate'], { cwd: repoRoot });
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/^0 errors, 0 warnings in \d+ objects/);
+    expect(res.code).toBe(0);
+  });
+
+  it('reads CRDs from --schemas and reports findings with exit 1', async () => {
+    const dir = testdir({ 'crds/widgets.yaml': crd, 'objects/w.yaml': `# a widget\n${widget('"big"')}` });
+    const res = await runCli(['validate', 'objects', '--schemas', 'crds'], { cwd: dir });
+    expect(res.stdout).toBe(
+      'objects/w.yaml:1: error: Widget a/w: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"\n',
+    );
+    expect(res.stderr).toBe('1 error, 0 warnings in 1 object (1 checked against a schema)\n');
+    expect(res.code).toBe(1);
+  });
+
+  it('takes the CRDs among the paths themselves, and prints JSON for CI', async () => {
+    const dir = testdir({ 'all.yaml': `${crd}---\n${widget('3')}` });
+    const res = await runCli(['validate', 'all.yaml', '--json'], { cwd: dir });
+    expect(res.code).toBe(0);
+    const json = JSON.parse(res.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ valid: true, errors: 0, warnings: 0, objects: 2, checked: 1, unchecked: ['apiextensions.k8s.io/v1 CustomResourceDefinition'], findings: [] });
+  });
+
+  it('lists findings in JSON with file, line, object, field, message and value', async () => {
+    const dir = testdir({ 'all.yaml': `${crd}---\n${widget('"x"')}` });
+    const res = await runCli(['validate', 'all.yaml', '--json'], { cwd: dir });
+    expect(res.code).toBe(1);
+    expect((JSON.parse(res.stdout) as { findings: unknown[] }).findings).toEqual([
+      {
+        severity: 'error',
+        file: 'all.yaml',
+        line: 22,
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        namespace: 'a',
+        name: 'w',
+        field: 'spec.size',
+        message: 'spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"',
+        value: 'x',
+      },
+    ]);
+  });
+
+  it('exits 2 for unreadable input', async () => {
+    const dir = testdir({ 'bad.yaml': 'a: [\n' });
+    expect((await runCli(['validate', 'missing.yaml'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['validate', 'bad.yaml'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['validate', 'bad.yaml', '--schemas', 'nope'], { cwd: dir })).code).toBe(2);
+  });
+});
