@@ -11,6 +11,7 @@ export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type
 export { readManifest, type ManifestFile } from './manifests.js';
 export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
 export { validateObjects, type ObjectsResult } from './objects.js';
+export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
 
 export interface ValidateInput {
   /** The objects to check; the CRDs among them declare schemas too (they are applied together). */
