@@ -82,4 +82,17 @@ describe('capiform validate', () => {
     expect((await runCli(['validate', 'bad.yaml'], { cwd: dir })).code).toBe(2);
     expect((await runCli(['validate', 'bad.yaml', '--schemas', 'nope'], { cwd: dir })).code).toBe(2);
   });
+
+  it('--contract lints release folders and names each rule', async () => {
+    const metadata = 'apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3\nkind: Metadata\nreleaseSeries:\n- major: 1\n  minor: 0\n  contract: v1beta2\n';
+    const components = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n  namespace: x-system\n  labels:\n    cluster.x-k8s.io/provider: infrastructure-x\nspec:\n  template:\n    spec:\n      containers:\n      - name: controller\n';
+    const dir = testdir({ 'repo/infrastructure-x/v1.0.0/metadata.yaml': metadata, 'repo/infrastructure-x/v1.0.0/infrastructure-components.yaml': components });
+    const res = await runCli(['validate', '--contract', 'repo'], { cwd: dir });
+    expect(res.stdout).toBe(
+      'infrastructure-x/v1.0.0/infrastructure-components.yaml:1: warning [components.namespace-count]: the components hold 0 Namespace objects; clusterctl expects exactly one (the target namespace)\n' +
+        'infrastructure-x/v1.0.0/infrastructure-components.yaml:1: error [components.manager-container]: Deployment x-system/c: the Deployment has no container named "manager" (clusterctl sets image overrides and flags on it)\n',
+    );
+    expect(res.stderr).toBe('1 error, 1 warning in 1 release\n');
+    expect(res.code).toBe(1);
+  });
 });

@@ -3,11 +3,14 @@
  * CRDs and OpenAPI documents of `--schemas`, and the project's rendered provider components; then the pure checks of
  * src/validate.
  */
-import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { manifestLabel } from '../capi/index.js';
+import { InputError } from '../errors.js';
+import { lockFileName, readLockedProviders } from '../lock/index.js';
 import { MAX_MANIFEST_SIZE, readTextFile } from '../yaml/index.js';
 import { treeRoots } from '../render/index.js';
-import { readManifest, validateManifests, type ManifestFile, type ValidationReport } from '../validate/index.js';
+import { lintProviderRelease, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../validate/index.js';
 import { manifestFiles } from './plan-inputs/index.js';
 
 export interface ValidateRequest {
@@ -59,3 +62,66 @@ function readAll(paths: readonly string[], base: string, names: RegExp): Manifes
   return out;
 }
 
+
+export interface ContractRequest {
+  cwd: string;
+  /** Release folders (`<label>/<version>/`), or folders above them (a clusterctl local repository). */
+  paths: readonly string[];
+  /** Without paths: the project whose locked providers (local repositories) are linted. */
+  projectDir?: string;
+}
+
+export interface ContractReport extends ValidationReport {
+  /** The releases linted, `infrastructure-docker/v1.12.4`. */
+  releases: string[];
+  /** Locked providers not linted: their releases are not in a local folder. */
+  skipped: string[];
+}
+
+/** The provider-contract lint over release folders, or over the project's locked local providers. */
+export function lintProviderContracts(req: ContractRequest): ContractReport {
+  const folders: string[] = [];
+  const skipped: string[] = [];
+  if (req.paths.length > 0) {
+    for (const p of req.paths) folders.push(...releaseFolders(resolve(req.cwd, p), 0));
+  } else if (req.projectDir) {
+    const lockPath = join(req.projectDir, lockFileName);
+    if (!existsSync(lockPath)) throw new InputError(`no ${lockFileName} in ${req.projectDir}`, { hint: 'run `capiform lock` first, or pass release folders' });
+    for (const p of readLockedProviders(lockPath)) {
+      const label = p.label ?? manifestLabel(p.name, p.type);
+      if (p.source.kind !== 'local') {
+        skipped.push(`${label} ${p.version} (${p.source.kind})`);
+        continue;
+      }
+      // A local source's URL names `<repository>/<label>/<version or latest>/<components file>`.
+      folders.push(join(dirname(dirname(resolve(req.projectDir, p.source.url))), p.version));
+    }
+  }
+  const findings: Finding[] = [];
+  const releases: string[] = [];
+  for (const dir of folders) {
+    const files = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+      .map((e) => e.name)
+      .sort()
+      .map((name) => ({ name, text: readTextFile(join(dir, name), MAX_MANIFEST_SIZE, 'manifest', relative(req.cwd, join(dir, name))) }));
+    const release = { label: basename(dirname(dir)), version: basename(dir), files };
+    releases.push(`${release.label}/${release.version}`);
+    findings.push(...lintProviderRelease(release));
+  }
+  return { ...reportOf(findings, 0, 0, []), releases, skipped };
+}
+
+/** `dir` itself when it holds a release (metadata.yaml or a components file), else the releases below it. */
+function releaseFolders(dir: string, depth: number): string[] {
+  if (!existsSync(dir)) throw new InputError(`no such file or directory: ${dir}`, { hint: 'pass a release folder (<provider>/<version>/) or a local repository' });
+  if (!statSync(dir).isDirectory()) return [dirname(dir)];
+  const entries = readdirSync(dir, { withFileTypes: true });
+  if (entries.some((e) => e.isFile() && (e.name === 'metadata.yaml' || /components.*\.yaml$/.test(e.name)))) return [dir];
+  if (depth >= 2) return [];
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .flatMap((n) => releaseFolders(join(dir, n), depth + 1));
+}

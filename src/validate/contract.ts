@@ -333,7 +333,9 @@ function checkInfraKinds(c: Ctx, crds: Crd[]): void {
     else if (template.listKind !== `${d.kind}TemplateList`) {
       report(c, 'crd.template-pair', template.src, 'spec.names.listKind', `template kind ${template.kind} has no ${template.kind}List kind`, template.listKind);
     }
-    for (const v of d.versions.filter((x) => x.served && x.schema)) {
+    // The contract's fields are required of the versions the contract label names (all served ones without it).
+    const labelled = new Set(Object.entries(labelsOf(d.src.object)).filter(([k]) => contractLabel.test(k)).flatMap(([, v]) => String(v).split('_')));
+    for (const v of d.versions.filter((x) => x.served && x.schema && (labelled.size === 0 || labelled.has(x.name)))) {
       const props = (s: unknown, ...path: string[]): boolean => {
         let cur: unknown = s;
         for (const p of path) {

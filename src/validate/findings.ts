@@ -77,7 +77,8 @@ export function objectLabel(f: Pick<Finding, 'kind' | 'namespace' | 'name'>): st
 export function formatFinding(f: Finding): string {
   const rule = f.rule ? ` [${f.rule}]` : '';
   const hint = f.hint ? `\n    hint: ${f.hint}` : '';
-  return `${f.file}:${f.line}: ${f.severity}${rule}: ${objectLabel(f)}: ${f.message}${hint}`;
+  const object = f.kind || f.name ? `${objectLabel(f)}: ` : '';
+  return `${f.file}:${f.line}: ${f.severity}${rule}: ${object}${f.message}${hint}`;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
