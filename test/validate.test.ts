@@ -267,3 +267,87 @@ describe.skipIf(!corpus.present)(`a CAPD cluster against the CRDs of its release
     );
   });
 });
+
+describe('Cluster API lints', () => {
+  const clusterCrd = (kind: string, plural: string, versions: string[]): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.cluster.x-k8s.io
+spec:
+  group: cluster.x-k8s.io
+  names: { kind: ${kind}, plural: ${plural} }
+  scope: Namespaced
+  versions:
+${versions.map((v) => `  - name: ${v}\n    served: true\n    storage: ${v === 'v1beta2'}\n    schema:\n      openAPIV3Schema:\n        type: object\n        x-kubernetes-preserve-unknown-fields: true\n`).join('')}`;
+  const crds = objectsOf(
+    [clusterCrd('Cluster', 'clusters', ['v1beta1', 'v1beta2']), clusterCrd('ClusterClass', 'clusterclasses', ['v1beta2']), clusterCrd('MachineDeployment', 'machinedeployments', ['v1beta1', 'v1beta2'])].join('---\n'),
+    'crds.yaml',
+  );
+  const lints = (text: string): string[] =>
+    validateManifests({ objects: objectsOf(text, 'cluster.yaml'), schemaObjects: crds })
+      .findings.filter((f) => f.rule)
+      .map((f) => `${f.severity} ${f.rule} ${f.field}: ${f.message} (hint: ${f.hint})`);
+
+  const quickStart = `apiVersion: cluster.x-k8s.io/v1beta2
+kind: ClusterClass
+metadata: { name: quick-start, namespace: team-a }
+spec:
+  kubernetesVersions: [v1.33.0, v1.34.0]
+`;
+  const topologyCluster = (topology: string): string => `apiVersion: cluster.x-k8s.io/v1beta2
+kind: Cluster
+metadata: { name: dev, namespace: team-a }
+spec:
+  topology:
+${topology}`;
+
+  it('a topology Cluster with its class and a supported version has no lint findings', () => {
+    expect(lints(`${quickStart}---\n${topologyCluster('    classRef: { name: quick-start }\n    version: v1.34.0\n')}`)).toEqual([]);
+  });
+
+  it('an autoscaler-managed MachineDeployment must not pin replicas, standalone or in a topology', () => {
+    const md = `apiVersion: cluster.x-k8s.io/v1beta2
+kind: MachineDeployment
+metadata:
+  name: md-0
+  namespace: team-a
+  annotations:
+    cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size: "1"
+    cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size: "5"
+spec:
+  replicas: 3
+`;
+    const topology = `    classRef: { name: quick-start }
+    version: v1.34.0
+    workers:
+      machineDeployments:
+      - class: default-worker
+        name: md-0
+        metadata:
+          annotations:
+            cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size: "5"
+        replicas: 2
+`;
+    expect(lints(`${md}---\n${quickStart}---\n${topologyCluster(topology)}`)).toEqual([
+      'error capi.autoscaler-replicas spec.replicas: spec.replicas: the cluster autoscaler manages the replicas (cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size, cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size); a pinned value resets its choice on every sync (hint: remove replicas and let the autoscaler size the group between its min and max)',
+      'error capi.autoscaler-replicas spec.topology.workers.machineDeployments[0].replicas: spec.topology.workers.machineDeployments[0].replicas: the cluster autoscaler manages the replicas (cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size); a pinned value resets its choice on every sync (hint: remove replicas and let the autoscaler size the group between its min and max)',
+    ]);
+    expect(lints(md.replace('  replicas: 3\n', '  clusterName: dev\n'))).toEqual([]);
+  });
+
+  it('flags v1beta1 objects on a v1beta2 contract with the conversion hint', () => {
+    const old = 'apiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata: { name: dev, namespace: team-a }\nspec: {}\n';
+    expect(lints(old)).toEqual([
+      "warning capi.v1beta1-on-v1beta2 apiVersion: Cluster is written as cluster.x-k8s.io/v1beta1 on a v1beta2 contract: the API server converts it, but v1beta1 is deprecated and its fields differ (hint: convert it to cluster.x-k8s.io/v1beta2 (CAPI's v1beta1 → v1beta2 conversion: e.g. topology.class → topology.classRef.name, infrastructureRef/bootstrap.configRef keep only apiGroup, kind and name))",
+    ]);
+  });
+
+  it('a topology Cluster whose class or version is not available is an error', () => {
+    expect(lints(topologyCluster('    classRef: { name: missing }\n    version: v1.34.0\n'))).toEqual([
+      'error capi.topology-class spec.topology.classRef.name: spec.topology.classRef.name: ClusterClass team-a/missing is not available: no such ClusterClass among the validated objects (hint: render or pass the ClusterClass with the Cluster (clusterclasses/), or fix the class name and namespace)',
+    ]);
+    expect(lints(`${quickStart}---\n${topologyCluster('    classRef: { name: quick-start }\n    version: v1.35.0\n')}`)).toEqual([
+      "error capi.topology-version spec.topology.version: spec.topology.version: version v1.35.0 is not one of the versions ClusterClass team-a/quick-start supports (v1.33.0, v1.34.0) (hint: pick a version from the ClusterClass's spec.kubernetesVersions)",
+    ]);
+  });
+});

@@ -5,12 +5,14 @@
  */
 import { sortFindings as sortFindingsStable, type Finding, type SourceObject } from './findings.js';
 import { validateObjects } from './objects.js';
+import { lintCapiObjects } from './capi-lints.js';
 import { isCrd, SchemaCatalog } from './schemas.js';
 
 export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
 export { readManifest, type ManifestFile } from './manifests.js';
 export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
 export { validateObjects, type ObjectsResult } from './objects.js';
+export { lintCapiObjects } from './capi-lints.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
 
 export interface ValidateInput {
@@ -45,7 +47,7 @@ export function schemaCatalogOf(input: ValidateInput): SchemaCatalog {
 /** Checks every object of `input`; findings come in file and line order. */
 export function validateManifests(input: ValidateInput, catalog: SchemaCatalog = schemaCatalogOf(input)): ValidationReport {
   const res = validateObjects(input.objects, catalog);
-  return reportOf(res.findings, input.objects.length, res.checked, res.unchecked);
+  return reportOf([...res.findings, ...lintCapiObjects(input.objects, catalog)], input.objects.length, res.checked, res.unchecked);
 }
 
 export function reportOf(findings: Finding[], objects: number, checked: number, unchecked: string[]): ValidationReport {
