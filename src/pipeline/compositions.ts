@@ -14,6 +14,7 @@ import { readProject, type ProjectState } from './read-project.js';
 import { recordArtifacts, renderTree } from './render-stage.js';
 import { resolveProject, type ResolvedProject } from './resolve-stage.js';
 import type { PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+import { validateRendered } from './validate.js';
 
 async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; project: ProjectState; resolved: ResolvedProject }> {
   const ctx = pipelineContext(opts);
@@ -46,6 +47,7 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
   const { run, rendered, files, lock, result } = await assembled(opts, { contents: false, readBytes: false }, true);
+  if (opts.validate !== false) validateRendered(run.ctx.config.dir, files);
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock);
   return result({ lockWritten: lock.changed, changes, repaired });
 }

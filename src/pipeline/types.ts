@@ -38,6 +38,8 @@ export interface PipelineRequest {
   http?: HttpClient;
   /** Progress and notes (already redacted). */
   log?: (line: string) => void;
+  /** `render --no-validate`: write the tree without checking the rendered objects against their CRDs. */
+  validate?: boolean;
 }
 
 export interface PipelineOptions extends PipelineRequest {

@@ -10,7 +10,7 @@ import { InputError } from '../errors.js';
 import { lockFileName, readLockedProviders } from '../lock/index.js';
 import { MAX_MANIFEST_SIZE, readTextFile } from '../yaml/index.js';
 import { treeRoots } from '../render/index.js';
-import { lintProviderRelease, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../validate/index.js';
+import { formatFinding, isCrd, lintProviderRelease, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../validate/index.js';
 import { manifestFiles } from './plan-inputs/index.js';
 
 export interface ValidateRequest {
@@ -124,4 +124,34 @@ function releaseFolders(dir: string, depth: number): string[] {
     .map((e) => e.name)
     .sort()
     .flatMap((n) => releaseFolders(join(dir, n), depth + 1));
+}
+
+/** Most findings listed in the error of a render that would write invalid objects. */
+const maxListedFindings = 20;
+
+/**
+ * `render` checks what it is about to write: the ClusterClasses and clusters it rendered again, against the CRDs of
+ * the tree's provider components (schema, unknown fields, CEL rules and the autoscaler lint). Directories the tree
+ * cache reused were checked when they were rendered from the same inputs, so an unchanged project costs nothing.
+ * Invalid objects stop the render before anything is written (exit 2).
+ */
+export function validateRendered(dir: string, files: ReadonlyArray<{ path: string; content: string }>): void {
+  const changed = files.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
+  if (changed.length === 0) return;
+  const objects = changed.flatMap((f) => readManifest(f.content, f.path).objects);
+  const schemaObjects = files
+    .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', f.path) : '';
+      // Only CRDs matter here: skip the documents of files that declare none without parsing them.
+      return text.includes('CustomResourceDefinition') ? readManifest(text, f.path).objects.filter((o) => isCrd(o.object)) : [];
+    });
+  const report = validateManifests({ objects, schemaObjects }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  const errors = report.findings.filter((f) => f.severity === 'error');
+  if (errors.length === 0) return;
+  const listed = errors.slice(0, maxListedFindings).map((f) => `  ${formatFinding(f)}`);
+  if (errors.length > maxListedFindings) listed.push(`  … and ${errors.length - maxListedFindings} more`);
+  throw new InputError(`the rendered objects are invalid (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was written:\n${listed.join('\n')}`, {
+    hint: 'fix the config or template the findings point at; `capiform render --no-validate` writes the tree anyway',
+  }, 'E_INVALID_OBJECTS');
 }

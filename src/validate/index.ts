@@ -44,10 +44,16 @@ export function schemaCatalogOf(input: ValidateInput): SchemaCatalog {
   return catalog;
 }
 
+export interface ValidateOptions {
+  /** The lint rules to run (`capi.autoscaler-replicas`, …); default: all. */
+  lints?: readonly string[];
+}
+
 /** Checks every object of `input`; findings come in file and line order. */
-export function validateManifests(input: ValidateInput, catalog: SchemaCatalog = schemaCatalogOf(input)): ValidationReport {
+export function validateManifests(input: ValidateInput, catalog: SchemaCatalog = schemaCatalogOf(input), options: ValidateOptions = {}): ValidationReport {
   const res = validateObjects(input.objects, catalog);
-  return reportOf([...res.findings, ...lintCapiObjects(input.objects, catalog)], input.objects.length, res.checked, res.unchecked);
+  const lints = lintCapiObjects(input.objects, catalog).filter((f) => !options.lints || options.lints.includes(f.rule ?? ''));
+  return reportOf([...res.findings, ...lints], input.objects.length, res.checked, res.unchecked);
 }
 
 export function reportOf(findings: Finding[], objects: number, checked: number, unchecked: string[]): ValidationReport {

@@ -15,8 +15,9 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
+    .option('--no-validate', 'write the tree without checking the rendered clusters against their CRDs')
     .addOption(lockTimeoutOption())
-    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string }, cmd: Command) => {
+    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string; validate?: boolean }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
@@ -29,7 +30,7 @@ export function registerRender(program: Command, io: CliIO): void {
       try {
         const compose = local.check ? checkProject : renderProject;
         const run = (): ReturnType<typeof compose> =>
-          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, validate: local.validate !== false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
         // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
         const res = local.check
           ? await readSettled(config.dir, run, lockFileName)
