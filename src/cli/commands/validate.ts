@@ -24,7 +24,7 @@ export function registerValidate(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* of the project (default: discovered in the current directory)')
     .action(async (paths: string[], local: ValidateOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions & ValidateOptions>();
-      const { lintProviderContracts, validateProject } = await import('../../pipeline/index.js');
+      const { lintProviderContracts, validateProject } = await import('../../pipeline/validate/index.js');
       let projectDir: string | undefined;
       if (paths.length === 0 || local.config) {
         const { loadPipelineConfig } = await import('./pipeline-shared.js');

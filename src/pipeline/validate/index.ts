@@ -1,17 +1,18 @@
 /**
- * What `capiform validate` reads: the manifests named on the command line (or the project's rendered tree), the
+ * A door of its own, so that commands which never validate do not load the schema and CEL checks. What
+ * `capiform validate` reads: the manifests named on the command line (or the project's rendered tree), the
  * CRDs and OpenAPI documents of `--schemas`, and the project's rendered provider components; then the pure checks of
  * src/validate.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { manifestLabel } from '../capi/index.js';
-import { InputError } from '../errors.js';
-import { lockFileName, readLockedProviders } from '../lock/index.js';
-import { MAX_MANIFEST_SIZE, readTextFile } from '../yaml/index.js';
-import { treeRoots } from '../render/index.js';
-import { formatFinding, isCrd, lintProviderRelease, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../validate/index.js';
-import { manifestFiles } from './plan-inputs/index.js';
+import { manifestLabel } from '../../capi/index.js';
+import { InputError } from '../../errors.js';
+import { lockFileName, readLockedProviders } from '../../lock/index.js';
+import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
+import { treeRoots } from '../../render/index.js';
+import { formatFinding, isCrd, lintProviderRelease, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { manifestFiles } from '../plan-inputs/index.js';
 
 export interface ValidateRequest {
   /** Where relative paths are read from and reported against. */
@@ -131,20 +132,30 @@ const maxListedFindings = 20;
 
 /**
  * `render` checks what it is about to write: the ClusterClasses and clusters it rendered again, against the CRDs of
- * the tree's provider components (schema, unknown fields, CEL rules and the autoscaler lint). Directories the tree
- * cache reused were checked when they were rendered from the same inputs, so an unchanged project costs nothing.
+ * the tree's provider components (schema, unknown fields, CEL rules and the autoscaler lint). `toCheck` are the
+ * files that changed (see the render composition); what is already on disk was checked when it was written.
  * Invalid objects stop the render before anything is written (exit 2).
  */
-export function validateRendered(dir: string, files: ReadonlyArray<{ path: string; content: string }>): void {
-  const changed = files.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
+export function validateRendered(
+  dir: string,
+  files: ReadonlyArray<{ path: string; content: string }>,
+  toCheck: ReadonlyArray<{ path: string; content: string }> = files,
+): void {
+  const changed = toCheck.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
   if (changed.length === 0) return;
   const objects = changed.flatMap((f) => readManifest(f.content, f.path).objects);
+  // Only the CRDs of the groups the objects use, and only their documents are parsed (cert-manager's are not).
+  const groups = new Set(objects.map((o) => (typeof o.object.apiVersion === 'string' ? o.object.apiVersion.replace(/\/?[^/]*$/, '') : '')));
+  const wanted = (doc: string): boolean => /^kind: CustomResourceDefinition\s*$/m.test(doc) && [...groups].some((g) => g !== '' && doc.includes(`group: ${g}\n`));
   const schemaObjects = files
     .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
     .flatMap((f) => {
       const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', f.path) : '';
-      // Only CRDs matter here: skip the documents of files that declare none without parsing them.
-      return text.includes('CustomResourceDefinition') ? readManifest(text, f.path).objects.filter((o) => isCrd(o.object)) : [];
+      if (!text.includes('CustomResourceDefinition')) return [];
+      return splitDocuments(text, f.path)
+        .map((c) => text.slice(c.start, c.end))
+        .filter(wanted)
+        .flatMap((doc) => readManifest(doc, f.path).objects.filter((o) => isCrd(o.object)));
     });
   const report = validateManifests({ objects, schemaObjects }, undefined, { lints: ['capi.autoscaler-replicas'] });
   const errors = report.findings.filter((f) => f.severity === 'error');
