@@ -115,7 +115,7 @@ const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+
 // Other helpers' micro-benchmarks, when present.
 const extra = {};
 // BENCH_EXTRAS=0 skips them (the pipeline bench alone renders 10,000 clusters).
-const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle'];
+const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle', 'topology'];
 for (const name of extras) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;

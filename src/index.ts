@@ -73,6 +73,16 @@ export {
 } from './plan/upgrade/index.js';
 export { formatMovePlan, planMove, type MovePlan, type MovePlanObject } from './plan/move/index.js';
 export {
+  compareExpansions,
+  planTopology,
+  reviewTopology,
+  reviewTreeTopology,
+  type ClusterTopologyReview,
+  type RoleChange,
+  type TopologyPlan,
+  type TopologyReview,
+} from './plan/topology/index.js';
+export {
   hashTemplateNames,
   renderClusterTemplate,
   renderProviderComponents,
@@ -92,3 +102,14 @@ export {
   type ArgoCdInput,
   type KustomizationOptions,
 } from './render/argocd/index.js';
+export {
+  expandTopology,
+  type ExpandedCluster,
+  type ExpandedVariable,
+  type ExpandOptions,
+  type ExpandResult,
+  type FieldError,
+  type TopologyObject,
+  type TopologyProblem,
+  type UpgradePlan as TopologyUpgradePlan,
+} from './topology/index.js';

@@ -14,3 +14,5 @@ export {
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
 export { checkGoJson, decodeGoJson, GoJsonSyntaxError } from './json.js';
+export * from './template/index.js';
+export { hermeticTxtFuncMap, nondeterministicSprigFunctions } from './sprig/index.js';

@@ -2,16 +2,27 @@
 
 /** Go `strconv.Quote` (`%q`): double-quoted with Go escapes; non-printable runes escaped. */
 export function goQuote(s: string): string {
-  let out = '"';
+  return goQuoteWith(s, '"', false);
+}
+
+/**
+ * strconv's quoteWith: `quote` is `"` (Quote, QuoteToASCII) or `'` (QuoteRune, QuoteRuneToASCII); with
+ * `asciiOnly` every rune outside printable ASCII is escaped.
+ */
+export function goQuoteWith(s: string, quote: '"' | "'", asciiOnly: boolean): string {
+  let out = quote;
   for (const ch of s) {
     const cp = ch.codePointAt(0) ?? 0;
+    if (ch === quote || ch === '\\') {
+      out += `\\${ch}`;
+      continue;
+    }
+    const printable = ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+    if (printable && (!asciiOnly || cp < 0x80)) {
+      out += ch;
+      continue;
+    }
     switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case '\\':
-        out += '\\\\';
-        continue;
       case '\x07':
         out += '\\a';
         continue;
@@ -34,17 +45,16 @@ export function goQuote(s: string): string {
         out += '\\v';
         continue;
     }
-    if (cp === 0xfffd && ch !== '\ufffd') {
-      out += '\\ufffd';
-    } else if (ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
-      out += ch;
-    } else if (cp < 0x20 || cp === 0x7f) {
+    if (cp < 0x20 || cp === 0x7f) {
       out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    } else if (cp >= 0xd800 && cp <= 0xdfff) {
+      // A lone surrogate is not a valid rune: Go quotes it as the replacement character.
+      out += '\\ufffd';
     } else if (cp < 0x10000) {
       out += `\\u${cp.toString(16).padStart(4, '0')}`;
     } else {
       out += `\\U${cp.toString(16).padStart(8, '0')}`;
     }
   }
-  return `${out}"`;
+  return out + quote;
 }

@@ -54,6 +54,14 @@ export abstract class GoObject {
   field(_name: string): GoValue | undefined {
     return undefined;
   }
+  /**
+   * The declared Go type of a field, when it is an interface type (`interface {}`, `fmt.Stringer`): the template
+   * engine then treats the field's value as Go treats an interface-typed field (a nil one prints `<no value>`).
+   * Undefined means a concrete type.
+   */
+  fieldType(_name: string): string | undefined {
+    return undefined;
+  }
   /** A method (called with the receiver bound), or undefined. */
   method(_name: string): GoFunc | undefined {
     return undefined;
