@@ -1,8 +1,9 @@
 /** `capiform validate` from the command line: inputs, `--schemas`, `--json` and the exit codes. */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { testdir } from './helpers/testdir.js';
+import { tempDir, testdir } from './helpers/testdir.js';
 
 const repoRoot = join(import.meta.dirname, '..');
 
@@ -94,5 +95,17 @@ describe('capiform validate', () => {
     );
     expect(res.stderr).toBe('1 error, 1 warning in 1 release\n');
     expect(res.code).toBe(1);
+  });
+
+  it('without paths, the topology of each cluster is expanded and a Cluster that cannot be expanded is an error', async () => {
+    const dir = tempDir('capiform-validate-topology-');
+    for (const f of ['capi.config.ts', 'capi.lock.yaml', 'examples', 'providers', 'clusters', 'clusterclasses']) cpSync(join(repoRoot, f), join(dir, f), { recursive: true });
+    const file = join(dir, 'clusters', 'team-a', 'dev-1', 'cluster.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('        enforce: baseline\n', '        enforce: baseline\n        colour: red\n'));
+    const res = await runCli(['validate', '--json'], { cwd: dir });
+    const report = JSON.parse(res.stdout) as { objects: number; findings: Array<{ rule?: string; file: string; severity: string; message: string }> };
+    expect(res.code).toBe(1);
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.file])).toEqual([['capi.topology', 'clusters/team-a/dev-1/cluster.yaml']]);
+    expect(report.findings[0]!.message).toContain('colour');
   });
 });

@@ -13,6 +13,7 @@ export { readManifest, type ManifestFile } from './manifests.js';
 export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
 export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
+export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
 
 export interface ValidateInput {

@@ -11,7 +11,7 @@ import { InputError } from '../../errors.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { formatFinding, isCrd, lintProviderRelease, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 
 export interface ValidateRequest {
@@ -38,11 +38,14 @@ export function validateProject(req: ValidateRequest): ValidationReport {
   const schemaFiles = readAll(req.schemas.map((p) => resolve(req.cwd, p)), req.cwd, /\.(ya?ml|json)$/);
   const providers = req.paths.length > 0 && req.projectDir ? join(req.projectDir, 'providers') : undefined;
   const projectCrds = providers && existsSync(providers) ? readAll([providers], req.cwd, /\.ya?ml$/) : emptyManifest();
-  return validateManifests({
-    objects: inputs.objects,
+  // Without paths, the objects the topology controller would create for the project's clusters are checked too.
+  const expanded = req.paths.length === 0 ? topologyExpandedObjects(inputs.objects) : { objects: [], findings: [] };
+  const report = validateManifests({
+    objects: [...inputs.objects, ...expanded.objects],
     schemaObjects: [...schemaFiles.objects, ...projectCrds.objects],
     openApiDocuments: [...inputs.openApiDocuments, ...schemaFiles.openApiDocuments],
   });
+  return expanded.findings.length === 0 ? report : reportOf([...report.findings, ...expanded.findings], report.objects, report.checked, report.unchecked);
 }
 
 function emptyManifest(): ManifestFile {
