@@ -50,10 +50,10 @@ describe('capiform plan topology', () => {
       ['machineDeploymentBootstrapTemplate/md-0', 'KubeadmConfigTemplate', expect.stringMatching(/^dev-1-md-0-[a-z0-9]{5}$/)],
       ['machineDeploymentInfrastructureTemplate/md-0', 'DockerMachineTemplate', expect.stringMatching(/^dev-1-md-0-[a-z0-9]{5}$/)],
     ]);
-    // What the class's patches set: the customImage patch from the topology version, the PodSecurity admission config.
+    // What the class's patches set, and which patch set it: customImage from the topology version, the PodSecurity admission config.
     expect(dev1[9]).toBe('  Values set by the class patches:');
-    expect(dev1).toContain('    controlPlaneInfrastructureMachineTemplate .spec.template.spec.customImage: kindest/node:v1.33.1');
-    expect(dev1).toContain('    machineDeploymentInfrastructureTemplate/md-0 .spec.template.spec.customImage: kindest/node:v1.33.1');
+    expect(dev1).toContain('    controlPlaneInfrastructureMachineTemplate .spec.template.spec.customImage: kindest/node:v1.33.1  [patch customImage]');
+    expect(dev1).toContain('    machineDeploymentInfrastructureTemplate/md-0 .spec.template.spec.customImage: kindest/node:v1.33.1  [patch customImage]');
     expect(dev1.some((l) => l.startsWith('    controlPlane .spec.kubeadmConfigSpec.files: [{"content":"apiVersion: apiserver.config.k8s.io/v1'))).toBe(true);
   });
 

@@ -52,7 +52,12 @@ export function formatTopologyPlan(plan: TopologyPlan): string {
     }
     if (c.patched.length > 0) {
       out.push('  Values set by the class patches:');
-      for (const p of c.patched) for (const v of p.values) out.push(`    ${p.role} ${v.path}: ${show(v.value)}`);
+      for (const p of c.patched) {
+        for (const v of p.values) {
+          const what = v.op === 'remove' ? '(removed)' : show(v.value);
+          out.push(`    ${p.role} ${v.path}: ${what}  [patch ${v.patch}]`);
+        }
+      }
     }
     for (const w of c.warnings) out.push(`  ! ${w}`);
   }

@@ -46,7 +46,6 @@ export function planTopology(objects: readonly KubeObject[]): TopologyPlan {
   return {
     warnings,
     clusters: result.clusters.map((c) => {
-      const classNamespace = c.class.split('/')[0] ?? '';
       const cluster = clusters.get(c.cluster);
       const version = cluster ? ((cluster.spec as { topology?: { version?: unknown } }).topology?.version as string | undefined) : undefined;
       const versionWarnings = reviewVersionChange(c.cluster, version, version, [], kubernetesVersionsOf(classes.get(c.class))).warnings;
@@ -55,7 +54,7 @@ export function planTopology(objects: readonly KubeObject[]): TopologyPlan {
         class: c.class,
         objects: c.objects,
         warnings: [...c.errors.map((e) => `error: ${e.message}`), ...c.warnings, ...(findings.clusters.get(c.cluster) ?? []), ...versionWarnings],
-        patched: c.objects.map((o) => ({ role: o.role, values: patchedValues(o.object, objects, classNamespace) })).filter((p) => p.values.length > 0),
+        patched: patchedValues(c),
         failed: c.errors.length > 0,
       };
     }),
