@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TreeFile } from '../render/index.js';
-import { checkTreePaths, diffTree } from './tree/index.js';
+import { pathInShard, type TreeFile } from '../render/index.js';
+import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree } from './apply.js';
 import { assembleTree, lockModel, sortTree } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
@@ -30,10 +30,13 @@ async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; 
  */
 async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean) {
   const run = await resolved(opts);
-  const rendered = await renderTree(run.ctx, run.resolved, render);
-  const files = assembleTree(rendered, run.resolved.resolution);
+  const { shard } = opts;
+  const rendered = await renderTree(run.ctx, run.resolved, render, shard);
+  // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'.
+  const scope: TreeScope = shard ? (path) => pathInShard(shard, path) : () => true;
+  const files = assembleTree(rendered, run.resolved.resolution).filter((f) => scope(f.path));
   if (checkPaths) checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
-  const lock = lockModel(run.ctx, run.project, run.resolved);
+  const lock = lockModel(run.ctx, run.project, run.resolved, shard !== undefined && shard.index !== 1);
   sortTree(files);
   const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
     lock: lock.lock,
@@ -43,7 +46,7 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
     omitted: rendered.omitted,
     ...over,
   });
-  return { run, rendered, files, lock, result };
+  return { run, rendered, files, lock, result, scope };
 }
 
 /**
@@ -65,20 +68,20 @@ function renderedObjectsToCheck(dir: string, files: readonly TreeFile[]): TreeFi
 
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
-  const { run, rendered, files, lock, result } = await assembled(opts, { contents: false, readBytes: false }, true);
+  const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
     if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck);
   }
-  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock);
+  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock, scope);
   return result({ lockWritten: lock.changed, changes, repaired });
 }
 
 /** `capiform render --check`: what `render` would change; writes nothing. */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
-  const { run, rendered, files, result } = await assembled(opts, { contents: false, readBytes: true }, true);
-  return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified), repaired: 'none' });
+  const { run, rendered, files, result, scope } = await assembled(opts, { contents: false, readBytes: true }, true);
+  return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified, scope), repaired: 'none' });
 }
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
