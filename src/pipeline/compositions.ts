@@ -6,7 +6,9 @@
  * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing in the project and
  * returns every file with its contents. Downloads and tree-cache blobs may still go to the user's cache.
  */
-import { pathInShard } from '../render/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathInShard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree } from './apply.js';
 import { assembleTree, lockModel, sortTree } from './assemble.js';
@@ -47,9 +49,31 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
   return { run, rendered, files, lock, result, scope };
 }
 
+/**
+ * The cluster and ClusterClass files `render` checks before writing: those whose bytes differ from the tree on disk
+ * (an unchanged file was checked when it was written), or all of them when a provider's files changed (new CRDs).
+ */
+function renderedObjectsToCheck(dir: string, files: readonly TreeFile[]): TreeFile[] {
+  const same = (f: TreeFile): boolean => {
+    try {
+      return readFileSync(join(dir, f.path), 'utf8') === f.content;
+    } catch {
+      return false;
+    }
+  };
+  const rendered = files.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path));
+  const providersChanged = files.some((f) => f.content !== '' && f.path.startsWith('providers/') && !same(f));
+  return providersChanged ? rendered : rendered.filter((f) => !same(f));
+}
+
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
   const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
+  if (opts.validate !== false) {
+    const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
+    // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
+    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck);
+  }
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock, scope);
   return result({ lockWritten: lock.changed, changes, repaired });
 }

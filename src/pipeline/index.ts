@@ -3,8 +3,8 @@
  * memory are compositions of the stages (./compositions.ts); `bundle` and `images` compose the tree on disk with a
  * render in memory (./bundle.ts, ./images.ts). `lock --upgrade --contract` lives here because it joins
  * the lock with the upgrade planner (src/plan), which sits above the lock. The project's files on disk (tree writer,
- * journal, writer lock, path checks) are ./tree, and what `plan` reads from disk is ./plan-inputs: each has a door of
- * its own for commands that need only that.
+ * journal, writer lock, path checks) are ./tree, what `plan` reads from disk is ./plan-inputs, and what `validate`
+ * reads and checks is ./validate: each has a door of its own for commands that need only that.
  */
 export { checkProject, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
 export type { ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';

@@ -38,6 +38,8 @@ export interface PipelineRequest {
   http?: HttpClient;
   /** Progress and notes (already redacted). */
   log?: (line: string) => void;
+  /** `render --no-validate`: write the tree without checking the rendered objects against their CRDs. */
+  validate?: boolean;
   /**
    * `--shard I/N`: render, check or write only the paths this shard owns (its clusters; shard 1 also everything that
    * is not a cluster directory), leaving the rest of the tree as it is.

@@ -1,5 +1,70 @@
 /**
- * The validate layer's door: rendered and expanded objects checked against the locked CRDs (structural schema and
- * CEL rules) and the provider-contract lint, between render and plan. Nothing lives here yet.
+ * The validate layer's door: rendered and expanded objects checked against the CRDs they are applied with and the
+ * built-in kinds' OpenAPI schemas (structural schema, unknown fields and CEL rules, with the API server's messages),
+ * between render and plan. Pure: objects and schemas in, findings out.
  */
-export {};
+import { sortFindings as sortFindingsStable, type Finding, type SourceObject } from './findings.js';
+import { validateObjects } from './objects.js';
+import { lintCapiObjects } from './capi-lints.js';
+import { isCrd, SchemaCatalog } from './schemas.js';
+
+export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
+export { readManifest, type ManifestFile } from './manifests.js';
+export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
+export { validateObjects, type ObjectsResult } from './objects.js';
+export { lintCapiObjects } from './capi-lints.js';
+export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
+export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
+
+export interface ValidateInput {
+  /** The objects to check; the CRDs among them declare schemas too (they are applied together). */
+  objects: readonly SourceObject[];
+  /** Objects that only contribute CRDs (`--schemas`, provider components), in order of precedence. */
+  schemaObjects?: readonly SourceObject[];
+  /** Kubernetes OpenAPI v3 documents for built-in kinds. */
+  openApiDocuments?: ReadonlyArray<{ doc: Record<string, unknown>; file: string }>;
+}
+
+export interface ValidationReport {
+  findings: Finding[];
+  /** Objects looked at. */
+  objects: number;
+  /** Objects checked against a schema. */
+  checked: number;
+  /** Built-in kinds without a schema, left unchecked. */
+  unchecked: string[];
+  errors: number;
+  warnings: number;
+}
+
+/** The catalog of every CRD and OpenAPI document of the input. */
+export function schemaCatalogOf(input: ValidateInput): SchemaCatalog {
+  const catalog = new SchemaCatalog();
+  for (const src of [...input.objects, ...(input.schemaObjects ?? [])]) if (isCrd(src.object)) catalog.addCrd(src);
+  for (const { doc, file } of input.openApiDocuments ?? []) catalog.addOpenApiDocument(doc, file);
+  return catalog;
+}
+
+export interface ValidateOptions {
+  /** The lint rules to run (`capi.autoscaler-replicas`, …); default: all. */
+  lints?: readonly string[];
+}
+
+/** Checks every object of `input`; findings come in file and line order. */
+export function validateManifests(input: ValidateInput, catalog: SchemaCatalog = schemaCatalogOf(input), options: ValidateOptions = {}): ValidationReport {
+  const res = validateObjects(input.objects, catalog);
+  const lints = lintCapiObjects(input.objects, catalog).filter((f) => !options.lints || options.lints.includes(f.rule ?? ''));
+  return reportOf([...res.findings, ...lints], input.objects.length, res.checked, res.unchecked);
+}
+
+export function reportOf(findings: Finding[], objects: number, checked: number, unchecked: string[]): ValidationReport {
+  const sorted = sortFindingsStable(findings);
+  return {
+    findings: sorted,
+    objects,
+    checked,
+    unchecked,
+    errors: sorted.filter((f) => f.severity === 'error').length,
+    warnings: sorted.filter((f) => f.severity === 'warning').length,
+  };
+}

@@ -18,6 +18,7 @@ export const commandModules: Record<string, () => Promise<RegisterCommand>> = {
   bundle: async () => (await import('./bundle.js')).registerBundle,
   lock: async () => (await import('./lock.js')).registerLock,
   render: async () => (await import('./render.js')).registerRender,
+  validate: async () => (await import('./validate.js')).registerValidate,
 };
 
 /** The registrations needed for `argv`: just the named command, or all of them for help and unknown commands. */

@@ -16,8 +16,9 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
     .option('--shard <I/N>', 'render (or check) only shard I of N: the clusters hashed to it; shard 1 also providers, ClusterClasses and Argo CD glue')
+    .option('--no-validate', 'write the tree without checking the rendered clusters against their CRDs')
     .addOption(lockTimeoutOption())
-    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string; shard?: string }, cmd: Command) => {
+    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string; shard?: string; validate?: boolean }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const { parseShard } = await import('../../render/index.js');
       const shard = local.shard === undefined ? undefined : parseShard(local.shard);
@@ -32,7 +33,7 @@ export function registerRender(program: Command, io: CliIO): void {
       try {
         const compose = local.check ? checkProject : renderProject;
         const run = (): ReturnType<typeof compose> =>
-          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...(shard ? { shard } : {}), env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...(shard ? { shard } : {}), validate: local.validate !== false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
         // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
         const res = local.check
           ? await readSettled(config.dir, run, lockFileName)

@@ -19,8 +19,11 @@ function rec(v: unknown): Obj | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
-/** Every `*.yaml`/`*.yml` file under `path` (or `path` itself), sorted, so runs are deterministic. */
-export function manifestFiles(path: string): string[] {
+/**
+ * Every `*.yaml`/`*.yml` file under `path` (or `path` itself), sorted, so runs are deterministic; `names` picks other
+ * files (`validate --schemas` also reads OpenAPI `*.json`).
+ */
+export function manifestFiles(path: string, names: RegExp = /\.ya?ml$/): string[] {
   if (!existsSync(path)) throw new InputError(`no such file or directory: ${path}`, { hint: 'pass a directory or file of manifests' });
   const st = statSync(path);
   if (st.isFile()) return [path];
@@ -29,7 +32,7 @@ export function manifestFiles(path: string): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (/\.ya?ml$/.test(entry.name)) out.push(p);
+      else if (names.test(entry.name)) out.push(p);
     }
   };
   walk(path);

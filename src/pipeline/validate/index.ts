@@ -1,0 +1,171 @@
+/**
+ * A door of its own, so that commands which never validate do not load the schema and CEL checks. What
+ * `capiform validate` reads: the manifests named on the command line (or the project's rendered tree), the
+ * CRDs and OpenAPI documents of `--schemas`, and the project's rendered provider components; then the pure checks of
+ * src/validate.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { manifestLabel } from '../../capi/index.js';
+import { InputError } from '../../errors.js';
+import { lockFileName, readLockedProviders } from '../../lock/index.js';
+import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
+import { treeRoots } from '../../render/index.js';
+import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { manifestFiles } from '../plan-inputs/index.js';
+
+export interface ValidateRequest {
+  /** Where relative paths are read from and reported against. */
+  cwd: string;
+  /** Files or folders of manifests; empty: the project's rendered tree under `projectDir`. */
+  paths: readonly string[];
+  /** Files or folders of CRDs (provider components) and Kubernetes OpenAPI v3 documents. */
+  schemas: readonly string[];
+  /** The project's root (the config's folder): its rendered `providers/` declare the CRDs. */
+  projectDir?: string;
+}
+
+/** The rendered folders whose objects are applied to a management cluster (Argo CD's own glue is not). */
+const appliedRoots = treeRoots.filter((r) => r !== 'argocd');
+/** kustomize's own file: read by kustomize, never applied. */
+const isKustomization = (file: string): boolean => /(^|[/\\])kustomization\.ya?ml$/.test(file);
+
+/** Reads the inputs of a validation and checks them. */
+export function validateProject(req: ValidateRequest): ValidationReport {
+  const base = req.paths.length > 0 ? req.cwd : (req.projectDir ?? req.cwd);
+  const inputPaths = req.paths.length > 0 ? req.paths.map((p) => resolve(req.cwd, p)) : appliedRoots.map((r) => join(base, r)).filter((p) => existsSync(p));
+  const inputs = readAll(inputPaths, base, /\.(ya?ml|json)$/);
+  const schemaFiles = readAll(req.schemas.map((p) => resolve(req.cwd, p)), req.cwd, /\.(ya?ml|json)$/);
+  const providers = req.paths.length > 0 && req.projectDir ? join(req.projectDir, 'providers') : undefined;
+  const projectCrds = providers && existsSync(providers) ? readAll([providers], req.cwd, /\.ya?ml$/) : emptyManifest();
+  // Without paths, the objects the topology controller would create for the project's clusters are checked too.
+  const expanded = req.paths.length === 0 ? topologyExpandedObjects(inputs.objects) : { objects: [], findings: [] };
+  const report = validateManifests({
+    objects: [...inputs.objects, ...expanded.objects],
+    schemaObjects: [...schemaFiles.objects, ...projectCrds.objects],
+    openApiDocuments: [...inputs.openApiDocuments, ...schemaFiles.openApiDocuments],
+  });
+  return expanded.findings.length === 0 ? report : reportOf([...report.findings, ...expanded.findings], report.objects, report.checked, report.unchecked);
+}
+
+function emptyManifest(): ManifestFile {
+  return { objects: [], openApiDocuments: [] };
+}
+
+function readAll(paths: readonly string[], base: string, names: RegExp): ManifestFile {
+  const out = emptyManifest();
+  for (const path of paths) {
+    for (const file of manifestFiles(path, names)) {
+      const source = relative(base, file) || file;
+      if (isKustomization(source)) continue;
+      const m = readManifest(readTextFile(file, MAX_MANIFEST_SIZE, 'manifest', source), source);
+      out.objects.push(...m.objects);
+      out.openApiDocuments.push(...m.openApiDocuments);
+    }
+  }
+  return out;
+}
+
+
+export interface ContractRequest {
+  cwd: string;
+  /** Release folders (`<label>/<version>/`), or folders above them (a clusterctl local repository). */
+  paths: readonly string[];
+  /** Without paths: the project whose locked providers (local repositories) are linted. */
+  projectDir?: string;
+}
+
+export interface ContractReport extends ValidationReport {
+  /** The releases linted, `infrastructure-docker/v1.12.4`. */
+  releases: string[];
+  /** Locked providers not linted: their releases are not in a local folder. */
+  skipped: string[];
+}
+
+/** The provider-contract lint over release folders, or over the project's locked local providers. */
+export function lintProviderContracts(req: ContractRequest): ContractReport {
+  const folders: string[] = [];
+  const skipped: string[] = [];
+  if (req.paths.length > 0) {
+    for (const p of req.paths) folders.push(...releaseFolders(resolve(req.cwd, p), 0));
+  } else if (req.projectDir) {
+    const lockPath = join(req.projectDir, lockFileName);
+    if (!existsSync(lockPath)) throw new InputError(`no ${lockFileName} in ${req.projectDir}`, { hint: 'run `capiform lock` first, or pass release folders' });
+    for (const p of readLockedProviders(lockPath)) {
+      const label = p.label ?? manifestLabel(p.name, p.type);
+      if (p.source.kind !== 'local') {
+        skipped.push(`${label} ${p.version} (${p.source.kind})`);
+        continue;
+      }
+      // A local source's URL names `<repository>/<label>/<version or latest>/<components file>`.
+      folders.push(join(dirname(dirname(resolve(req.projectDir, p.source.url))), p.version));
+    }
+  }
+  const findings: Finding[] = [];
+  const releases: string[] = [];
+  for (const dir of folders) {
+    const files = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+      .map((e) => e.name)
+      .sort()
+      .map((name) => ({ name, text: readTextFile(join(dir, name), MAX_MANIFEST_SIZE, 'manifest', relative(req.cwd, join(dir, name))) }));
+    const release = { label: basename(dirname(dir)), version: basename(dir), files };
+    releases.push(`${release.label}/${release.version}`);
+    findings.push(...lintProviderRelease(release));
+  }
+  return { ...reportOf(findings, 0, 0, []), releases, skipped };
+}
+
+/** `dir` itself when it holds a release (metadata.yaml or a components file), else the releases below it. */
+function releaseFolders(dir: string, depth: number): string[] {
+  if (!existsSync(dir)) throw new InputError(`no such file or directory: ${dir}`, { hint: 'pass a release folder (<provider>/<version>/) or a local repository' });
+  if (!statSync(dir).isDirectory()) return [dirname(dir)];
+  const entries = readdirSync(dir, { withFileTypes: true });
+  if (entries.some((e) => e.isFile() && (e.name === 'metadata.yaml' || /components.*\.yaml$/.test(e.name)))) return [dir];
+  if (depth >= 2) return [];
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .flatMap((n) => releaseFolders(join(dir, n), depth + 1));
+}
+
+/** Most findings listed in the error of a render that would write invalid objects. */
+const maxListedFindings = 20;
+
+/**
+ * `render` checks what it is about to write: the ClusterClasses and clusters it rendered again, against the CRDs of
+ * the tree's provider components (schema, unknown fields, CEL rules and the autoscaler lint). `toCheck` are the
+ * files that changed (see the render composition); what is already on disk was checked when it was written.
+ * Invalid objects stop the render before anything is written (exit 2).
+ */
+export function validateRendered(
+  dir: string,
+  files: ReadonlyArray<{ path: string; content: string }>,
+  toCheck: ReadonlyArray<{ path: string; content: string }> = files,
+): void {
+  const changed = toCheck.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
+  if (changed.length === 0) return;
+  const objects = changed.flatMap((f) => readManifest(f.content, f.path).objects);
+  // Only the CRDs of the groups the objects use, and only their documents are parsed (cert-manager's are not).
+  const groups = new Set(objects.map((o) => (typeof o.object.apiVersion === 'string' ? o.object.apiVersion.replace(/\/?[^/]*$/, '') : '')));
+  const wanted = (doc: string): boolean => /^kind: CustomResourceDefinition\s*$/m.test(doc) && [...groups].some((g) => g !== '' && doc.includes(`group: ${g}\n`));
+  const schemaObjects = files
+    .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', f.path) : '';
+      if (!text.includes('CustomResourceDefinition')) return [];
+      return splitDocuments(text, f.path)
+        .map((c) => text.slice(c.start, c.end))
+        .filter(wanted)
+        .flatMap((doc) => readManifest(doc, f.path).objects.filter((o) => isCrd(o.object)));
+    });
+  const report = validateManifests({ objects, schemaObjects }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  const errors = report.findings.filter((f) => f.severity === 'error');
+  if (errors.length === 0) return;
+  const listed = errors.slice(0, maxListedFindings).map((f) => `  ${formatFinding(f)}`);
+  if (errors.length > maxListedFindings) listed.push(`  … and ${errors.length - maxListedFindings} more`);
+  throw new InputError(`the rendered objects are invalid (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was written:\n${listed.join('\n')}`, {
+    hint: 'fix the config or template the findings point at; `capiform render --no-validate` writes the tree anyway',
+  }, 'E_INVALID_OBJECTS');
+}

@@ -1,0 +1,43 @@
+/** `capiform render` checks the clusters it renders against their CRDs before writing anything. */
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/testdir.js';
+
+const repoRoot = join(import.meta.dirname, '..');
+
+/** The embedded example's config and repository, with prod-1's SERVICE_DOMAIN set to a number. */
+function brokenExample(): string {
+  const dir = tempDir('capiform-validate-render-');
+  for (const f of ['capi.config.ts', 'capi.lock.yaml', 'examples']) cpSync(join(repoRoot, f), join(dir, f), { recursive: true });
+  const config = join(dir, 'capi.config.ts');
+  const text = readFileSync(config, 'utf8');
+  const prod = `variables: { POD_CIDR: '["10.244.0.0/16"]' }`;
+  expect(text).toContain(prod);
+  writeFileSync(config, text.replace(prod, `variables: { POD_CIDR: '["10.244.0.0/16"]', SERVICE_DOMAIN: '42' }`));
+  return dir;
+}
+
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: tempDir('capiform-cache-') });
+
+describe('render validates what it writes', () => {
+  it('an invalid rendered cluster stops the render (exit 2) with the findings, and nothing is written', async () => {
+    const dir = brokenExample();
+    const res = await runCli(['render'], { cwd: dir, env: env() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the rendered objects are invalid (1 error); nothing was written:');
+    expect(res.stderr).toContain(
+      '  clusters/team-b/prod-1/cluster.yaml:1: error: Cluster team-b/prod-1: spec.clusterNetwork.serviceDomain: Invalid value: "integer": spec.clusterNetwork.serviceDomain in body must be of type string: "integer"',
+    );
+    expect(res.stderr).toContain('--no-validate');
+    expect(existsSync(join(dir, 'clusters'))).toBe(false);
+  });
+
+  it('--no-validate writes the tree anyway', async () => {
+    const dir = brokenExample();
+    const res = await runCli(['render', '--no-validate'], { cwd: dir, env: env() });
+    expect(res.code).toBe(0);
+    expect(readFileSync(join(dir, 'clusters', 'team-b', 'prod-1', 'cluster.yaml'), 'utf8')).toContain('serviceDomain: 42');
+  });
+});
