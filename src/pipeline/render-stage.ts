@@ -5,7 +5,7 @@
 import { ResolutionError } from '../errors.js';
 import { sha256Hex } from '../cache/index.js';
 import type { LockedFile } from '../lock/index.js';
-import { aggregate, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type RenderContext } from '../render/index.js';
+import { aggregate, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type RenderContext } from '../render/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -23,7 +23,7 @@ export interface TreeCacheUse {
 export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse): Promise<RenderContext> {
   const { config } = ctx;
   const { resolution } = resolved;
-  const rendered = renderContext(config, resolved.store, new TreeCache(config.dir, ctx.env, cacheUse), false);
+  const rendered = renderContext(config, resolved.store, new TreeCache(treeRoot(config), ctx.env, cacheUse), false);
   const components = componentsFiles(resolved);
   const certManager = await readCertManager(resolved);
   for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
@@ -35,7 +35,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
 /** Reads every file rendering would (the store records them for the lock) without rendering anything. */
 export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedProject): Promise<void> {
   const { config } = ctx;
-  const walk = renderContext(config, resolved.store, new TreeCache(config.dir, undefined, { contents: false, readBytes: false }), true);
+  const walk = renderContext(config, resolved.store, new TreeCache(treeRoot(config), undefined, { contents: false, readBytes: false }), true);
   await Promise.all(componentsFiles(resolved).map((c) => c.load()));
   await readCertManager(resolved);
   await renderClusters(walk, resolved.resolution.providers);
