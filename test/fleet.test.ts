@@ -65,6 +65,17 @@ describe('a fleet of two management clusters', { timeout: 240_000 }, () => {
     expect(check).toEqual({ code: 0, stdout: 'tree is up to date\n', stderr: '' });
     const again = await runCli(['render'], { cwd: dir });
     expect(again.stdout).toMatch(/^tree is up to date \(\d+ files\)\n$/);
+
+    // Bundles: one management cluster's, verified; the whole fleet's only when the sections pin the same releases.
+    const out = join(testdir({}), 'eu-west.tar.gz');
+    const eu = await runCli(['bundle', '--target', 'eu-west', '--out', out], { cwd: dir });
+    expect(eu.stderr).toBe('');
+    expect(eu.code).toBe(0);
+    expect((await runCli(['bundle', 'verify', out], { cwd: dir })).code).toBe(0);
+    const all = await runCli(['bundle', '--out', join(testdir({}), 'all.tar.gz')], { cwd: dir });
+    expect(all.code).toBe(2);
+    expect(all.stderr).toContain('management clusters pin different versions of infrastructure-docker (eu-west v1.12.4, us-east v1.13.1)');
+    expect(all.stderr).toContain('capiform bundle --target eu-west');
   });
 
   it('lock --upgrade --target moves one management cluster; diff and plan upgrade name it', async () => {

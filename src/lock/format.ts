@@ -206,3 +206,50 @@ function stripUndefined(f: z.output<typeof fileSchema>): LockedFile {
   if (f.url !== undefined) out.url = f.url;
   return out;
 }
+
+/**
+ * The releases a lock pins, as one lock: a management cluster's section, or for a whole fleet every section's
+ * providers and cert-manager together. A bundle carries one release per provider, so sections that pin different
+ * versions of one provider cannot share a bundle: they are bundled one management cluster at a time.
+ */
+export function releaseLock(lock: LockFile, file: string, target?: string): Lock {
+  if (!isFleetLock(lock)) return lock;
+  if (target !== undefined) {
+    const section = lock.targets.get(target);
+    if (!section) {
+      throw new InputError(`capi.lock.yaml has no section for management cluster "${target}"`, {
+        where: file,
+        hint: `use one of: ${[...lock.targets.keys()].join(', ')}, or run \`capiform lock\` after adding it to the config`,
+      }, 'E_UNKNOWN_TARGET');
+    }
+    return section;
+  }
+  const sections = [...lock.targets];
+  const first = sections[0]?.[1];
+  if (!first) throw new InputError('capi.lock.yaml has no management cluster sections', { where: file, hint: fixHint }, 'E_LOCK_BROKEN');
+  const providers = new Map<string, { at: string; p: LockedProvider }>();
+  let certManager: { at: string; c: NonNullable<Lock['certManager']> } | undefined;
+  const differ = (what: string, a: string, av: string, b: string, bv: string): InputError =>
+    new InputError(`management clusters pin different versions of ${what} (${a} ${av}, ${b} ${bv}): one bundle carries one release of each`, {
+      where: file,
+      hint: `bundle them one at a time: capiform bundle --target ${a}   and   capiform bundle --target ${b}`,
+    }, 'E_BUNDLE_TARGETS_DIFFER');
+  for (const [name, section] of sections) {
+    for (const p of section.providers) {
+      const seen = providers.get(p.label);
+      if (!seen) providers.set(p.label, { at: name, p });
+      else if (seen.p.version !== p.version) throw differ(p.label, seen.at, seen.p.version, name, p.version);
+    }
+    if (section.certManager) {
+      if (!certManager) certManager = { at: name, c: section.certManager };
+      else if (certManager.c.version !== section.certManager.version) throw differ('cert-manager', certManager.at, certManager.c.version, name, section.certManager.version);
+    }
+  }
+  return {
+    lockfileVersion: lock.lockfileVersion,
+    configDigest: first.configDigest,
+    contract: first.contract,
+    providers: [...providers.values()].map((x) => x.p).sort(compareProviders),
+    certManager: certManager?.c,
+  };
+}

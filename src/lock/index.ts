@@ -3,7 +3,7 @@
  * artifact store that verifies and records release files against it, and the frozen and stale checks.
  */
 export { isFleetLock, lockFileName, lockfileVersion, type FleetLock, type Lock, type LockFile, type LockedCertManager, type LockedFile, type LockedProvider, type LockedSource } from './model.js';
-export { formatLock, lockSection, parseLock, parseLockFile } from './format.js';
+export { formatLock, lockSection, parseLock, parseLockFile, releaseLock } from './format.js';
 export {
   lockFileFromBytes,
   lockFromBytes,
