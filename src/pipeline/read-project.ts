@@ -66,7 +66,8 @@ export async function readProject(ctx: PipelineContext): Promise<ProjectState> {
   if (certManager) sources.set('cert-manager', certManager.source);
   const drift = existing ? lockDrift(config, existing, sources) : [];
   if (ctx.frozen && drift.length > 0) throw staleLockError(drift);
-  for (const d of drift) ctx.log(`capi.lock.yaml: ${d.reason}: ${d.detail}`);
+  const section = config.target === undefined ? '' : ` (${config.target})`;
+  for (const d of drift) ctx.log(`capi.lock.yaml${section}: ${d.reason}: ${d.detail}`);
   return { lockPath, existingDocument, existing, certManager, drift };
 }
 
