@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock } from '../lock/index.js';
-import type { RenderContext, TreeFile } from '../render/index.js';
-import { checkTreePaths, diffTree } from './tree/index.js';
-import { applyLock, applyTree } from './apply.js';
+import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
+import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
+import { applyLock, applyTree, saveTreeCache } from './apply.js';
 import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
@@ -33,10 +33,15 @@ async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; 
  */
 async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean) {
   const run = await resolved(opts);
-  const rendered = await renderTree(run.ctx, run.resolved, render);
-  const files = assembleTree(rendered, run.resolved.resolution);
+  const { shard } = opts;
+  const rendered = await renderTree(run.ctx, run.resolved, render, shard);
+  // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'. A management
+  // cluster of a fleet renders paths under its `targets/<name>/`, which is where their owner is read from.
+  const prefix = run.ctx.config.tree === undefined ? '' : `${run.ctx.config.tree}/`;
+  const scope = shardScope(shard, prefix);
+  const files = assembleTree(rendered, run.resolved.resolution).filter((f) => scope(f.path));
   if (checkPaths) checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
-  const lock = lockModel(run.ctx, run.project, run.resolved);
+  const lock = lockModel(run.ctx, run.project, run.resolved, shard !== undefined && shard.index !== 1);
   sortTree(files);
   const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
     lock: lock.lock,
@@ -46,7 +51,12 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
     omitted: rendered.omitted,
     ...over,
   });
-  return { run, rendered, files, lock, result };
+  return { run, rendered, files, lock, result, scope };
+}
+
+/** The tree paths (relative to `prefix`) a run writes or compares: those its shard owns, or all. */
+function shardScope(shard: Shard | undefined, prefix = ''): TreeScope {
+  return shard ? (path) => pathInShard(shard, prefix + path) : () => true;
 }
 
 /**
@@ -87,6 +97,14 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
       'run `capiform lock` and commit capi.lock.yaml',
     );
   }
+  // Each section was checked on its own (lockModel); what is left is a section of a management cluster that is gone.
+  if (changed && render && opts.shard !== undefined && opts.shard.index !== 1) {
+    throw new LockStaleError(
+      'a shard other than 1 renders from the lock as it is, and this config needs a different one',
+      'targets',
+      'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
+    );
+  }
   const verified = new Set<string>();
   for (const r of runs) for (const p of r.rendered?.cache.verified ?? []) verified.add(`${r.config.tree!}/${p}`);
   const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
@@ -98,7 +116,7 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     targets: runs.map((r) => r.config.target!),
     ...over,
   });
-  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result };
+  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope: shardScope(opts.shard) };
 }
 
 interface FleetRun {
@@ -160,25 +178,25 @@ export function checkTarget(config: ResolvedConfig, target: string): void {
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
-    const { ctx, runs, files, text, changed, verified, result } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
-    const { changes, repaired } = applyTree(ctx, files, verified, text);
-    for (const r of runs) r.rendered?.cache.save();
+    const { ctx, runs, files, text, changed, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
+    const { changes, repaired } = applyTree(ctx, files, verified, text, scope);
+    for (const r of runs) if (r.rendered) saveTreeCache(r.rendered.cache, scope, `${r.config.tree!}/`);
     return result({ lockWritten: changed, changes, repaired });
   }
-  const { run, rendered, files, lock, result } = await assembled(opts, { contents: false, readBytes: false }, true);
-  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text);
-  rendered.cache.save();
+  const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
+  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
+  saveTreeCache(rendered.cache, scope);
   return result({ lockWritten: lock.changed, changes, repaired });
 }
 
 /** `capiform render --check`: what `render` would change; writes nothing. */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
-    const { files, verified, result } = await assembledFleet(opts, { contents: false, readBytes: true }, true);
-    return result({ lockWritten: false, changes: diffTree(opts.config.dir, files, verified), repaired: 'none' });
+    const { files, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: true }, true);
+    return result({ lockWritten: false, changes: diffTree(opts.config.dir, files, verified, scope), repaired: 'none' });
   }
-  const { run, rendered, files, result } = await assembled(opts, { contents: false, readBytes: true }, true);
-  return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified), repaired: 'none' });
+  const { run, rendered, files, result, scope } = await assembled(opts, { contents: false, readBytes: true }, true);
+  return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified, scope), repaired: 'none' });
 }
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
