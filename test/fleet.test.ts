@@ -8,6 +8,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
+import { snapshotDir } from './helpers/dir-snapshot.js';
+import { loadConfig } from '../src/config/index.js';
+import { memoryCache } from '../src/lock/index.js';
+import { checkProject, lockProject, renderProject } from '../src/pipeline/index.js';
+import { pathInShard, shardIndexOf, shardKey } from '../src/render/index.js';
 
 const fleetConfig = readFileSync(new URL('./fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
 
@@ -18,6 +23,11 @@ function fleetProject(config = fleetConfig): string {
 }
 
 const read = (dir: string, p: string): string => readFileSync(join(dir, p), 'utf8');
+
+/** The rendered tree, lock and owned list of a project, without the fixture's own files. */
+function tree(dir: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(snapshotDir(dir)).filter(([p]) => !p.startsWith('repo') && p !== 'capi.config.mjs' && !p.startsWith('.capiform/cache')));
+}
 
 describe('a fleet of two management clusters', { timeout: 240_000 }, () => {
   it('locks a section per management cluster, renders targets/<name>/, and checks clean and frozen', async () => {
@@ -134,5 +144,37 @@ describe('a fleet of two management clusters', { timeout: 240_000 }, () => {
     const v = await runCli(['lock'], { cwd: noVersion });
     expect(v.code).toBe(2);
     expect(v.stderr).toContain('managementClusters["us-east"].providers.infrastructure[0].version: is required: no shared provider "aws" of this type to take it from');
+  });
+});
+
+describe('a fleet rendered shard by shard', { timeout: 240_000 }, () => {
+  it('the shards of 3, one after another, write exactly the full render; a cluster is sharded by <target>/<namespace>/<name>', async () => {
+    // The same clusters in both management clusters: the target in the shard key spreads them differently.
+    const clusters = Array.from({ length: 8 }, (_, i) => `{ name: 'c${i}', namespace: 'team-${i % 2}', infrastructure: 'docker', kubernetesVersion: 'v1.33.1' }`).join(', ');
+    const config = fleetConfig.replace(/clusters: \[[^\]]*\]/g, `clusters: [${clusters}]`);
+    const full = fleetProject(config);
+    const cache = memoryCache();
+    await renderProject({ config: await loadConfig({ cwd: full }), cache });
+    const expected = tree(full);
+
+    const dir = fleetProject(config);
+    const sharded = await loadConfig({ cwd: dir });
+    await lockProject({ config: sharded, cache });
+    const owners = new Map<string, number>();
+    for (let i = 1; i <= 3; i++) {
+      const shard = { index: i, count: 3 };
+      const res = await renderProject({ config: sharded, cache, shard });
+      expect(res.files.every((f) => pathInShard(shard, f.path))).toBe(true);
+      for (const f of res.files) if (f.path.endsWith('/cluster.yaml')) owners.set(f.path, i);
+    }
+    expect(tree(dir)).toEqual(expected);
+    expect(owners.size).toBe(16);
+    for (const [path, i] of owners) {
+      const [, target, , ns, name] = path.split('/');
+      expect(shardIndexOf(shardKey(target!, ns!, name!), 3), path).toBe(i);
+    }
+    for (let i = 1; i <= 3; i++) {
+      expect((await checkProject({ config: sharded, cache, frozen: true, shard: { index: i, count: 3 } })).changes).toEqual({ added: [], changed: [], removed: [] });
+    }
   });
 });
