@@ -7,19 +7,27 @@ import { join, resolve as resolvePath } from 'node:path';
 import { compareBytes, ContentCache, sha256Hex } from '../cache/index.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { lockFile, type BundleTreeFile } from './layout.js';
-import { readLockDocument, type Lock, type LockedFile } from '../lock/index.js';
+import { formatLock, readLockFile, releaseLock, type Lock, type LockedFile } from '../lock/index.js';
 import { treeRoots } from '../render/index.js';
 
 export interface ProjectLock {
   readonly path: string;
+  /** The fleet's management cluster the bundle is for (undefined: the whole project). */
+  readonly target?: string;
   readonly text: string;
   readonly lock: Lock;
 }
 
-export function readProjectLock(configDir: string): ProjectLock {
+/**
+ * The project's lock as a bundle carries it. A fleet's whole lock carries every section's releases; with `target`,
+ * the bundle is that management cluster's: its section, written as a lock of its own.
+ */
+export function readProjectLock(configDir: string, target?: string): ProjectLock {
   const path = join(configDir, lockFile);
   if (!existsSync(path)) throw new InputError(`there is no ${lockFile} in ${configDir}`, { hint: 'run `capiform lock` (or `capiform render`) first' });
-  return { path, ...readLockDocument(path) };
+  const doc = readLockFile(path);
+  const lock = releaseLock(doc.lock, path, target);
+  return { path, text: target === undefined ? doc.text : formatLock(lock), lock, ...(target !== undefined ? { target } : {}) };
 }
 
 function walk(root: string, rel: string, out: BundleTreeFile[]): void {
@@ -32,10 +40,14 @@ function walk(root: string, rel: string, out: BundleTreeFile[]): void {
   }
 }
 
-/** The rendered tree under `dir` (providers/, clusterclasses/, clusters/, argocd/), sorted by path. */
-export function readTree(dir: string): BundleTreeFile[] {
+/**
+ * The rendered tree under `dir` (providers/, clusterclasses/, clusters/, argocd/, a fleet's targets/), sorted by path;
+ * with `target`, only that management cluster's `targets/<name>/`.
+ */
+export function readTree(dir: string, target?: string): BundleTreeFile[] {
   const out: BundleTreeFile[] = [];
-  for (const r of treeRoots) if (existsSync(join(dir, r)) && statSync(join(dir, r)).isDirectory()) walk(dir, r, out);
+  const roots = target === undefined ? treeRoots : [`targets/${target}`];
+  for (const r of roots) if (existsSync(join(dir, r)) && statSync(join(dir, r)).isDirectory()) walk(dir, r, out);
   return out.sort((a, b) => compareBytes(a.path, b.path));
 }
 
@@ -64,5 +76,5 @@ export function lockedFileReader(configDir: string, env: NodeJS.ProcessEnv): (la
 /** `capi-<core version>-<8 hex of the lock>`: names the same resolution the same way everywhere. */
 export function defaultBundleName(lock: ProjectLock): string {
   const core = lock.lock.providers.find((p) => p.type === 'CoreProvider');
-  return `capi-${core?.version ?? 'stack'}-${sha256Hex(lock.text).slice(0, 8)}`;
+  return `capi-${lock.target ? `${lock.target}-` : ''}${core?.version ?? 'stack'}-${sha256Hex(lock.text).slice(0, 8)}`;
 }

@@ -13,7 +13,7 @@ import type { ProviderRepository, RepositoryKind } from '../resolve/index.js';
 import type { ArchiveLimits } from './archive-limits.js';
 import { extractArchiveFile } from './archive.js';
 import { componentsFileOf, lockFile, repositoryDir } from './layout.js';
-import { readLockDocument, type Lock } from '../lock/index.js';
+import { readLockFile, releaseLock, type Lock } from '../lock/index.js';
 import { bundleRoot, checkBundle, keepBundleIndex } from './verify.js';
 
 /** What the pipeline's repository factory is called with (src/resolve/resolve-config.ts `RepositoryFactory`). */
@@ -113,7 +113,9 @@ export async function openBundle(file: string, configDir: string, opts: { limits
     const { entries } = await extractArchiveFile(file, join(tmp, 'x'), { keep: keepBundleIndex, check, source: name, ...(opts.limits ? { limits: opts.limits } : {}) });
     const root = bundleRoot(entries);
     const dir = root ? join(tmp, 'x', root) : join(tmp, 'x');
-    const { text: lockText, lock } = readLockDocument(join(dir, lockFile), `${name}: ${lockFile}`);
+    const doc = readLockFile(join(dir, lockFile), `${name}: ${lockFile}`);
+    const lockText = doc.text;
+    const lock = releaseLock(doc.lock, `${name}: ${lockFile}`);
     return {
       dir,
       lock,

@@ -7,7 +7,7 @@ import { CapiformError } from '../errors.js';
 import type { ArchiveLimits } from './archive-limits.js';
 import { readArchive, readArchiveFile, type ReadResult, type TarEntry } from './archive.js';
 import { lockFile, lockedFiles, parseSums, repositoryDir, sumsFile } from './layout.js';
-import { lockFromBytes } from '../lock/index.js';
+import { lockFileFromBytes, releaseLock } from '../lock/index.js';
 
 export interface VerifyResult {
   /** The bundle's top-level directory ('' when the archive has none). */
@@ -87,7 +87,7 @@ export function checkBundle(read: ReadResult): VerifyResult {
     problems.push(`${lockFile} is missing: the repository files cannot be checked against it`);
   } else {
     try {
-      const { lock } = lockFromBytes(lockBytes, lockFile);
+      const lock = releaseLock(lockFileFromBytes(lockBytes, lockFile).lock, lockFile);
       const pinned = new Set<string>();
       for (const l of lockedFiles(lock)) {
         pinned.add(l.path);

@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
-import { checkConfig, normaliseConfig } from './normalise.js';
+import { checkConfig, checkForm, normaliseConfig } from './normalise.js';
 import { configSchema } from './schema.js';
 import type { ResolvedConfig } from './types.js';
 
@@ -186,6 +186,8 @@ export interface LoadConfigOptions {
 export function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}): ResolvedConfig {
   const parsed = configSchema.safeParse(value);
   if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error));
+  const form = checkForm(parsed.data);
+  if (form.length > 0) throw configIssuesError(file, form);
   const config = normaliseConfig(parsed.data, file, env);
   const issues = checkConfig(config);
   if (issues.length > 0) throw configIssuesError(file, issues);

@@ -5,9 +5,9 @@
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { manifestLabel, providerTypeByFlag, providerTypeOrder } from '../capi/index.js';
-import type { ConfigIssue } from './issues.js';
-import { providerKinds, type configSchema, type variablesSchema } from './schema.js';
-import type { ResolvedCluster, ResolvedConfig, ResolvedProvider, ResolvedVariables } from './types.js';
+import { formatConfigPath, type ConfigIssue } from './issues.js';
+import { providerKinds, type configSchema, type ProviderKind, type providerSchema, type targetSchema, type variablesSchema } from './schema.js';
+import type { ResolvedArgoCd, ResolvedCluster, ResolvedConfig, ResolvedProvider, ResolvedVariables } from './types.js';
 
 type ParsedConfig = z.output<typeof configSchema>;
 
@@ -28,36 +28,70 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.ProcessEnv): ResolvedConfig {
-  const providers: ResolvedProvider[] = [];
+/** One provider entry as normalised: the schema's fields, `version` possibly left to a shared entry. */
+type ProviderInput = Omit<z.output<typeof providerSchema>, 'version'> & { version?: string | undefined };
+type ParsedProviders = Partial<Record<ProviderKind, ProviderInput | ProviderInput[]>>;
+type ParsedTarget = z.output<typeof targetSchema>;
+
+function providerList(providers: ParsedProviders | undefined, prefix: string): { kind: ProviderKind; entry: ProviderInput; configPath: string }[] {
+  const out: { kind: ProviderKind; entry: ProviderInput; configPath: string }[] = [];
   for (const kind of providerKinds) {
-    const entry = parsed.providers[kind];
+    const entry = providers?.[kind];
     const list = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
     list.forEach((p, i) => {
-      const type = providerTypeByFlag[kind]!;
-      providers.push({
-        kind,
-        type,
-        name: p.name,
-        label: manifestLabel(p.name, type),
-        constraint: p.version,
-        url: p.url,
-        repositoryType: p.type,
-        targetNamespace: p.targetNamespace,
-        variables: normaliseVariables(p.variables, env),
-        images: p.images,
-        manager: p.manager,
-        deployment: p.deployment,
-        patches: p.patches ?? [],
-        configPath: kind === 'core' && !Array.isArray(entry) ? 'providers.core' : `providers.${kind}[${i}]`,
-      });
+      out.push({ kind, entry: p, configPath: kind === 'core' && !Array.isArray(entry) ? `${prefix}providers.core` : `${prefix}providers.${kind}[${i}]` });
     });
   }
+  return out;
+}
+
+function resolveProviders(entries: readonly { kind: ProviderKind; entry: ProviderInput; configPath: string }[], env: NodeJS.ProcessEnv): ResolvedProvider[] {
+  const providers: ResolvedProvider[] = entries.map(({ kind, entry: p, configPath }) => {
+    const type = providerTypeByFlag[kind]!;
+    return {
+      kind,
+      type,
+      name: p.name,
+      label: manifestLabel(p.name, type),
+      // Empty only for a management cluster's entry that names no shared provider to take it from (checkConfig says so).
+      constraint: p.version ?? '',
+      url: p.url,
+      repositoryType: p.type,
+      targetNamespace: p.targetNamespace,
+      variables: normaliseVariables(p.variables, env),
+      images: p.images,
+      manager: p.manager,
+      deployment: p.deployment,
+      patches: p.patches ?? [],
+      configPath,
+    };
+  });
   // Stable: within a type, the order written in the config.
   providers.sort((a, b) => providerTypeOrder(a.type) - providerTypeOrder(b.type));
+  return providers;
+}
 
-  const templates = { hashNames: parsed.templates?.hashNames ?? false };
-  const clusters: ResolvedCluster[] = (parsed.clusters ?? []).map((c, i) => ({
+type ParsedArgoCd = Partial<NonNullable<ParsedConfig['argocd']>>;
+
+function resolveArgoCd(a: ParsedArgoCd | undefined): ResolvedArgoCd | undefined {
+  if (!a || a.enabled === false) return undefined;
+  return {
+    // An empty repoURL only reaches here for a management cluster whose argocd names none anywhere (checkConfig says so).
+    repoURL: a.repoURL ?? '',
+    targetRevision: a.targetRevision ?? 'HEAD',
+    path: a.path ?? '',
+    mode: a.mode ?? 'applications',
+    generator: a.generator,
+    project: a.project,
+    destination: a.destination,
+    namespace: a.namespace,
+    namePrefix: a.namePrefix,
+    automated: a.automated,
+  };
+}
+
+function resolveClusters(clusters: ParsedConfig['clusters'], hashNames: boolean, prefix: string, env: NodeJS.ProcessEnv): ResolvedCluster[] {
+  return (clusters ?? []).map((c, i) => ({
     name: c.name,
     namespace: c.namespace,
     infrastructure: c.infrastructure,
@@ -66,52 +100,152 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     controlPlaneMachineCount: c.controlPlaneMachineCount,
     workerMachineCount: c.workerMachineCount,
     variables: normaliseVariables(c.variables, env),
-    templates: { hashNames: c.templates?.hashNames ?? templates.hashNames },
+    templates: { hashNames: c.templates?.hashNames ?? hashNames },
     template: c.template,
     patches: c.patches ?? [],
-    configPath: `clusters[${i}]`,
+    configPath: `${prefix}clusters[${i}]`,
   }));
+}
 
-  const a = parsed.argocd;
+/** Where a management cluster's tree lives, relative to the config directory. */
+export function targetTreeDir(name: string): string {
+  return `targets/${name}`;
+}
+
+/**
+ * A management cluster's providers: the shared ones, each overridden field by field by the target's entry of the same
+ * type and name, then the target's own.
+ */
+function targetProviders(parsed: ParsedConfig, target: ParsedTarget, prefix: string) {
+  const shared = providerList(parsed.providers, '');
+  const own = providerList(target.providers, prefix);
+  const merged = shared.map((s) => {
+    const over = own.find((o) => o.kind === s.kind && o.entry.name === s.entry.name);
+    if (!over) return s;
+    const fields = Object.fromEntries(Object.entries(over.entry).filter(([, v]) => v !== undefined));
+    return { kind: s.kind, entry: { ...s.entry, ...fields } as ProviderInput, configPath: over.configPath };
+  });
+  for (const o of own) if (!shared.some((s) => s.kind === o.kind && s.entry.name === o.entry.name)) merged.push(o);
+  return merged;
+}
+
+function resolveTarget(parsed: ParsedConfig, name: string, target: ParsedTarget, file: string, env: NodeJS.ProcessEnv): ResolvedConfig {
+  const prefix = `${formatConfigPath(['managementClusters', name])}.`;
+  const tree = targetTreeDir(name);
+  const hashNames = target.templates?.hashNames ?? parsed.templates?.hashNames ?? false;
+  const certManager = target.certManager ?? parsed.certManager;
+  const sharedArgo = parsed.argocd;
+  const argocd = sharedArgo || target.argocd ? resolveArgoCd({ ...sharedArgo, ...target.argocd }) : undefined;
+  return {
+    file,
+    dir: dirname(file),
+    providers: resolveProviders(targetProviders(parsed, target, prefix), env),
+    certManager: certManager ? { version: certManager.version, url: certManager.url, repositoryType: certManager.type } : undefined,
+    contract: target.contract ?? parsed.contract,
+    variables: normaliseVariables({ ...parsed.variables, ...target.variables }, env),
+    images: { ...parsed.images, ...target.images },
+    secrets: resolveSecrets(parsed),
+    templates: { hashNames },
+    clusters: resolveClusters(target.clusters, hashNames, prefix, env),
+    // Paths in the repository point into the target's folder; names and destination keep management clusters apart
+    // when one Argo CD syncs them all.
+    argocd: argocd && {
+      ...argocd,
+      path: argocd.path ? `${argocd.path.replace(/\/+$/, '')}/${tree}` : tree,
+      namePrefix: target.argocd?.namePrefix ?? `${sharedArgo?.namePrefix ?? 'capi-'}${name}-`,
+      destination: target.argocd?.destination ?? { name },
+    },
+    target: name,
+    tree,
+  };
+}
+
+function resolveSecrets(parsed: ParsedConfig): ResolvedConfig['secrets'] {
+  return {
+    variables: parsed.secrets?.variables ?? [],
+    policy: parsed.secrets?.policy ?? 'fail',
+    allowPlaintext: parsed.secrets?.allowPlaintext ?? [],
+  };
+}
+
+export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.ProcessEnv): ResolvedConfig {
+  const templates = { hashNames: parsed.templates?.hashNames ?? false };
+  const fleet = parsed.managementClusters;
+  const targets = fleet
+    ? Object.keys(fleet)
+        .sort(compareNames)
+        .map((name) => resolveTarget(parsed, name, fleet[name]!, file, env))
+    : undefined;
   return deepFreeze({
     file,
     dir: dirname(file),
-    providers,
+    providers: resolveProviders(providerList(parsed.providers, ''), env),
     certManager: parsed.certManager
       ? { version: parsed.certManager.version, url: parsed.certManager.url, repositoryType: parsed.certManager.type }
       : undefined,
     contract: parsed.contract,
     variables: normaliseVariables(parsed.variables, env),
     images: parsed.images ?? {},
-    secrets: {
-      variables: parsed.secrets?.variables ?? [],
-      policy: parsed.secrets?.policy ?? 'fail',
-      allowPlaintext: parsed.secrets?.allowPlaintext ?? [],
-    },
+    secrets: resolveSecrets(parsed),
     templates,
-    clusters,
-    argocd: a && a.enabled !== false
-      ? {
-          repoURL: a.repoURL,
-          targetRevision: a.targetRevision ?? 'HEAD',
-          path: a.path ?? '',
-          mode: a.mode ?? 'applications',
-          generator: a.generator,
-          project: a.project,
-          destination: a.destination,
-          namespace: a.namespace,
-          namePrefix: a.namePrefix,
-          automated: a.automated,
-        }
-      : undefined,
+    clusters: fleet ? [] : resolveClusters(parsed.clusters, templates.hashNames, '', env),
+    argocd: fleet ? undefined : resolveArgoCd(parsed.argocd),
+    ...(targets ? { targets } : {}),
   });
 }
 
-/** Rules that span fields. */
-export function checkConfig(config: ResolvedConfig): ConfigIssue[] {
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The two forms of the config, one management cluster or a fleet of them, cannot be mixed. */
+export function checkForm(parsed: ParsedConfig): ConfigIssue[] {
+  const fleet = parsed.managementClusters;
+  if (!fleet) {
+    return parsed.providers ? [] : [{ path: 'providers', message: 'is required (object): the providers of the management cluster, or several under managementClusters' }];
+  }
   const issues: ConfigIssue[] = [];
+  if (Object.keys(fleet).length === 0) issues.push({ path: 'managementClusters', message: 'names no management cluster; add one, e.g. { "eu-west": { clusters: [ … ] } }' });
+  if (parsed.clusters !== undefined) {
+    issues.push({
+      path: 'clusters',
+      message: 'cannot be used together with managementClusters: move each cluster under managementClusters.<name>.clusters (the management cluster that runs it)',
+    });
+  }
+  return issues;
+}
+
+/** Rules that span fields (a fleet: each management cluster's config). */
+export function checkConfig(config: ResolvedConfig): ConfigIssue[] {
+  if (!config.targets) return checkOne(config);
+  const issues: ConfigIssue[] = [];
+  for (const t of config.targets) issues.push(...checkOne(t));
+  // A shared entry reported once per management cluster is the same problem.
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path}\0${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function checkOne(config: ResolvedConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const prefix = config.target === undefined ? '' : `${formatConfigPath(['managementClusters', config.target])}.`;
   if (!config.providers.some((p) => p.kind === 'core')) {
-    issues.push({ path: 'providers.core', message: 'is required: the core provider, e.g. { name: "cluster-api", version: "latest" }' });
+    issues.push({
+      path: `${prefix}providers.core`,
+      message: `is required: the core provider, e.g. { name: "cluster-api", version: "latest" }${prefix ? ' (here or in the shared top-level providers)' : ''}`,
+    });
+  }
+  for (const p of config.providers) {
+    if (p.constraint === '') {
+      issues.push({ path: `${p.configPath}.version`, message: `is required: no shared provider "${p.name}" of this type to take it from` });
+    }
+  }
+  if (config.argocd && config.argocd.repoURL === '') {
+    issues.push({ path: `${prefix}argocd.repoURL`, message: 'is required (string): set it here or in the top-level argocd' });
   }
   const seenProviders = new Map<string, string>();
   for (const p of config.providers) {

@@ -272,10 +272,63 @@ export const argocdSchema = z
   })
   .describe('Argo CD glue under argocd/.');
 
+/** A provider entry inside `managementClusters.<name>.providers`: `version` may be left to the shared entry of that name. */
+export const targetProviderSchema = providerSchema
+  .extend({ version: versionConstraintSchema.optional().describe('Provider version; default: the shared entry\'s of the same name and type.') })
+  .describe('A provider of this management cluster; an entry named like a shared one (top-level `providers`) overrides its fields.');
+
+export const targetProvidersSchema = z
+  .strictObject({
+    core: z
+      .union([targetProviderSchema, z.array(targetProviderSchema).max(1, { error: 'there is exactly one core provider' })])
+      .optional(),
+    bootstrap: z.array(targetProviderSchema).optional(),
+    controlPlane: z.array(targetProviderSchema).optional(),
+    infrastructure: z.array(targetProviderSchema).optional(),
+    ipam: z.array(targetProviderSchema).optional(),
+    addon: z.array(targetProviderSchema).optional(),
+    runtimeExtension: z.array(targetProviderSchema).optional(),
+  })
+  .describe('Providers of this management cluster, added to the shared top-level `providers` (same name and type: fields override).');
+
+/** Management cluster names become tree folders (`targets/<name>/`) and Argo CD names: a lowercase RFC 1123 label. */
+export const targetNameSchema = z
+  .string()
+  .max(63, { error: 'must be no more than 63 characters' })
+  .regex(dns1123Label, {
+    error: (iss) => `${JSON.stringify(iss.input)} is not a management cluster name: a lowercase RFC 1123 label (a-z, 0-9 and "-", e.g. "eu-west")`,
+  });
+
+export const targetArgocdSchema = argocdSchema
+  .partial()
+  .describe('Argo CD settings of this management cluster over the top-level `argocd` (destination default: { name: <management cluster> }).');
+
+export const targetSchema = z
+  .strictObject({
+    providers: targetProvidersSchema.optional(),
+    certManager: certManagerSchema.optional().describe('Replaces the top-level `certManager` for this management cluster.'),
+    contract: z
+      .string()
+      .regex(contractPattern, { error: (iss) => `${JSON.stringify(iss.input)} is not a contract such as "v1beta2"` })
+      .optional(),
+    variables: variablesSchema.optional().describe('Merged over the top-level `variables` (same name: this one wins).'),
+    images: globalImagesSchema.optional().describe('Merged over the top-level `images` (same key: this one wins).'),
+    templates: templatesSchema.optional(),
+    clusters: z.array(clusterSchema).optional().describe('Workload clusters this management cluster runs.'),
+    argocd: targetArgocdSchema.optional(),
+  })
+  .describe('One management cluster: its own providers, lock section, tree under targets/<name>/ and Argo CD glue.');
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    providers: providersSchema,
+    providers: providersSchema
+      .optional()
+      .describe('Providers by type. With `managementClusters`: the providers every management cluster shares. Required otherwise.'),
+    managementClusters: z
+      .record(targetNameSchema, targetSchema)
+      .optional()
+      .describe('Several management clusters (a fleet), by name. Top-level providers, certManager, contract, variables, images, templates and argocd are shared defaults; `clusters` then belong to a management cluster.'),
     certManager: certManagerSchema.optional(),
     contract: z
       .string()

@@ -47,6 +47,7 @@ export function secretValues(config: ResolvedConfig): string[] {
   add(config.variables);
   for (const p of config.providers) add(p.variables);
   for (const c of config.clusters) add(c.variables);
+  for (const t of config.targets ?? []) for (const v of secretValues(t)) values.add(v);
   // Longest first, so a value containing another is replaced whole.
   return [...values].sort((a, b) => b.length - a.length);
 }

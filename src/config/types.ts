@@ -13,6 +13,7 @@ import type {
   ProviderKind,
   providerSchema,
   secretsSchema,
+  targetSchema,
   templatesSchema,
   variablesSchema,
 } from './schema.js';
@@ -30,6 +31,8 @@ export type PatchConfig = z.input<typeof patchSchema>;
 export type SecretsConfig = z.input<typeof secretsSchema>;
 export type TemplatesConfig = z.input<typeof templatesSchema>;
 export type ArgoCdConfig = z.input<typeof argocdSchema>;
+/** One entry of `managementClusters`. */
+export type ManagementClusterConfig = z.input<typeof targetSchema>;
 export type VariablesConfig = z.input<typeof variablesSchema>;
 export type ImagesConfig = z.input<typeof globalImagesSchema>;
 export type { ProviderKind };
@@ -130,4 +133,13 @@ export interface ResolvedConfig {
   readonly templates: ResolvedTemplates;
   readonly clusters: readonly ResolvedCluster[];
   readonly argocd: ResolvedArgoCd | undefined;
+  /**
+   * A fleet (`managementClusters`): one complete config per management cluster, by name, each rendered under its own
+   * `tree` folder with its own lock section. The fleet's own providers are the shared ones and it has no clusters.
+   */
+  readonly targets?: readonly ResolvedConfig[];
+  /** In a fleet's target: the management cluster's name. */
+  readonly target?: string;
+  /** In a fleet's target: the folder of its tree relative to `dir` (`targets/<name>`); the single form renders into `dir`. */
+  readonly tree?: string;
 }

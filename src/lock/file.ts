@@ -7,8 +7,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import { writeFileAtomic } from '../cache/index.js';
 import { checkSize, decodeUtf8, MAX_CONFIG_SIZE } from '../yaml/index.js';
-import { decodeLock, formatLock, parseLock } from './format.js';
-import { lockFileName, type Lock } from './model.js';
+import { decodeLock, formatLock, parseLock, parseLockFile } from './format.js';
+import { lockFileName, type Lock, type LockFile } from './model.js';
 
 /** A lock as read: its text exactly as stored (bundles carry it and name themselves after it) and what it says. */
 export interface LockDocument {
@@ -31,13 +31,31 @@ export function readLockDocument(path: string, where = path): LockDocument {
   return { text, lock: parseLock(text, where) };
 }
 
+/** A lock file as read, one management cluster's or a fleet's, with its text exactly as stored. */
+export interface LockFileDocument {
+  readonly text: string;
+  readonly lock: LockFile;
+}
+
+/** Reads the lock at `path` whichever form it has; `where` names it in messages (default: the path). */
+export function readLockFile(path: string, where = path): LockFileDocument {
+  const text = readLockText(path, where);
+  return { text, lock: parseLockFile(text, where) };
+}
+
+/** The lock in `bytes` whichever form it has. */
+export function lockFileFromBytes(bytes: Uint8Array, where: string): LockFileDocument {
+  const text = lockText(bytes, where);
+  return { text, lock: parseLockFile(text, where) };
+}
+
 /** Reads and checks the lock at `path`. */
 export function readLock(path: string): Lock {
   return readLockDocument(path).lock;
 }
 
 /** Writes `lock` to `path` as `formatLock` prints it, in one atomic rename; returns the text written. */
-export function writeLock(path: string, lock: Lock): string {
+export function writeLock(path: string, lock: LockFile): string {
   const text = formatLock(lock);
   writeFileAtomic(path, text);
   return text;
@@ -73,9 +91,30 @@ function record(v: unknown): Record<string, unknown> | undefined {
  * keys, a version this capiform reads), but only the fields a plan needs are required: `plan upgrade` also plans from
  * locks written by hand or by tools that record no file digests.
  */
-export function readLockedProviders(path: string): LockedProviderSummary[] {
+export function readLockedProviders(path: string, target?: string): LockedProviderSummary[] {
   const doc = decodeLock(readLockText(path, path), path);
-  const providers = record(doc)?.providers;
+  const targets = record(record(doc)?.targets);
+  if (targets && target === undefined) {
+    const names = Object.keys(targets).sort();
+    throw new InputError(`${path} holds one section per management cluster (${names.join(', ')}); this needs one of them`, {
+      where: path,
+      hint: `pass --target <name> (one of: ${names.join(', ')})`,
+    }, 'E_LOCK_FLEET');
+  }
+  if (target !== undefined && !targets) {
+    throw new InputError(`${path} has no section for management cluster "${target}": it is the lock of a single management cluster`, {
+      where: path,
+      hint: 'drop --target, or run `capiform lock` with the fleet config first',
+    }, 'E_UNKNOWN_TARGET');
+  }
+  const section = target === undefined ? doc : targets![target];
+  if (target !== undefined && section === undefined) {
+    throw new InputError(`${path} has no section for management cluster "${target}"`, {
+      where: path,
+      hint: `use one of: ${Object.keys(targets!).sort().join(', ')}, or run \`capiform lock\` after adding it to the config`,
+    }, 'E_UNKNOWN_TARGET');
+  }
+  const providers = record(section)?.providers;
   if (!Array.isArray(providers)) {
     throw new InputError(`${path} has no providers list`, { where: path, hint: 'run `capiform lock` to rewrite it' });
   }

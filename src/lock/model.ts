@@ -51,3 +51,19 @@ export interface Lock {
   readonly providers: readonly LockedProvider[];
   readonly certManager: LockedCertManager | undefined;
 }
+
+/**
+ * A fleet's lock: one section per management cluster (`targets.<name>`), each a complete lock of its own, in one file.
+ * Sections are kept in name order so the file is byte-stable.
+ */
+export interface FleetLock {
+  readonly lockfileVersion: number;
+  readonly targets: ReadonlyMap<string, Lock>;
+}
+
+/** What `capi.lock.yaml` holds: one management cluster's lock, or a fleet's sections. */
+export type LockFile = Lock | FleetLock;
+
+export function isFleetLock(lock: LockFile): lock is FleetLock {
+  return 'targets' in lock;
+}

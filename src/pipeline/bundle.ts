@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../config/index.js';
 import { bundleFiles, checkLockedFiles, defaultBundleName, imagesOfTree, lockedFileReader, mtimeFromEnv, readProjectLock, readTree, writeArchive, type Extra } from '../bundle/index.js';
 import type { LockedFile } from '../lock/index.js';
 import type { ProgressListener } from '../resolve/index.js';
+import { checkTarget } from './compositions.js';
 import { configImageOverrides, upstreamTree } from './images.js';
 
 export interface BundleRequest {
@@ -19,6 +20,8 @@ export interface BundleRequest {
   out: string | undefined;
   extras: readonly Extra[];
   onProgress: ProgressListener | undefined;
+  /** A fleet: bundle this management cluster only (its lock section and `targets/<name>/`); default: every one. */
+  managementCluster?: string;
   /** Where the archive of bundle `name` is written (checked by the caller just before the write). */
   target: (name: string) => string;
 }
@@ -37,17 +40,21 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
   const { config } = req;
   const dir = config.dir;
   // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
-  const imageOverrides = configImageOverrides(config);
-  const lock = readProjectLock(dir);
-  const tree = readTree(dir);
-  if (!tree.some((f) => f.path.startsWith('providers/'))) {
-    throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'run `capiform render` first' });
+  const target = req.managementCluster;
+  if (target !== undefined) checkTarget(config, target);
+  const imageOverrides = configImageOverrides(target === undefined ? config : config.targets!.find((t) => t.target === target)!);
+  const lock = readProjectLock(dir, target);
+  const tree = readTree(dir, target);
+  const providersDir = config.targets ? `targets/${target ?? config.targets[0]!.target!}/providers/` : 'providers/';
+  if (!tree.some((f) => f.path.startsWith(providersDir))) {
+    throw new InputError(`no rendered tree in ${dir} (${providersDir} is missing)`, { hint: 'run `capiform render` first' });
   }
   const name = req.out ? basename(req.out).replace(/\.tar\.gz$|\.tgz$/, '') : defaultBundleName(lock);
   // Release files are checked against the lock before anything renders from them (and read once).
   const read = memoized(lockedFileReader(dir, req.env));
   checkLockedFiles(lock.lock, read);
-  const sources = await upstreamTree(config, { env: req.env, onProgress: req.onProgress });
+  // A fleet's images are listed as its tree names them (after `images:` relocation).
+  const sources = config.targets ? undefined : await upstreamTree(config, { env: req.env, onProgress: req.onProgress });
   const images = imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: imageOverrides });
   const files = bundleFiles({
     name,

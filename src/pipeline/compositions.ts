@@ -6,12 +6,15 @@
  * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing in the project and
  * returns every file with its contents. Downloads and tree-cache blobs may still go to the user's cache.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathInShard, type TreeFile } from '../render/index.js';
+import type { ResolvedConfig } from '../config/index.js';
+import { UsageError } from '../errors.js';
+import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock } from '../lock/index.js';
+import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
-import { applyLock, applyTree } from './apply.js';
-import { assembleTree, lockModel, sortTree } from './assemble.js';
+import { applyLock, applyTree, saveTreeCache } from './apply.js';
+import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
 import { recordArtifacts, renderTree } from './render-stage.js';
@@ -32,8 +35,10 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
   const run = await resolved(opts);
   const { shard } = opts;
   const rendered = await renderTree(run.ctx, run.resolved, render, shard);
-  // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'.
-  const scope: TreeScope = shard ? (path) => pathInShard(shard, path) : () => true;
+  // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'. A management
+  // cluster of a fleet renders paths under its `targets/<name>/`, which is where their owner is read from.
+  const prefix = run.ctx.config.tree === undefined ? '' : `${run.ctx.config.tree}/`;
+  const scope = shardScope(shard, prefix);
   const files = assembleTree(rendered, run.resolved.resolution).filter((f) => scope(f.path));
   if (checkPaths) checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
   const lock = lockModel(run.ctx, run.project, run.resolved, shard !== undefined && shard.index !== 1);
@@ -66,36 +71,176 @@ function renderedObjectsToCheck(dir: string, files: readonly TreeFile[]): TreeFi
   return providersChanged ? rendered : rendered.filter((f) => !same(f));
 }
 
+/** The tree paths (relative to `prefix`) a run writes or compares: those its shard owns, or all. */
+function shardScope(shard: Shard | undefined, prefix = ''): TreeScope {
+  return shard ? (path) => pathInShard(shard, prefix + path) : () => true;
+}
+
+/**
+ * A fleet's stages: each management cluster is resolved and rendered on its own (its lock section, its tree cache,
+ * files under `targets/<name>/`), then the sections become one lock and the trees one tree, written in one swap.
+ */
+async function assembledFleet(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean } | undefined, checkPaths: boolean) {
+  const fleet = opts.config;
+  const targets = fleet.targets ?? [];
+  const upgrades = targetUpgrades(opts);
+  const runs: FleetRun[] = [];
+  for (const config of targets) {
+    const request: PipelineRequest = { ...opts, config, upgrade: upgrades.get(config.target!) };
+    if (!render) {
+      const run = await resolved(request);
+      await recordArtifacts(run.ctx, run.resolved);
+      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved) });
+      continue;
+    }
+    const one = await assembled(request, render, false);
+    const prefix = `${config.tree!}/`;
+    const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
+    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock });
+  }
+  const files = runs.flatMap((r) => r.files);
+  sortTree(files);
+  if (checkPaths) checkTreePaths(fleet.dir, files.map((f) => f.path));
+  const lock: FleetLock = { lockfileVersion, targets: new Map(runs.map((r) => [r.config.target!, r.lock.lock])) };
+  const text = formatLock(lock);
+  const lockPath = join(fleet.dir, lockFileName);
+  const before = existsSync(lockPath) ? readLockFile(lockPath).text : undefined;
+  const changed = before !== text;
+  if (changed && opts.frozen) {
+    const gone = before === undefined ? [] : [...lockTargetsOf(before, lockPath)].filter((n) => !lock.targets.has(n));
+    throw new LockStaleError(
+      gone.length > 0 ? `it has sections for management clusters the config no longer has: ${gone.join(', ')}` : 'rendering needs entries the lock does not have',
+      gone.length > 0 ? `targets.${gone[0]!}` : 'targets',
+      'run `capiform lock` and commit capi.lock.yaml',
+    );
+  }
+  // Each section was checked on its own (lockModel); what is left is a section of a management cluster that is gone.
+  if (changed && render && opts.shard !== undefined && opts.shard.index !== 1) {
+    throw new LockStaleError(
+      'a shard other than 1 renders from the lock as it is, and this config needs a different one',
+      'targets',
+      'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
+    );
+  }
+  const verified = new Set<string>();
+  for (const r of runs) for (const p of r.rendered?.cache.verified ?? []) verified.add(`${r.config.tree!}/${p}`);
+  const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
+    lock,
+    lockChanged: changed,
+    drift: runs.flatMap((r) => r.run.project.drift.map((d) => ({ ...d, entry: `targets.${r.config.target!}.${d.entry}` }))),
+    files,
+    omitted: runs.flatMap((r) => (r.rendered?.omitted ?? []).map((o) => ({ ...o, file: `${r.config.tree!}/${o.file}` }))),
+    targets: runs.map((r) => r.config.target!),
+    ...over,
+  });
+  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope: shardScope(opts.shard) };
+}
+
+interface FleetRun {
+  config: ResolvedConfig;
+  run: { ctx: PipelineContext; project: ProjectState; resolved: ResolvedProject };
+  rendered: RenderContext | undefined;
+  files: TreeFile[];
+  lock: LockModel;
+}
+
+function lockTargetsOf(text: string, where: string): string[] {
+  const lock = parseLockFile(text, where);
+  return isFleetLock(lock) ? [...lock.targets.keys()] : [];
+}
+
+/**
+ * `--upgrade` per management cluster: `--target` limits it to one; provider names apply to every management cluster
+ * that has them, and a name none has is a usage error.
+ */
+function targetUpgrades(opts: PipelineRequest): Map<string, PipelineRequest['upgrade']> {
+  const targets = opts.config.targets ?? [];
+  const out = new Map<string, PipelineRequest['upgrade']>();
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
+  if (opts.upgrade === undefined) return out;
+  const chosen = targets.filter((t) => opts.target === undefined || t.target === opts.target);
+  if (opts.upgrade === 'all') {
+    for (const t of chosen) out.set(t.target!, 'all');
+    return out;
+  }
+  for (const n of opts.upgrade) {
+    if (!chosen.some((t) => t.providers.some((p) => p.name === n || p.label === n))) {
+      const labels = [...new Set(chosen.flatMap((t) => t.providers.map((p) => p.label)))];
+      throw new UsageError(`--upgrade ${n}: no such provider in ${opts.target === undefined ? 'any management cluster' : `management cluster "${opts.target}"`}`, {
+        hint: `use a name or label of: ${labels.join(', ')}`,
+      });
+    }
+  }
+  for (const t of chosen) {
+    const names = opts.upgrade.filter((n) => t.providers.some((p) => p.name === n || p.label === n));
+    if (names.length > 0) out.set(t.target!, names);
+  }
+  return out;
+}
+
+/** `--target NAME` must name a management cluster of a fleet config. */
+export function checkTarget(config: ResolvedConfig, target: string): void {
+  if (!config.targets) {
+    throw new UsageError(`--target ${target}: the config has one management cluster (no managementClusters)`, {
+      hint: 'drop --target, or declare managementClusters in the config',
+    });
+  }
+  if (!config.targets.some((t) => t.target === target)) {
+    throw new UsageError(`--target ${target}: no such management cluster in the config`, {
+      hint: `use one of: ${config.targets.map((t) => t.target!).join(', ')}`,
+    });
+  }
+}
+
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.config.targets) {
+    const { ctx, runs, files, text, changed, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
+    const { changes, repaired } = applyTree(ctx, files, verified, text, scope);
+    for (const r of runs) if (r.rendered) saveTreeCache(r.rendered.cache, scope, `${r.config.tree!}/`);
+    return result({ lockWritten: changed, changes, repaired });
+  }
   const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
     if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck);
   }
-  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock, scope);
+  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
+  saveTreeCache(rendered.cache, scope);
   return result({ lockWritten: lock.changed, changes, repaired });
 }
 
 /** `capiform render --check`: what `render` would change; writes nothing. */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.config.targets) {
+    const { files, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: true }, true);
+    return result({ lockWritten: false, changes: diffTree(opts.config.dir, files, verified, scope), repaired: 'none' });
+  }
   const { run, rendered, files, result, scope } = await assembled(opts, { contents: false, readBytes: true }, true);
   return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified, scope), repaired: 'none' });
 }
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
 export async function renderInMemory(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.config.targets) {
+    const { result } = await assembledFleet(opts, { contents: true, readBytes: false }, false);
+    return result({ lockWritten: false, changes: undefined, repaired: 'none' });
+  }
   const { result } = await assembled(opts, { contents: true, readBytes: false }, false);
   return result({ lockWritten: false, changes: undefined, repaired: 'none' });
 }
 
 /** `capiform lock`: resolves the config and writes the lock alone. */
 export async function lockProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.config.targets) {
+    const { ctx, lock, changed, lockPath, result } = await assembledFleet(opts, undefined, false);
+    return result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' });
+  }
   const run = await resolved(opts);
   await recordArtifacts(run.ctx, run.resolved);
   const lock = lockModel(run.ctx, run.project, run.resolved);
-  const lockWritten = applyLock(run.ctx, run.project, lock);
+  const lockWritten = applyLock(run.ctx, run.project.lockPath, lock.lock, lock.changed);
   return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none' };
 }
 

@@ -5,7 +5,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CapiformError, UsageError } from '../errors.js';
-import { checkContractPin, lockDrift, lockFileName, LockStaleError, readLockDocument, staleLockError, type Lock, type LockDocument, type LockDrift, type LockedSource } from '../lock/index.js';
+import {
+  checkContractPin,
+  formatLock,
+  isFleetLock,
+  lockDrift,
+  lockFileName,
+  LockStaleError,
+  readLockFile,
+  staleLockError,
+  type Lock,
+  type LockDocument,
+  type LockDrift,
+  type LockedSource,
+  type LockFileDocument,
+} from '../lock/index.js';
 import { aggregate, type Problem } from '../render/index.js';
 import { checkLockPath } from './tree/index.js';
 import { certManagerLabel, certManagerRepository, providerLocation, type RepositoryRef } from '../resolve/index.js';
@@ -24,9 +38,14 @@ export async function readProject(ctx: PipelineContext): Promise<ProjectState> {
   const { config } = ctx;
   const lockPath = join(config.dir, lockFileName);
   checkLockPath(lockPath);
-  const existingDocument = existsSync(lockPath) ? readLockDocument(lockPath) : undefined;
+  const file = existsSync(lockPath) ? readLockFile(lockPath) : undefined;
+  const existingDocument = file && lockDocumentFor(file, config.target, ctx);
   const existing = existingDocument?.lock;
   if (ctx.frozen && !existing) {
+    if (file && config.target !== undefined) {
+      throw new LockStaleError(`it has no section for management cluster "${config.target}"`, `targets.${config.target}`, 'run `capiform lock` and commit capi.lock.yaml');
+    }
+    if (file) throw new LockStaleError('it holds a fleet\'s sections, the config one management cluster', 'targets', 'run `capiform lock` and commit capi.lock.yaml');
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');
   }
   checkUpgradeRequest(ctx);
@@ -47,8 +66,28 @@ export async function readProject(ctx: PipelineContext): Promise<ProjectState> {
   if (certManager) sources.set('cert-manager', certManager.source);
   const drift = existing ? lockDrift(config, existing, sources) : [];
   if (ctx.frozen && drift.length > 0) throw staleLockError(drift);
-  for (const d of drift) ctx.log(`capi.lock.yaml: ${d.reason}: ${d.detail}`);
+  const section = config.target === undefined ? '' : ` (${config.target})`;
+  for (const d of drift) ctx.log(`capi.lock.yaml${section}: ${d.reason}: ${d.detail}`);
   return { lockPath, existingDocument, existing, certManager, drift };
+}
+
+/**
+ * The part of the lock file this run resolves against: the whole lock, or a fleet target's section (as its own text,
+ * so "did it change" compares like with like). A lock of the other form pins nothing for this config: the config moved
+ * between one management cluster and a fleet, and the next lock is written in the config's form.
+ */
+function lockDocumentFor(file: LockFileDocument, target: string | undefined, ctx: PipelineContext): LockDocument | undefined {
+  if (target === undefined) {
+    if (!isFleetLock(file.lock)) return { text: file.text, lock: file.lock };
+    ctx.log('capi.lock.yaml: it holds sections per management cluster; the config has one: the lock is resolved afresh');
+    return undefined;
+  }
+  if (!isFleetLock(file.lock)) {
+    ctx.log(`capi.lock.yaml: it is a single management cluster's lock; "${target}" is resolved afresh`);
+    return undefined;
+  }
+  const section = file.lock.targets.get(target);
+  return section && { text: formatLock(section), lock: section };
 }
 
 function checkUpgradeRequest(ctx: PipelineContext): void {

@@ -8,7 +8,7 @@ import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
 import type { LockedFile } from '../lock/index.js';
-import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
+import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -30,7 +30,7 @@ export interface TreeCacheUse {
 export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse, shard?: Shard): Promise<RenderContext> {
   const { config } = ctx;
   const { resolution } = resolved;
-  const rendered = renderContext(config, resolved.store, new TreeCache(config.dir, ctx.env, cacheUse), false);
+  const rendered = renderContext(config, resolved.store, new TreeCache(treeRoot(config), ctx.env, cacheUse), false);
   const components = componentsFiles(resolved);
   const ownsAll = shard === undefined || shard.index === 1;
   const certManager = ownsAll ? await readCertManager(resolved, config.certManager?.url) : undefined;
@@ -40,7 +40,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   }
   await renderClusters(rendered, resolution.providers, {
     ownTemplates: readOwnTemplates(config),
-    ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, '', c.namespace, c.name) }),
+    ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, config.target ?? '', c.namespace, c.name) }),
   });
   for (const n of rendered.notes) ctx.log(n);
   return rendered;
@@ -49,7 +49,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
 /** Reads every file rendering would (the store records them for the lock) without rendering anything. */
 export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedProject): Promise<void> {
   const { config } = ctx;
-  const walk = renderContext(config, resolved.store, new TreeCache(config.dir, undefined, { contents: false, readBytes: false }), true);
+  const walk = renderContext(config, resolved.store, new TreeCache(treeRoot(config), undefined, { contents: false, readBytes: false }), true);
   await Promise.all(componentsFiles(resolved).map((c) => c.load()));
   await readCertManager(resolved, config.certManager?.url);
   await renderClusters(walk, resolved.resolution.providers, { ownTemplates: readOwnTemplates(config) });

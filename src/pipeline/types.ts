@@ -1,6 +1,6 @@
 /** What a pipeline run is asked for and what it returns, shared by every composition (render, check, lock, memory). */
 import type { ResolvedConfig } from '../config/index.js';
-import type { ArtifactCache, Lock, LockDrift } from '../lock/index.js';
+import type { ArtifactCache, Lock, LockDrift, LockFile } from '../lock/index.js';
 import type { OmittedObject, Shard, TreeChanges, TreeFile } from '../render/index.js';
 import type { HttpClient, ProgressListener, RepositoryFactory, RepositoryRef } from '../resolve/index.js';
 
@@ -15,6 +15,8 @@ export type PipelineMode = 'render' | 'check' | 'lock' | 'memory';
 /** What every composition takes. */
 export interface PipelineRequest {
   config: ResolvedConfig;
+  /** A fleet: `--upgrade` applies to this management cluster only (the others keep their sections). */
+  target?: string;
   /** Never change the lock; fail, naming the entry, when the config no longer matches it. */
   frozen?: boolean;
   /** Re-resolve all providers, or those named (by name or label). */
@@ -60,7 +62,10 @@ export type ContractPlanner = (
 ) => Promise<{ pinned: Map<string, string>; notes: string[] }>;
 
 export interface PipelineResult {
-  lock: Lock;
+  /** One management cluster's lock, or a fleet's sections. */
+  lock: LockFile;
+  /** A fleet: its management clusters in name order (file paths begin with `targets/<name>/`). */
+  targets?: string[];
   lockChanged: boolean;
   lockWritten: boolean;
   drift: LockDrift[];

@@ -3,10 +3,10 @@
  * (functions of data; the tree cache is an optimisation inside them). Putting a tree on disk is the pipeline's
  * (src/pipeline/tree).
  */
-export { generatedHeader, generatedMark, treeRoots } from './tree/roots.js';
+export { generatedHeader, generatedMark, targetRoots, treeRoots } from './tree/roots.js';
 export { renderCertManager, renderProvider } from './render-providers.js';
 export { renderClusters, type OwnTemplate, type RenderClustersOptions } from './render-clusters.js';
-export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, treeRoot, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 export { aggregate, secretsError, type Problem } from './problems.js';
 export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
 export { TreeCache } from './tree/tree-cache.js';

@@ -45,6 +45,11 @@ export interface RenderContext {
   notes: string[];
 }
 
+/** Where the config's tree is written: the config directory, or a fleet target's folder (`targets/<name>`) in it. */
+export function treeRoot(config: ResolvedConfig): string {
+  return config.tree === undefined ? config.dir : join(config.dir, config.tree);
+}
+
 /** A fresh context: nothing rendered yet. */
 export function renderContext(config: ResolvedConfig, store: ArtifactStore, cache: TreeCache, lockMode: boolean): RenderContext {
   return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [] };
@@ -76,7 +81,7 @@ export function providerNamespaces(ctx: RenderContext): Set<string> {
 
 /** A file's text: files taken from the tree cache carry no content, their bytes on disk are the rendered ones. */
 export function fileContent(ctx: RenderContext, f: TreeFile): string {
-  return f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8');
+  return f.content !== '' ? f.content : readFileSync(join(treeRoot(ctx.config), f.path), 'utf8');
 }
 
 /** Drops identical copies of an object from later files; different copies are an input error (./duplicate-objects.ts). */

@@ -18,6 +18,8 @@ interface BundleOptions {
   zarf?: boolean;
   operator?: boolean;
   lockTimeout?: string;
+  /** A fleet: the management cluster to bundle. */
+  target?: string;
   quiet?: boolean;
 }
 
@@ -51,6 +53,7 @@ async function bundleProject(io: CliIO, opts: BundleOptions, config: ResolvedCon
     out: opts.out,
     extras,
     onProgress: downloadProgress(io, { quiet: true }),
+    ...(opts.target !== undefined ? { managementCluster: opts.target } : {}),
     target: (name) => requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out'),
   });
 }
@@ -61,6 +64,7 @@ export function registerBundle(program: Command, io: CliIO): void {
     .description('write one reproducible tar.gz with everything an air-gapped site needs (release files, lock, tree, images)')
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--out <file>', 'where to write the bundle (default: dist/<name>.tar.gz)')
+    .option('--target <name>', 'a fleet: bundle this management cluster only (default: every one, when they pin the same releases)')
     .option('--hauler', 'add a Hauler manifest (hauler.yaml: Images and Files)')
     .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')

@@ -44,6 +44,7 @@ function baseDir(io: CliIO, config: string | undefined): string {
 
 interface UpgradeOptions {
   repository?: string;
+  target?: string;
   contract?: string;
   certManagerVersion?: string;
   core?: string[];
@@ -100,7 +101,10 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
   // The lock and the tree of one completed write: never a pair a crash or a running render left half-swapped.
   const { inventory, certManager } = await readSettled(
     base,
-    () => ({ inventory: readPlanInventory(base), certManager: readCertManagerPlan(base, repositoryDir, local.certManagerVersion) }),
+    () => ({
+      inventory: readPlanInventory(base, local.target),
+      certManager: readCertManagerPlan(base, repositoryDir, local.certManagerVersion, local.target),
+    }),
     lockFileName,
   );
   const repositories = await readPlanRepositories(inventory.providers, inventory.locked, repositoryDir, base, io.env);
@@ -197,6 +201,7 @@ export function registerPlan(program: Command, io: CliIO): void {
     .option('--runtime-extension <ref>', 'preview `upgrade apply --runtime-extension …`', collect)
     .option('--addon <ref>', 'preview `upgrade apply --addon …`', collect)
     .option('--cert-manager-version <version>', 'the cert-manager version to plan for (default: newest in --repository)')
+    .option('--target <name>', 'a fleet: plan the management cluster of this name (its lock section and targets/<name>/ tree)')
     .option('--config <file>', 'capi.config.* whose directory holds capi.lock.yaml and the rendered tree')
     .option('--bundle <file>', 'use the releases of this air-gapped bundle as the repository (instead of --repository)')
     .action(async (local: UpgradeOptions & { bundle?: string }, cmd: Command) => {

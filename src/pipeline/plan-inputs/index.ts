@@ -94,8 +94,8 @@ export interface LockedInventoryProvider extends InventoryProvider {
 }
 
 /** Reads the providers of capi.lock.yaml (namespace left empty; the tree knows it). */
-export function readLockInventory(lockPath: string): LockedInventoryProvider[] {
-  return readLockedProviders(lockPath).map((p) => ({
+export function readLockInventory(lockPath: string, target?: string): LockedInventoryProvider[] {
+  return readLockedProviders(lockPath, target).map((p) => ({
     providerName: p.name,
     type: p.type,
     version: p.version,
@@ -191,12 +191,17 @@ function readFileObjects(file: string): Record<string, unknown>[] {
   return parseManifestText(readFileSync(file, 'utf8'), file);
 }
 
+/** A fleet's management cluster keeps its tree under `targets/<name>/`; the single form at the top. */
+function targetDir(base: string, target: string | undefined): string {
+  return target === undefined ? base : join(base, 'targets', target);
+}
+
 /** The providers a plan starts from: capi.lock.yaml's (with namespaces from the tree), else the tree's Provider objects. */
-export function readPlanInventory(base: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
+export function readPlanInventory(base: string, target?: string): { source: 'lock' | 'tree'; providers: InventoryProvider[]; locked: LockedInventoryProvider[] } {
   const lockPath = join(base, lockFileName);
-  const tree = readTreeInventory(join(base, 'providers'), base);
+  const tree = readTreeInventory(join(targetDir(base, target), 'providers'), base);
   if (existsSync(lockPath)) {
-    const locked = readLockInventory(lockPath);
+    const locked = readLockInventory(lockPath, target);
     for (const p of locked) {
       const t = tree.find((x) => x.providerName === p.providerName && x.type === p.type);
       if (t) p.namespace = t.namespace;
@@ -251,8 +256,8 @@ export async function readPlanRepositories(
 }
 
 /** cert-manager's upgrade, when the tree installs it and a newer one is asked for or found beside the repositories. */
-export function readCertManagerPlan(base: string, repositoryDir: string | undefined, desiredFlag: string | undefined): CertManagerPlan | null {
-  const dir = join(base, 'providers', 'cert-manager');
+export function readCertManagerPlan(base: string, repositoryDir: string | undefined, desiredFlag: string | undefined, target?: string): CertManagerPlan | null {
+  const dir = join(targetDir(base, target), 'providers', 'cert-manager');
   if (!existsSync(dir)) return null;
   const installed = readManifests([dir], base).filter((o) => {
     const labels = (o.metadata as { labels?: Record<string, unknown> } | undefined)?.labels;

@@ -247,5 +247,77 @@ export function diffTrees(base: RenderedTree, head: RenderedTree, opts: DiffOpti
     ...checkCapiformTree(base, { allowEmpty: opts.allowEmptyBase ?? true }),
     ...checkCapiformTree(head, { allowEmpty: opts.allowEmptyHead ?? false }),
   ];
-  return diffIndexes(indexTree(base), indexTree(head), opts, warnings);
+  const groups = targetGroups(base, head);
+  if (groups === null) return diffIndexes(indexTree(base), indexTree(head), opts, warnings);
+  return mergeTargetReports(
+    base,
+    head,
+    groups.map((g) => ({ target: g.target, report: diffIndexes(indexTree(g.base), indexTree(g.head), opts) })),
+    warnings,
+  );
+}
+
+const targetsDir = 'targets/';
+
+/**
+ * A fleet's tree (`targets/<name>/…`) split per management cluster: each holds its own copy of the providers and
+ * objects of the same name, so each is compared with its own side. Null when neither side has a `targets/` folder.
+ */
+function targetGroups(base: RenderedTree, head: RenderedTree): { target: string | undefined; base: RenderedTree; head: RenderedTree }[] | null {
+  const names = new Set<string>();
+  for (const tree of [base, head]) {
+    for (const path of tree.files.keys()) if (path.startsWith(targetsDir)) names.add(path.slice(targetsDir.length).split('/', 1)[0]!);
+  }
+  if (names.size === 0) return null;
+  const part = (tree: RenderedTree, target: string | undefined): RenderedTree => {
+    const prefix = target === undefined ? undefined : `${targetsDir}${target}/`;
+    const files = new Map<string, string>();
+    for (const [path, text] of tree.files) {
+      if (prefix === undefined ? !path.startsWith(targetsDir) : path.startsWith(prefix)) files.set(prefix ? path.slice(prefix.length) : path, text);
+    }
+    return { label: tree.label, files };
+  };
+  const groups = [undefined, ...[...names].sort()].map((target) => ({ target, base: part(base, target), head: part(head, target) }));
+  return groups.filter((g) => g.base.files.size > 0 || g.head.files.size > 0);
+}
+
+/** One report of the fleet: every change, cluster and provider names its management cluster, grouped by it. */
+function mergeTargetReports(base: RenderedTree, head: RenderedTree, parts: { target: string | undefined; report: DiffReport }[], warnings: string[]): DiffReport {
+  const at = (target: string | undefined, file: string): string => (target === undefined ? file : `${targetsDir}${target}/${file}`);
+  const changes: ObjectChange[] = [];
+  const clusters: DiffReport['clusters'] = [];
+  const providers: DiffReport['providers'] = [];
+  const counts = { added: 0, removed: 0, changed: 0, rotated: 0, unchanged: 0 };
+  let baseObjects = 0;
+  let headObjects = 0;
+  const topology: TopologyReview = { clusters: [], warnings: [] };
+  for (const { target, report } of parts) {
+    if (report.topology) {
+      topology.clusters.push(...report.topology.clusters.map((c) => (target === undefined ? c : { target, ...c })));
+      topology.warnings.push(...report.topology.warnings.map((w) => (target === undefined ? w : `${target}: ${w}`)));
+    }
+    const named = target === undefined ? {} : { target };
+    for (const c of report.changes) {
+      changes.push({ ...named, ...c, file: at(target, c.file), ...(c.previousFile !== undefined ? { previousFile: at(target, c.previousFile) } : {}) });
+    }
+    clusters.push(...report.clusters.map((c) => ({ ...named, ...c })));
+    providers.push(...report.providers.map((p) => ({ ...named, ...p })));
+    for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += report.counts[k];
+    baseObjects += report.base.objects;
+    headObjects += report.head.objects;
+    warnings.push(...report.warnings.map((w) => (target === undefined ? w : `${target}: ${w}`)));
+  }
+  return {
+    schemaVersion: 1,
+    base: { label: base.label, files: base.files.size, objects: baseObjects },
+    head: { label: head.label, files: head.files.size, objects: headObjects },
+    changed: changes.length > 0,
+    counts,
+    summary: summarize(clusters, providers, changes.length > 0),
+    clusters,
+    providers,
+    changes,
+    warnings,
+    ...(topology.clusters.length > 0 || topology.warnings.length > 0 ? { topology } : {}),
+  };
 }

@@ -35,7 +35,7 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
     for (const p of report.providers) {
       const version = p.fromVersion && p.toVersion && p.fromVersion !== p.toVersion ? `${p.fromVersion} → ${p.toVersion}` : (p.toVersion ?? p.fromVersion ?? '');
       const contract = p.fromContract && p.toContract && p.fromContract !== p.toContract ? `contract ${p.fromContract} → ${p.toContract}` : p.toContract ? `contract ${p.toContract}` : '';
-      lines.push(`  ${p.label}  ${version}  ${contract}  ${impactColor(p.impact)(p.impact)}`.trimEnd());
+      lines.push(`  ${p.target ? `${p.target}: ` : ''}${p.label}  ${version}  ${contract}  ${impactColor(p.impact)(p.impact)}`.trimEnd());
       for (const i of p.images) lines.push(`    image ${i.object}/${i.container}: ${i.from ?? '(none)'} → ${i.to ?? '(none)'}`);
       for (const a of p.args) {
         for (const x of a.added) lines.push(`    flag ${a.object}/${a.container}: added ${x}`);
@@ -55,7 +55,7 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       if (cl.controlPlaneRolls) bits.push('control plane rolls');
       if (cl.workersRoll.length) bits.push(`workers roll (${cl.workersRoll.join(', ')})`);
       if (cl.possibleRollout) bits.push('may roll');
-      lines.push(`  ${cl.cluster}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
+      lines.push(`  ${cl.target ? `${cl.target}: ` : ''}${cl.cluster}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
     }
   }
   if (report.topology) {

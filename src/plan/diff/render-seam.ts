@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/index.js';
-import { lockFileName, readLock, type ArtifactCache, type Lock } from '../../lock/index.js';
+import { lockFileName, readLockFile, releaseLock, type ArtifactCache, type Lock } from '../../lock/index.js';
 import type { ProgressListener, RepositoryFactory } from '../../resolve/index.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
 import { treeRoots } from '../../render/index.js';
@@ -165,7 +165,7 @@ async function renderDir(
 /** Every release the side's lock pins must be in the bundle (built from one lock, it carries that lock's releases). */
 function checkBundleCarries(bundle: Lock, lockPath: string): void {
   if (!existsSync(lockPath)) return; // the frozen render says a lock is missing
-  const side = readLock(lockPath);
+  const side = releaseLock(readLockFile(lockPath).lock, lockPath);
   const carried = new Map(bundle.providers.map((p) => [p.label, p.version]));
   if (bundle.certManager) carried.set('cert-manager', bundle.certManager.version);
   const pinned = side.providers.map((p) => [p.label, p.version] as const);

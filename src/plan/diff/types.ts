@@ -33,6 +33,8 @@ export type Owner =
   | { type: 'other' };
 
 export interface ObjectChange {
+  /** A fleet's tree: the management cluster (`targets/<name>/`) the object belongs to. */
+  target?: string;
   action: 'added' | 'removed' | 'changed' | 'rotated';
   /** `<group>/<kind>/<namespace>/<name>` (group `core` for the core API group; namespace empty if cluster-scoped). */
   key: string;

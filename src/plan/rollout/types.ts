@@ -37,6 +37,8 @@ export interface Impact {
 }
 
 export interface ClusterSummary {
+  /** A fleet's tree: the management cluster that runs it. */
+  target?: string;
   /** `<namespace>/<name>` */
   cluster: string;
   /** The worst definite impact, in the order of `impactOrder`. */
@@ -52,6 +54,8 @@ export interface ClusterSummary {
 }
 
 export interface ProviderSummary {
+  /** A fleet's tree: the management cluster it is installed in. */
+  target?: string;
   label: string;
   providerName?: string;
   type?: string;

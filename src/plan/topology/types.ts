@@ -46,6 +46,8 @@ export interface TopologyUpgrade {
 }
 
 export interface ClusterTopologyReview {
+  /** A fleet's tree: the management cluster that runs it. */
+  target?: string;
   /** `ns/name` */
   cluster: string;
   /** `ns/name` of the ClusterClass in the head (the base's for a deleted Cluster). */
