@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArchive } from '../src/bundle/archive.js';
 import { bundleContents } from '../src/bundle/verify.js';
-import { operatorProviderYaml, type OperatorSettings } from '../src/bundle/index.js';
+import { operatorProviderYaml, type OperatorSettings } from '../src/render/index.js';
 import type { ResolvedProvider } from '../src/config/index.js';
 import { runCli } from './helpers/cli.js';
 import { bundleProject } from './helpers/bundle-project.js';

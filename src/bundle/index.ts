@@ -6,4 +6,3 @@ export { bundleFiles, checkLockedFiles, repositoryDir, type Extra } from './layo
 export { bundleRepository, openBundle, type BundleSource } from './source.js';
 export { verifyBundleFile } from './verify.js';
 export { defaultBundleName, lockedFileReader, readProjectLock, readTree } from './project.js';
-export { configSecretKeys, configSecretName, operatorApiVersion, operatorProviderYaml, type OperatorProviderInput, type OperatorSettings } from './operator.js';

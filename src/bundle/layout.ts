@@ -5,12 +5,12 @@
  */
 import { compareBytes, sha256Hex } from '../cache/index.js';
 import { IntegrityError } from '../errors.js';
-import { gzipReproducible, type ArchiveFile } from './archive.js';
+import type { ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/index.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
-import { operatorLabels, operatorProviderYaml, type OperatorSettings } from './operator.js';
+import { operatorManifests, type OperatorSettings } from '../render/index.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
@@ -178,24 +178,13 @@ function zarfPackage(name: string, lock: Lock, tree: readonly BundleTreeFile[], 
   return out;
 }
 
-/** A ConfigMap holds at most 1 MiB; bigger components go gzip-compressed in `binaryData` (operator annotation). */
-const maxPlainComponents = 900 * 1024;
-
-function literal(text: string, indent: string): string {
-  const body = text.endsWith('\n') ? text : `${text}\n`;
-  return `|${text.endsWith('\n') ? '' : '-'}\n${body.split('\n').slice(0, -1).map((l) => (l === '' ? '' : indent + l)).join('\n')}\n`;
-}
-
 function targetNamespaceOf(tree: readonly BundleTreeFile[], label: string): string {
   const comp = tree.find((f) => f.path === `providers/${label}/components.yaml`);
   const m = comp ? /(?:^|\n)kind: Namespace\n(?:[^\n]*\n)*?metadata:\n(?:  [^\n]*\n)*?  name: ([^\s]+)\n/.exec(comp.content) : null;
   return m?.[1] ?? `${label}-system`;
 }
 
-/**
- * The Cluster API Operator's air-gapped form: one ConfigMap per version holding the upstream release (the operator
- * applies the config's settings itself) and the provider object selecting it, carrying those settings.
- */
+/** The Cluster API Operator's air-gapped form: per provider, its release in a ConfigMap and the provider object. */
 function operatorFiles(
   lock: Lock,
   tree: readonly BundleTreeFile[],
@@ -204,32 +193,21 @@ function operatorFiles(
 ): ArchiveFile[] {
   const out: ArchiveFile[] = [];
   for (const p of lock.providers) {
-    const labels = operatorLabels(p);
-    if (!labels) continue;
-    const ns = targetNamespaceOf(tree, p.label);
-    const components = Buffer.from(read(p.label, p.version, componentsFileOf(p))).toString('utf8');
-    const metadata = Buffer.from(read(p.label, p.version, 'metadata.yaml')).toString('utf8');
-    const compressed = Buffer.byteLength(components) > maxPlainComponents;
-    let cm = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${q(`${labels['provider.cluster.x-k8s.io/type']}-${p.name}-${p.version}`)}\n  namespace: ${q(ns)}\n  labels:\n`;
-    for (const [l, v] of Object.entries({ ...labels, 'provider.cluster.x-k8s.io/version': p.version })) cm += `    ${l}: ${q(v)}\n`;
-    if (compressed) cm += `  annotations:\n    provider.cluster.x-k8s.io/compressed: "true"\n`;
-    cm += `data:\n  metadata: ${literal(metadata, '    ')}`;
-    if (compressed) cm += `binaryData:\n  components: ${gzipReproducible(Buffer.from(components), 9).toString('base64')}\n`;
-    else cm += `  components: ${literal(components, '    ')}`;
-    const provider = operatorProviderYaml(
+    const text = (name: string): string => Buffer.from(read(p.label, p.version, name)).toString('utf8');
+    const content = operatorManifests(
       {
         name: p.name,
         type: p.type,
         label: p.label,
         version: p.version,
-        namespace: ns,
-        fetchConfig: { selector: { matchLabels: labels } },
+        namespace: targetNamespaceOf(tree, p.label),
+        components: text(componentsFileOf(p)),
+        metadata: text('metadata.yaml'),
         renderedComponents: tree.find((f) => f.path === `providers/${p.label}/components.yaml`)?.content,
       },
       settings,
-    )!;
-    const ns0 = `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${q(ns)}\n`;
-    out.push({ path: `operator/${p.label}.yaml`, content: `${ns0}---\n${cm}---\n${provider}` });
+    );
+    if (content !== undefined) out.push({ path: `operator/${p.label}.yaml`, content });
   }
   return out;
 }

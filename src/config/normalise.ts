@@ -88,6 +88,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     },
     templates,
     clusters,
+    output: parsed.output ?? 'components',
     argocd: a && a.enabled !== false
       ? {
           repoURL: a.repoURL,

@@ -126,4 +126,6 @@ export interface ResolvedConfig {
   readonly templates: ResolvedTemplates;
   readonly clusters: readonly ResolvedCluster[];
   readonly argocd: ResolvedArgoCd | undefined;
+  /** How providers/<label>/ holds each provider (absent: "components"). */
+  readonly output?: 'components' | 'operator';
 }

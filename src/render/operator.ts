@@ -8,12 +8,13 @@
  * - variables → `spec.configSecret`, a reference only: the Secret is provisioned out of band (external-secrets,
  *   SOPS), so no variable value, credential or not, is written;
  * - RFC 6902 `patches` → `spec.patches` (target by group, version, kind, name, namespace).
- * Pure: the caller passes the locked providers, the rendered tree and the config's settings.
+ * With each provider object goes a ConfigMap holding the upstream release it selects (`fetchConfig.selector`), so the
+ * operator installs exactly the locked bytes, offline: `bundle --operator` and `render` with `output: 'operator'`.
+ * Pure: the caller passes the release files, the rendered components and the config's settings.
  */
-import { compareBytes } from '../cache/index.js';
+import { compareBytes, gzipReproducible } from '../cache/index.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
-import type { Lock } from '../lock/index.js';
-import { alterImage, type ImageOverrides } from '../render/components/index.js';
+import { alterImage, type ImageOverrides } from './components/index.js';
 import { emitObject, parseManifests } from '../yaml/index.js';
 
 type Obj = Record<string, unknown>;
@@ -185,8 +186,43 @@ export function operatorProviderYaml(input: OperatorProviderInput, settings: Ope
   return header + emitObject(obj);
 }
 
-/** The labels that tie a provider object to its ConfigMaps (`fetchConfig.selector`). */
-export function operatorLabels(lock: Lock['providers'][number]): Record<string, string> | undefined {
-  const k = operatorKinds[lock.type];
-  return k ? { 'provider.cluster.x-k8s.io/name': lock.name, 'provider.cluster.x-k8s.io/type': k.type } : undefined;
+/** A ConfigMap holds at most 1 MiB; bigger components go gzip-compressed in `binaryData` (operator annotation). */
+const maxPlainComponents = 900 * 1024;
+
+function q(s: string): string {
+  return JSON.stringify(s);
+}
+
+function literal(text: string, indent: string): string {
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  return `|${text.endsWith('\n') ? '' : '-'}\n${body.split('\n').slice(0, -1).map((l) => (l === '' ? '' : indent + l)).join('\n')}\n`;
+}
+
+/** One provider's release for the operator: the upstream files and where the render installs it. */
+export interface OperatorRelease extends Omit<OperatorProviderInput, 'fetchConfig'> {
+  /** The upstream components file, as released (the operator applies the settings itself). */
+  readonly components: string;
+  /** The release's metadata.yaml. */
+  readonly metadata: string;
+}
+
+/**
+ * The provider's Namespace, the ConfigMap holding its release (labelled `provider.cluster.x-k8s.io/name`, `/type`,
+ * `/version`) and the provider object selecting it; `undefined` for a type the operator does not manage.
+ */
+export function operatorManifests(release: OperatorRelease, settings: OperatorSettings | undefined): string | undefined {
+  const k = operatorKinds[release.type];
+  if (!k) return undefined;
+  const labels = { 'provider.cluster.x-k8s.io/name': release.name, 'provider.cluster.x-k8s.io/type': k.type };
+  const ns = release.namespace;
+  const compressed = Buffer.byteLength(release.components) > maxPlainComponents;
+  let cm = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${q(`${k.type}-${release.name}-${release.version}`)}\n  namespace: ${q(ns)}\n  labels:\n`;
+  for (const [l, v] of Object.entries({ ...labels, 'provider.cluster.x-k8s.io/version': release.version })) cm += `    ${l}: ${q(v)}\n`;
+  if (compressed) cm += `  annotations:\n    provider.cluster.x-k8s.io/compressed: "true"\n`;
+  cm += `data:\n  metadata: ${literal(release.metadata, '    ')}`;
+  if (compressed) cm += `binaryData:\n  components: ${gzipReproducible(Buffer.from(release.components), 9).toString('base64')}\n`;
+  else cm += `  components: ${literal(release.components, '    ')}`;
+  const { components: _c, metadata: _m, ...input } = release;
+  const provider = operatorProviderYaml({ ...input, fetchConfig: { selector: { matchLabels: labels } } }, settings)!;
+  return `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${q(ns)}\n---\n${cm}---\n${provider}`;
 }
