@@ -2,7 +2,7 @@
 export { defineConfig } from './define-config.js';
 export { configFileNames, findConfigFile, loadConfig, readConfigFile, validateConfig, type LoadConfigOptions } from './load.js';
 export { configSchema, contractPattern, isVersionConstraint, providerKinds } from './schema.js';
-export { configJsonSchema } from './json-schema.js';
+export { configJsonSchema, configJsonSchemaId, configJsonSchemaPath } from './json-schema.js';
 export type * from './types.js';
 export { isSecretVariable, looksLikeCredential, markersIn, redact, secretMarker, secretValues } from './secrets.js';
 export { flavorGrammar, flavorPattern, flavorProblem } from './names.js';
@@ -20,3 +20,14 @@ export {
   type Env,
   type ImageMeta,
 } from './clusterctl/index.js';
+export {
+  ciWorkflowPath,
+  ciWorkflowSource,
+  clusterOwnVariables,
+  configSource,
+  gitignoreSource,
+  patchRange,
+  type Scaffold,
+  type ScaffoldCluster,
+  type ScaffoldProvider,
+} from './scaffold.js';

@@ -194,9 +194,7 @@ export const providersSchema = z
 
 export const certManagerSchema = z
   .strictObject({
-    version: z
-      .string()
-      .refine((v) => semver.valid(v) !== null, { error: (iss) => `${JSON.stringify(iss.input)} is not an exact version such as "v1.19.1"` }),
+    version: versionConstraintSchema.describe(`cert-manager version: ${versionAllowed}; resolved and pinned by the lock like a provider's.`),
     url: z.string().min(1).optional().describe('Repository URL of cert-manager.yaml (local folder relative to the config file, or remote).'),
     type: repositoryTypeSchema.optional(),
   })
@@ -233,6 +231,15 @@ export const clusterSchema = z
     workerMachineCount: z.int().min(0, { error: 'must be a number greater than or equal to 0' }).optional(),
     variables: variablesSchema.optional(),
     templates: templatesSchema.optional().describe('Overrides the global `templates` settings for this cluster\'s own templates.'),
+    template: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The cluster\'s own template file (path relative to the config file), used instead of its provider\'s cluster-template*.yaml.'),
+    patches: z
+      .array(patchSchema)
+      .optional()
+      .describe('RFC 6902 JSON patches applied to the objects of the rendered template, each to the objects its target selects.'),
   })
   .describe('A workload cluster rendered from its infrastructure provider template.');
 

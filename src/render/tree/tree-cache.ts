@@ -172,13 +172,17 @@ export class TreeCache {
 
   /**
    * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
-   * the directory's other recorded variants.
+   * the directory's other recorded variants. `written`: the directories this run wrote (default: all).
    */
-  save(): void {
+  save(written: (dir: string) => boolean = () => true): void {
     if (!this.file) return;
     try {
       const out: Record<string, TreeCacheEntry[]> = {};
+      // A partial write (one shard) keeps the entries of the directories it did not write, and records none for
+      // them: what it rendered there is not what is on disk.
+      for (const [dir, entries] of Object.entries(this.entries)) if (!written(dir)) out[dir] = entries;
       for (const [dir, e] of Object.entries(this.next)) {
+        if (!written(dir)) continue;
         if (!e.stats) {
           e.stats = e.files.map((name) => identity(join(this.root, dir, name)) ?? 'missing');
         }
