@@ -107,7 +107,7 @@ describe('capiform bundle', () => {
     expect(text('zarf.yaml')).toContain('- name: "cluster-api"\n  required: true\n  images:\n  - "registry.k8s.io/cluster-api/cluster-api-controller:v1.12.4"\n');
     const op = text('operator/cluster-api.yaml');
     expect(op).toContain('kind: CoreProvider\n');
-    expect(op).toContain('  fetchConfig:\n    selector:\n      matchLabels:\n        provider.cluster.x-k8s.io/name: "cluster-api"\n        provider.cluster.x-k8s.io/type: "core"\n');
+    expect(op).toContain('  fetchConfig:\n    selector:\n      matchLabels:\n        provider.cluster.x-k8s.io/name: cluster-api\n        provider.cluster.x-k8s.io/type: core\n');
     expect(op).toContain('    provider.cluster.x-k8s.io/version: "v1.12.4"\n');
     expect(op).toContain('  namespace: "capi-system"\n');
     expect(verifyBundle(readFileSync(join(dir, 'dist', 'b.tar.gz'))).problems).toEqual([]);

@@ -8,8 +8,7 @@
  *
  * The reader (streaming, bounded) is `archive-reader.ts`; its API is re-exported here.
  */
-import { gzipSync } from 'node:zlib';
-import { compareBytes, sha256Hex } from '../cache/index.js';
+import { compareBytes, gzipReproducible, sha256Hex } from '../cache/index.js';
 import { InputError } from '../errors.js';
 import { checkEntryPath } from './archive-paths.js';
 
@@ -150,13 +149,6 @@ export function tarBytes(files: readonly ArchiveFile[], opts: WriteOptions = {})
 }
 
 /** gzip with a fixed header: no name, mtime 0, OS byte 3 (Unix) on every platform. */
-export function gzipReproducible(data: Uint8Array, level = 6): Buffer {
-  const gz = gzipSync(data, { level });
-  // Header: 1f 8b 08 FLG MTIME(4) XFL OS. Node writes no name and mtime 0; only the OS byte depends on the platform.
-  gz[9] = 3;
-  return gz;
-}
-
 /** A reproducible `.tar.gz` of `files`. */
 export function writeArchive(files: readonly ArchiveFile[], opts: WriteOptions = {}): Buffer {
   return gzipReproducible(tarBytes(files, opts), opts.level ?? 6);

@@ -5,11 +5,12 @@
  */
 import { compareBytes, sha256Hex } from '../cache/index.js';
 import { IntegrityError } from '../errors.js';
-import { gzipReproducible, type ArchiveFile } from './archive.js';
+import type { ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/index.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
+import { operatorManifests, type OperatorSettings } from '../render/index.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
@@ -39,6 +40,8 @@ export interface BundleInput {
   /** `images:` for clusterctl.yaml (the config's global and per-provider overrides). */
   readonly imageOverrides?: ImageOverrides;
   readonly extras?: readonly Extra[];
+  /** The config's provider settings, variables and images for the operator form's provider objects. */
+  readonly operator?: OperatorSettings;
 }
 
 /** The components file a lock entry recorded (`infrastructure-components-development.yaml` for CAPD's dev release). */
@@ -175,52 +178,36 @@ function zarfPackage(name: string, lock: Lock, tree: readonly BundleTreeFile[], 
   return out;
 }
 
-const operatorKinds: Record<string, { kind: string; type: string }> = {
-  CoreProvider: { kind: 'CoreProvider', type: 'core' },
-  BootstrapProvider: { kind: 'BootstrapProvider', type: 'bootstrap' },
-  ControlPlaneProvider: { kind: 'ControlPlaneProvider', type: 'controlplane' },
-  InfrastructureProvider: { kind: 'InfrastructureProvider', type: 'infrastructure' },
-  IPAMProvider: { kind: 'IPAMProvider', type: 'ipam' },
-  RuntimeExtensionProvider: { kind: 'RuntimeExtensionProvider', type: 'runtimeextension' },
-  AddonProvider: { kind: 'AddonProvider', type: 'addon' },
-};
-
-/** A ConfigMap holds at most 1 MiB; bigger components go gzip-compressed in `binaryData` (operator annotation). */
-const maxPlainComponents = 900 * 1024;
-
-function literal(text: string, indent: string): string {
-  const body = text.endsWith('\n') ? text : `${text}\n`;
-  return `|${text.endsWith('\n') ? '' : '-'}\n${body.split('\n').slice(0, -1).map((l) => (l === '' ? '' : indent + l)).join('\n')}\n`;
-}
-
 function targetNamespaceOf(tree: readonly BundleTreeFile[], label: string): string {
   const comp = tree.find((f) => f.path === `providers/${label}/components.yaml`);
   const m = comp ? /(?:^|\n)kind: Namespace\n(?:[^\n]*\n)*?metadata:\n(?:  [^\n]*\n)*?  name: ([^\s]+)\n/.exec(comp.content) : null;
   return m?.[1] ?? `${label}-system`;
 }
 
-/** The Cluster API Operator's air-gapped form: provider objects with `fetchConfig.selector` and one ConfigMap per version. */
-function operatorFiles(lock: Lock, tree: readonly BundleTreeFile[], read: (label: string, version: string, name: string) => Uint8Array): ArchiveFile[] {
+/** The Cluster API Operator's air-gapped form: per provider, its release in a ConfigMap and the provider object. */
+function operatorFiles(
+  lock: Lock,
+  tree: readonly BundleTreeFile[],
+  settings: OperatorSettings | undefined,
+  read: (label: string, version: string, name: string) => Uint8Array,
+): ArchiveFile[] {
   const out: ArchiveFile[] = [];
   for (const p of lock.providers) {
-    const k = operatorKinds[p.type];
-    if (!k) continue;
-    const ns = targetNamespaceOf(tree, p.label);
-    const labels = { 'provider.cluster.x-k8s.io/name': p.name, 'provider.cluster.x-k8s.io/type': k.type };
-    const components = Buffer.from(read(p.label, p.version, componentsFileOf(p))).toString('utf8');
-    const metadata = Buffer.from(read(p.label, p.version, 'metadata.yaml')).toString('utf8');
-    const compressed = Buffer.byteLength(components) > maxPlainComponents;
-    let cm = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${q(`${k.type}-${p.name}-${p.version}`)}\n  namespace: ${q(ns)}\n  labels:\n`;
-    for (const [l, v] of Object.entries({ ...labels, 'provider.cluster.x-k8s.io/version': p.version })) cm += `    ${l}: ${q(v)}\n`;
-    if (compressed) cm += `  annotations:\n    provider.cluster.x-k8s.io/compressed: "true"\n`;
-    cm += `data:\n  metadata: ${literal(metadata, '    ')}`;
-    if (compressed) cm += `binaryData:\n  components: ${gzipReproducible(Buffer.from(components), 9).toString('base64')}\n`;
-    else cm += `  components: ${literal(components, '    ')}`;
-    const provider =
-      `apiVersion: operator.cluster.x-k8s.io/v1alpha2\nkind: ${k.kind}\nmetadata:\n  name: ${q(p.name)}\n  namespace: ${q(ns)}\nspec:\n  version: ${q(p.version)}\n` +
-      `  fetchConfig:\n    selector:\n      matchLabels:\n${Object.entries(labels).map(([l, v]) => `        ${l}: ${q(v)}\n`).join('')}`;
-    const ns0 = `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${q(ns)}\n`;
-    out.push({ path: `operator/${p.label}.yaml`, content: `${ns0}---\n${cm}---\n${provider}` });
+    const text = (name: string): string => Buffer.from(read(p.label, p.version, name)).toString('utf8');
+    const content = operatorManifests(
+      {
+        name: p.name,
+        type: p.type,
+        label: p.label,
+        version: p.version,
+        namespace: targetNamespaceOf(tree, p.label),
+        components: text(componentsFileOf(p)),
+        metadata: text('metadata.yaml'),
+        renderedComponents: tree.find((f) => f.path === `providers/${p.label}/components.yaml`)?.content,
+      },
+      settings,
+    );
+    if (content !== undefined) out.push({ path: `operator/${p.label}.yaml`, content });
   }
   return out;
 }
@@ -261,7 +248,7 @@ export function bundleFiles(input: BundleInput): ArchiveFile[] {
   if (extras.has('zarf')) files.push({ path: 'zarf.yaml', content: zarfPackage(input.name, input.lock, input.tree, input.images) });
   if (extras.has('operator')) {
     files.push(
-      ...operatorFiles(input.lock, input.tree, (label, version, name) => {
+      ...operatorFiles(input.lock, input.tree, input.operator, (label, version, name) => {
         const b = repo.get(repositoryPath(label, version, name));
         if (!b) throw new IntegrityError(`${label} ${version}: ${name} is not in capi.lock.yaml`, { hint: 'run `capiform lock`' });
         return b;

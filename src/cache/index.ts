@@ -4,7 +4,7 @@
  */
 export { writeFileAtomic, temporarySibling, isTemporarySibling, type AtomicWriteOptions } from './atomic-write.js';
 export { sha256Hex, digestOf } from './hash.js';
-export { compareBytes } from './bytes.js';
+export { compareBytes, gzipReproducible } from './bytes.js';
 export { defaultCacheDir } from './cache-root.js';
 export { ContentCache, type HttpCacheEntry } from './content-cache.js';
 export { acquireProcessLock, withProcessLock, pidAlive, type LockOwner, type ProcessLock, type ProcessLockOptions } from './process-lock.js';

@@ -146,6 +146,7 @@ function resolveTarget(parsed: ParsedConfig, name: string, target: ParsedTarget,
     images: { ...parsed.images, ...target.images },
     secrets: resolveSecrets(parsed),
     templates: { hashNames },
+    output: parsed.output ?? 'components',
     clusters: resolveClusters(target.clusters, hashNames, prefix, env),
     // Paths in the repository point into the target's folder; names and destination keep management clusters apart
     // when one Argo CD syncs them all.
@@ -188,6 +189,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     images: parsed.images ?? {},
     secrets: resolveSecrets(parsed),
     templates,
+    output: parsed.output ?? 'components',
     clusters: fleet ? [] : resolveClusters(parsed.clusters, templates.hashNames, '', env),
     argocd: fleet ? undefined : resolveArgoCd(parsed.argocd),
     ...(targets ? { targets } : {}),

@@ -341,6 +341,12 @@ export const configSchema = z
     templates: templatesSchema.optional(),
     clusters: z.array(clusterSchema).optional(),
     argocd: argocdSchema.optional(),
+    output: z
+      .enum(['components', 'operator'])
+      .optional()
+      .describe(
+        'How providers/<label>/ holds each provider: "components" (default: the rendered components, as clusterctl installs them) or "operator" (a Cluster API Operator provider object carrying manager, deployment, images, variables as a Secret reference and patches, with its release in a ConfigMap).',
+      ),
   })
   .describe('capiform configuration (capi.config.ts).');
 

@@ -142,4 +142,6 @@ export interface ResolvedConfig {
   readonly target?: string;
   /** In a fleet's target: the folder of its tree relative to `dir` (`targets/<name>`); the single form renders into `dir`. */
   readonly tree?: string;
+  /** How providers/<label>/ holds each provider (absent: "components"). */
+  readonly output?: 'components' | 'operator';
 }

@@ -66,6 +66,7 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
     images,
     imageOverrides,
     extras: req.extras,
+    operator: { providers: config.providers, variables: config.variables, images: config.images },
   });
   const archive = writeArchive(
     files.map((f) => ({ ...f, path: `${name}/${f.path}` })),

@@ -35,7 +35,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   const ownsAll = shard === undefined || shard.index === 1;
   const certManager = ownsAll ? await readCertManager(resolved, config.certManager?.url) : undefined;
   if (ownsAll) {
-    for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
+    for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load, () => readReleaseText(resolved, c.r, 'metadata.yaml'));
     if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
   }
   await renderClusters(rendered, resolution.providers, {
@@ -84,18 +84,10 @@ function readOwnTemplates(config: ResolvedConfig): Map<string, OwnTemplate> {
 function componentsFiles(resolved: ResolvedProject): { r: ProviderResolution; load: () => Promise<{ raw: string; sha: string }>; pinned: LockedFile | null }[] {
   const { store } = resolved;
   return resolved.resolution.providers.map((r) => {
-    const ref = { label: r.provider.label, repo: r.repo };
     const file = r.repo.componentsFile;
     let loaded: Promise<{ raw: string; sha: string }> | undefined;
     const load = (): Promise<{ raw: string; sha: string }> =>
-      (loaded ??= store.read(ref, r.version, file).then((bytes) => {
-        if (bytes === null) {
-          throw new ResolutionError(`failed to read "${file}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
-            where: r.repo.fileLocation(r.version, file),
-          });
-        }
-        return { raw: decodeUtf8(bytes, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(bytes) };
-      }));
+      (loaded ??= readRelease(resolved, r, file).then((bytes) => ({ raw: decodeUtf8(bytes, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(bytes) })));
     return { r, load, pinned: store.pinnedFile(r.provider.label, r.version, file) };
   });
 }
@@ -128,4 +120,19 @@ async function readCertManager(resolved: ResolvedProject, url: string | undefine
     });
   }
   return decodeUtf8(bytes, cm.repo.fileLocation(cm.version, 'cert-manager.yaml'), { keepBom: true });
+}
+
+/** A file of a provider's release, through the artifact store (recorded and checked like every release file). */
+async function readRelease(resolved: ResolvedProject, r: ProviderResolution, file: string): Promise<Uint8Array> {
+  const bytes = await resolved.store.read({ label: r.provider.label, repo: r.repo }, r.version, file);
+  if (bytes === null) {
+    throw new ResolutionError(`failed to read "${file}" from provider's repository "${r.provider.label}": not found at ${r.version}`, {
+      where: r.repo.fileLocation(r.version, file),
+    });
+  }
+  return bytes;
+}
+
+async function readReleaseText(resolved: ResolvedProject, r: ProviderResolution, file: string): Promise<string> {
+  return decodeUtf8(await readRelease(resolved, r, file), r.repo.fileLocation(r.version, file));
 }

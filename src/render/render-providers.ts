@@ -2,7 +2,7 @@
  * The provider directories of the tree: each provider's components (customised, credentials screened out) with its
  * inventory, and cert-manager. A directory whose inputs did not change is taken from the tree cache.
  */
-import { CapiformError } from '../errors.js';
+import { CapiformError, InputError } from '../errors.js';
 import type { ResolvedProvider } from '../config/index.js';
 import { digestOf, sha256Hex } from '../cache/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
@@ -12,7 +12,8 @@ import { withVariablesHint } from './problems.js';
 import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
-import { emitManifests, processCertManager, renderProviderComponents, type ManifestEntry } from './tree/deps.js';
+import { operatorManifests } from './operator.js';
+import { emitManifests, processCertManager, renderProviderComponents, type KubeObject, type ManifestEntry } from './tree/deps.js';
 
 /** What a provider directory's cache entry keeps besides its files, so a reused directory reports the same. */
 interface ProviderExtra {
@@ -26,6 +27,8 @@ export async function renderProvider(
   r: ProviderResolution,
   pinnedSha: string | undefined,
   load: () => Promise<{ raw: string; sha: string }>,
+  /** The release's metadata.yaml, read only for `output: 'operator'` (its ConfigMap carries it). */
+  loadMetadata: () => Promise<string>,
 ): Promise<void> {
   const p: ResolvedProvider = r.provider;
   const dir = `providers/${p.label}`;
@@ -40,6 +43,7 @@ export async function renderProvider(
     provider: { ...p, variables: renderedValues(config, [p.variables, config.variables]) },
     images: config.images,
     secrets: config.secrets,
+    ...(config.output === 'operator' ? { output: 'operator' } : {}),
   });
   const reused = ctx.cache.reuse(dir, inputs);
   if (reused) {
@@ -73,6 +77,26 @@ export async function renderProvider(
       spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
       objects = customized;
     }
+    if (config.output === 'operator') {
+      // The operator installs the upstream release and applies the settings itself; the components rendered above
+      // checked those settings and give the namespace and the relocated images. No value is written, so nothing to screen.
+      const content = operatorManifests(
+        {
+          name: p.name,
+          type: p.type,
+          label: p.label,
+          version: r.version,
+          namespace: namespaceOf(objects) ?? p.targetNamespace ?? `${p.label}-system`,
+          components: raw,
+          metadata: await loadMetadata(),
+          renderedComponents: spliced ? emitManifests(spliced) : c.yaml(),
+        },
+        config,
+      );
+      if (content === undefined) throw new InputError(`${p.label}: the Cluster API Operator has no provider kind for type ${p.type}`, { where: `${p.configPath}`, hint: 'use output: "components"' });
+      ctx.cache.record(dir, inputs, addDir(ctx.files, dir, [{ name: 'operator.yaml', content: withHeader(content) }]), [], true);
+      return;
+    }
     const omittedBefore = ctx.omitted.length;
     const screened = screenSecrets(ctx, objects, spliced ? JSON.stringify(objects) : (yaml = c.yaml()), `${dir}/components.yaml`, p.configPath);
     if (screened) {
@@ -105,4 +129,11 @@ export function renderCertManager(ctx: RenderContext, version: string, raw: stri
     const cm = processCertManager(raw, version, config.images);
     cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]), undefined, true);
   }
+}
+
+/** The Namespace the components declare (clusterctl's target namespace after rendering). */
+function namespaceOf(objects: readonly KubeObject[]): string | undefined {
+  const ns = objects.find((o) => o.kind === 'Namespace');
+  const name = (ns?.metadata as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : undefined;
 }

@@ -73,7 +73,7 @@ function objectName(o: KubeObject): string {
 export function providerNamespaces(ctx: RenderContext): Set<string> {
   const out = new Set<string>();
   for (const f of ctx.files) {
-    if (!f.path.startsWith('providers/') || !/\/(components|cert-manager)\.yaml$/.test(f.path)) continue;
+    if (!f.path.startsWith('providers/') || !/\/(components|cert-manager|operator)\.yaml$/.test(f.path)) continue;
     for (const ns of declaredNamespaces(fileContent(ctx, f))) out.add(ns);
   }
   return out;
