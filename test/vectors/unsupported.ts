@@ -7,7 +7,7 @@
  */
 export const unsupported: Record<string, string> = {
   'clusterctl:cli:init list-images':
-    'clusterctl init needs a management cluster; capiform has no init command (InitImages vectors run the same image listing)',
+    'clusterctl init installs into a management cluster (capiform init only writes a config); the InitImages vectors run the same image listing',
   'clusterctl:utilresource.SortForCreate':
     'the order clusterctl init creates objects in a cluster; capiform never applies objects (Argo CD does)',
   'clusterctl:CheckCAPIContract': 'reads the CRDs of a management cluster; capiform never reads a cluster',
