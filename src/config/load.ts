@@ -1,16 +1,16 @@
 /**
  * Finding and reading `capi.config.*`. Stage 1 (parse against the schema) happens here; TypeScript configs are
- * loaded with jiti, imported only when needed so commands that never read a config do not pay for it.
+ * loaded with jiti, imported only when needed so commands that never read a config do not pay for it. The schema
+ * (and with it zod) is loaded only to validate a config, not by everything that imports this folder's door.
  */
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 import { checkConfig, normaliseConfig } from './normalise.js';
-import { configSchema } from './schema.js';
 import type { ResolvedConfig } from './types.js';
 
 /** Discovery order in the working directory (the first that exists wins). */
@@ -89,8 +89,8 @@ export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TI
 
 type AnySchema = z.core.$ZodType;
 
-/** The object schema at `path` inside the config schema, to list the allowed keys of an object. */
-function shapeAt(path: readonly PropertyKey[], schema: AnySchema = configSchema): string[] | null {
+/** The object schema at `path` inside `schema` (the config schema), to list the allowed keys of an object. */
+function shapeAt(path: readonly PropertyKey[], schema: AnySchema): string[] | null {
   let s = schema;
   for (;;) {
     const def = s._zod.def as { type: string; innerType?: AnySchema };
@@ -127,16 +127,16 @@ function wrongShape(branch: readonly SchemaIssue[]): boolean {
   return branch.every((i) => i.code === 'invalid_type' && i.path.length === 0);
 }
 
-/** zod issues → config issues with a path and what is allowed. */
-export function schemaIssues(error: z.ZodError): ConfigIssue[] {
-  return issuesOf(error.issues);
+/** zod issues of the config schema → config issues with a path and what is allowed. */
+function schemaIssues(error: z.ZodError, schema: AnySchema): ConfigIssue[] {
+  return issuesOf(error.issues, schema);
 }
 
-function issuesOf(issues: readonly SchemaIssue[]): ConfigIssue[] {
+function issuesOf(issues: readonly SchemaIssue[], schema: AnySchema): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      const allowed = shapeAt(issue.path);
+      const allowed = shapeAt(issue.path, schema);
       for (const key of issue.keys) {
         out.push({
           path: formatConfigPath([...issue.path, key]),
@@ -154,7 +154,7 @@ function issuesOf(issues: readonly SchemaIssue[]): ConfigIssue[] {
       // (a typo in `core: { … }` is about the entry, not about `core` not being a list).
       const meant = issue.errors.filter((branch) => !wrongShape(branch));
       if (meant.length === 1 && meant[0]) {
-        out.push(...issuesOf(meant[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as SchemaIssue)));
+        out.push(...issuesOf(meant[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as SchemaIssue), schema));
         continue;
       }
       if (meant.length === 0) {
@@ -183,9 +183,10 @@ export interface LoadConfigOptions {
 }
 
 /** Validates an already-read config value; every problem is reported at once. */
-export function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}): ResolvedConfig {
+export async function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}): Promise<ResolvedConfig> {
+  const { configSchema } = await import('./schema.js');
   const parsed = configSchema.safeParse(value);
-  if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error));
+  if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error, configSchema));
   const config = normaliseConfig(parsed.data, file, env);
   const issues = checkConfig(config);
   if (issues.length > 0) throw configIssuesError(file, issues);

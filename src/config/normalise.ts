@@ -6,7 +6,8 @@ import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { manifestLabel, providerTypeByFlag, providerTypeOrder } from '../capi/index.js';
 import type { ConfigIssue } from './issues.js';
-import { providerKinds, type configSchema, type variablesSchema } from './schema.js';
+import { providerKinds } from './kinds.js';
+import type { configSchema, variablesSchema } from './schema.js';
 import type { ResolvedCluster, ResolvedConfig, ResolvedProvider, ResolvedVariables } from './types.js';
 
 type ParsedConfig = z.output<typeof configSchema>;

@@ -5,9 +5,8 @@
  */
 import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import semver from 'semver';
 import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
-import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
+import { npmSemver, type ResolvedConfig, type ResolvedProvider } from '../config/index.js';
 import { builtinProviders } from './catalog.js';
 import { constraintRule, settledCandidates } from './candidates.js';
 import type { HttpClient, ProgressListener } from './http/client.js';
@@ -143,7 +142,7 @@ export async function providerRepository(p: ResolvedProvider, configDir: string,
       componentsFile: loc.componentsFile,
       kind: loc.kind,
       explicitKind: p.repositoryType !== undefined,
-      version: semver.valid(p.constraint) ? p.constraint : undefined,
+      version: npmSemver().valid(p.constraint) ? p.constraint : undefined,
     };
     return { repo: await factory(request), source: loc.source };
   } catch (err) {
@@ -270,7 +269,7 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
     if (seen.length === 0) {
       // Every page was read to find that nothing fits, so the full list costs nothing more.
       const all = await ref.repo.listVersions();
-      const sorted = all.filter((v) => semver.valid(v)).sort((a, b) => semver.rcompare(a, b));
+      const sorted = all.filter((v) => npmSemver().valid(v)).sort((a, b) => npmSemver().rcompare(a, b));
       problems.push(
         `${p.label} (${p.configPath}.version): no version satisfies "${p.constraint}"; available: ${sorted.length ? sorted.slice(0, 12).join(', ') : 'none'}`,
       );
