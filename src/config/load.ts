@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type { z } from 'zod';
+import { defaultCacheDir } from '../cache/index.js';
 import { ConfigError } from '../errors.js';
 import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
@@ -43,9 +44,9 @@ export function findConfigFile(cwd: string, explicit?: string): string {
 
 /**
  * Reads the file and returns the plain value it exports (before validation). TypeScript and JavaScript configs run
- * in a worker thread bounded by `timeoutMs` (load-isolated.ts).
+ * in a worker thread bounded by `timeoutMs` (load-isolated.ts); with `cacheDir`, compiled TypeScript is reused.
  */
-export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TIMEOUT_SECONDS * 1000): Promise<unknown> {
+export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TIMEOUT_SECONDS * 1000, cacheDir?: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json' || ext === '.yaml' || ext === '.yml') {
     const text = readTextFile(file, MAX_CONFIG_SIZE, 'config file');
@@ -62,7 +63,7 @@ export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TI
   if (ext !== '.ts' && ext !== '.mts' && ext !== '.js' && ext !== '.mjs') {
     throw new ConfigError(`unsupported config file type "${ext}"`, { where: file, hint: `use one of ${configFileNames.join(', ')}` });
   }
-  const reply = await importConfigIsolated(file, timeoutMs);
+  const reply = await importConfigIsolated(file, timeoutMs, cacheDir);
   if (!reply.ok) {
     if (reply.notPlainData) {
       throw new ConfigError(`the config's value is not plain data: ${reply.message}`, {
@@ -196,6 +197,6 @@ export async function validateConfig(value: unknown, file: string, env: NodeJS.P
 /** Finds, reads, validates and normalises the config. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<ResolvedConfig> {
   const file = findConfigFile(opts.cwd, opts.configFile);
-  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}));
+  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}), defaultCacheDir(opts.env ?? {}));
   return validateConfig(value, file, opts.env ?? {});
 }
