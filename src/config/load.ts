@@ -6,13 +6,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type { z } from 'zod';
-import { defaultCacheDir } from '../cache/index.js';
+import { serialize } from 'node:v8';
+import { defaultCacheDir, rememberValid, sha256Hex, validatedBefore } from '../cache/index.js';
+import { codeFingerprint } from '../version.js';
 import { ConfigError } from '../errors.js';
 import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 import { checkConfig, normaliseConfig } from './normalise.js';
 import type { ResolvedConfig } from './types.js';
+import type { configSchema as ConfigSchema } from './schema.js';
+
+type ParsedConfig = z.output<typeof ConfigSchema>;
 
 /** Discovery order in the working directory (the first that exists wins). */
 export const configFileNames = [
@@ -183,12 +188,31 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Validates an already-read config value; every problem is reported at once. */
-export async function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}): Promise<ResolvedConfig> {
-  const { configSchema } = await import('./schema.js');
-  const parsed = configSchema.safeParse(value);
-  if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error, configSchema));
-  const config = normaliseConfig(parsed.data, file, env);
+/** The digest a valid config value is remembered under (see cache/validated.ts), or undefined if it has none. */
+function validConfigKey(value: unknown): string | undefined {
+  try {
+    return sha256Hex(`config\0${codeFingerprint()}\0${sha256Hex(serialize(value))}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates an already-read config value; every problem is reported at once. With `cacheDir`, a value that passed
+ * the schema before skips it (the schema only checks: its output is its input).
+ */
+export async function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}, cacheDir?: string): Promise<ResolvedConfig> {
+  const key = cacheDir === undefined ? undefined : validConfigKey(value);
+  let data: ParsedConfig;
+  if (key !== undefined && validatedBefore(cacheDir, key)) data = value as ParsedConfig;
+  else {
+    const { configSchema } = await import('./schema.js');
+    const parsed = configSchema.safeParse(value);
+    if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error, configSchema));
+    data = parsed.data;
+    if (key !== undefined) rememberValid(cacheDir, key);
+  }
+  const config = normaliseConfig(data, file, env);
   const issues = checkConfig(config);
   if (issues.length > 0) throw configIssuesError(file, issues);
   return config;
@@ -197,6 +221,7 @@ export async function validateConfig(value: unknown, file: string, env: NodeJS.P
 /** Finds, reads, validates and normalises the config. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<ResolvedConfig> {
   const file = findConfigFile(opts.cwd, opts.configFile);
-  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}), defaultCacheDir(opts.env ?? {}));
-  return validateConfig(value, file, opts.env ?? {});
+  const cacheDir = defaultCacheDir(opts.env ?? {});
+  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}), cacheDir);
+  return validateConfig(value, file, opts.env ?? {}, cacheDir);
 }

@@ -25,10 +25,13 @@ export function lockFromBytes(bytes: Uint8Array, where: string): LockDocument {
   return { text, lock: parseLock(text, where) };
 }
 
-/** Reads the lock at `path`; `where` names it in messages (default: the path). */
-export function readLockDocument(path: string, where = path): LockDocument {
+/**
+ * Reads the lock at `path`; `where` names it in messages (default: the path). With `cacheDir`, a lock text found
+ * valid before is not checked against the schema again.
+ */
+export function readLockDocument(path: string, where = path, cacheDir?: string): LockDocument {
   const text = readLockText(path, where);
-  return { text, lock: parseLock(text, where) };
+  return { text, lock: parseLock(text, where, cacheDir) };
 }
 
 /** Reads and checks the lock at `path`. */

@@ -2,8 +2,10 @@
  * `capi.lock.yaml` on disk: a header comment, `lockfileVersion` first, explicit key order, sorted entries, no
  * timestamps and no absolute paths, so the same resolution always writes the same bytes.
  */
-import { z } from 'zod';
-import { compareBytes } from '../cache/index.js';
+import { createRequire } from 'node:module';
+import type { z } from 'zod';
+import { compareBytes, rememberValid, sha256Hex, validatedBefore } from '../cache/index.js';
+import { codeFingerprint } from '../version.js';
 import { InputError } from '../errors.js';
 import { providerTypeOrder, providerTypes } from '../capi/index.js';
 import { formatConfigPath } from '../config/index.js';
@@ -60,30 +62,48 @@ export function formatLock(lock: Lock): string {
   return `${lockHeader}\n${stringifyYaml(doc, 'config')}`;
 }
 
-const sha = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' });
-const fileSchema = z
-  .strictObject({ name: z.string().min(1), path: z.string().min(1).optional(), url: z.string().min(1).optional(), sha256: sha, size: z.int().min(0) })
-  .refine((f) => (f.path === undefined) !== (f.url === undefined), { error: 'needs exactly one of path and url' })
-  .refine((f) => f.path === undefined || !(f.path.startsWith('/') || /^[A-Za-z]:/.test(f.path)), { error: 'path must be relative to the config directory' });
-const sourceSchema = z.strictObject({ kind: z.enum(['local', 'github', 'gitlab', 'https']), url: z.string().min(1) });
-const lockSchema = z.strictObject({
-  lockfileVersion: z.literal(lockfileVersion),
-  configDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 hex digits>' }),
-  contract: z.string().min(1),
-  providers: z.array(
-    z.strictObject({
-      name: z.string().min(1),
-      type: z.enum(providerTypes),
-      label: z.string().min(1),
-      constraint: z.string().min(1),
-      version: z.string().min(1),
-      contract: z.string().min(1),
-      source: sourceSchema,
-      files: z.array(fileSchema),
-    }),
-  ),
-  certManager: z.strictObject({ version: z.string().min(1), source: sourceSchema, files: z.array(fileSchema) }).optional(),
-});
+type Zod = typeof import('zod');
+
+/**
+ * The lock's schema, built on first use with zod loaded then: a lock already found valid (see cache/validated.ts)
+ * never needs it.
+ */
+function lockSchemaOf(z: Zod) {
+  const sha = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' });
+  const fileSchema = z
+    .strictObject({ name: z.string().min(1), path: z.string().min(1).optional(), url: z.string().min(1).optional(), sha256: sha, size: z.int().min(0) })
+    .refine((f) => (f.path === undefined) !== (f.url === undefined), { error: 'needs exactly one of path and url' })
+    .refine((f) => f.path === undefined || !(f.path.startsWith('/') || /^[A-Za-z]:/.test(f.path)), { error: 'path must be relative to the config directory' });
+  const sourceSchema = z.strictObject({ kind: z.enum(['local', 'github', 'gitlab', 'https']), url: z.string().min(1) });
+  return z.strictObject({
+    lockfileVersion: z.literal(lockfileVersion),
+    configDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 hex digits>' }),
+    contract: z.string().min(1),
+    providers: z.array(
+      z.strictObject({
+        name: z.string().min(1),
+        type: z.enum(providerTypes),
+        label: z.string().min(1),
+        constraint: z.string().min(1),
+        version: z.string().min(1),
+        contract: z.string().min(1),
+        source: sourceSchema,
+        files: z.array(fileSchema),
+      }),
+    ),
+    certManager: z.strictObject({ version: z.string().min(1), source: sourceSchema, files: z.array(fileSchema) }).optional(),
+  });
+}
+
+let lockSchemaMemo: ReturnType<typeof lockSchemaOf> | undefined;
+
+function lockSchema(): ReturnType<typeof lockSchemaOf> {
+  lockSchemaMemo ??= lockSchemaOf(createRequire(import.meta.url)('zod') as Zod);
+  return lockSchemaMemo;
+}
+
+type ParsedLock = z.output<ReturnType<typeof lockSchemaOf>>;
+type ParsedFile = ParsedLock['providers'][number]['files'][number];
 
 const fixHint = 'delete capi.lock.yaml and run `capiform lock` to write a fresh one';
 
@@ -111,15 +131,24 @@ export function decodeLock(text: string, file: string): unknown {
   return raw;
 }
 
-/** The lock from its text; explains a broken or too new file. `file` names it in messages. */
-export function parseLock(text: string, file: string): Lock {
+/**
+ * The lock from its text; explains a broken or too new file. `file` names it in messages. With `cacheDir`, a text
+ * that passed the schema before skips it (the schema only checks: its output is its input).
+ */
+export function parseLock(text: string, file: string, cacheDir?: string): Lock {
   const raw = decodeLock(text, file);
-  const parsed = lockSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${formatConfigPath(i.path)}: ${i.message.replace(/^Invalid input: /, '')}`);
-    throw new InputError(`capi.lock.yaml is broken (edited by hand?):\n${problems.join('\n')}`, { where: file, hint: fixHint }, 'E_LOCK_BROKEN');
+  const key = cacheDir === undefined ? undefined : sha256Hex(`lock\0${codeFingerprint()}\0${sha256Hex(text)}`);
+  let d: ParsedLock;
+  if (key !== undefined && validatedBefore(cacheDir, key)) d = raw as ParsedLock;
+  else {
+    const parsed = lockSchema().safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `  ${formatConfigPath(i.path)}: ${i.message.replace(/^Invalid input: /, '')}`);
+      throw new InputError(`capi.lock.yaml is broken (edited by hand?):\n${problems.join('\n')}`, { where: file, hint: fixHint }, 'E_LOCK_BROKEN');
+    }
+    d = parsed.data;
+    if (key !== undefined) rememberValid(cacheDir, key);
   }
-  const d = parsed.data;
   const providers: LockedProvider[] = d.providers.map((p) => ({ ...p, files: p.files.map(stripUndefined) }));
   return {
     lockfileVersion: d.lockfileVersion,
@@ -130,7 +159,7 @@ export function parseLock(text: string, file: string): Lock {
   };
 }
 
-function stripUndefined(f: z.output<typeof fileSchema>): LockedFile {
+function stripUndefined(f: ParsedFile): LockedFile {
   const out: { name: string; path?: string; url?: string; sha256: string; size: number } = { name: f.name, sha256: f.sha256, size: f.size };
   if (f.path !== undefined) out.path = f.path;
   if (f.url !== undefined) out.url = f.url;

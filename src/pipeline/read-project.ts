@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultCacheDir } from '../cache/index.js';
 import { CapiformError, UsageError } from '../errors.js';
 import { checkContractPin, lockDrift, lockFileName, LockStaleError, readLockDocument, staleLockError, type Lock, type LockDocument, type LockDrift, type LockedSource } from '../lock/index.js';
 import { aggregate, type Problem } from '../render/index.js';
@@ -24,7 +25,7 @@ export async function readProject(ctx: PipelineContext): Promise<ProjectState> {
   const { config } = ctx;
   const lockPath = join(config.dir, lockFileName);
   checkLockPath(lockPath);
-  const existingDocument = existsSync(lockPath) ? readLockDocument(lockPath) : undefined;
+  const existingDocument = existsSync(lockPath) ? readLockDocument(lockPath, lockPath, ctx.env ? defaultCacheDir(ctx.env) : undefined) : undefined;
   const existing = existingDocument?.lock;
   if (ctx.frozen && !existing) {
     throw new LockStaleError('there is no capi.lock.yaml', '(missing)', 'run `capiform lock` and commit capi.lock.yaml');

@@ -171,13 +171,25 @@ export class TreeCache {
   }
 
   /**
-   * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
-   * the directory's other recorded variants.
+   * After a check (`render --check`), which writes no tree: remembers the directories whose files on disk hold exactly
+   * what this run rendered, so the next check or render reuses them instead of rendering again. A directory with a
+   * file in `differing` (tree paths) records nothing, and every directory keeps its earlier entries.
    */
-  save(): void {
+  saveChecked(differing: ReadonlySet<string>): void {
+    for (const [dir, e] of Object.entries(this.next)) {
+      if (e.files.some((name) => differing.has(`${dir}/${name}`))) delete this.next[dir];
+    }
+    this.save(true);
+  }
+
+  /**
+   * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
+   * the directory's other recorded variants. Directories this run did not record are dropped, unless `keepOthers`.
+   */
+  save(keepOthers = false): void {
     if (!this.file) return;
     try {
-      const out: Record<string, TreeCacheEntry[]> = {};
+      const out: Record<string, TreeCacheEntry[]> = keepOthers ? { ...this.entries } : {};
       for (const [dir, e] of Object.entries(this.next)) {
         if (!e.stats) {
           e.stats = e.files.map((name) => identity(join(this.root, dir, name)) ?? 'missing');
