@@ -91,6 +91,25 @@ export class LockBusyError extends CapiformError {
   }
 }
 
+/**
+ * A ClusterClass patch failed for a Cluster as it would in CAPI's topology controller (a value template that does not
+ * parse or render, a missing variable, a JSON patch that does not apply). The message is CAPI's error text behind a
+ * prefix naming the patch, its definition and the template; the fields say the same for programs. Exit 2.
+ */
+export class TopologyPatchError extends InputError {
+  constructor(
+    message: string,
+    readonly patch: string,
+    /** Index in the patch's `definitions`, when the failure belongs to one definition. */
+    readonly definitionIndex: number | undefined,
+    /** The template the patch was applied to (`Kind namespace/name`), when it belongs to one. */
+    readonly template: string | undefined,
+    details: ErrorDetails = {},
+  ) {
+    super(message, details, 'E_TOPOLOGY_PATCH');
+  }
+}
+
 /** A `--check`/`--exit-code` run found differences. Exit 1. */
 export class DifferencesFound extends CapiformError {
   constructor(message: string, details: ErrorDetails = {}, code = 'E_DIFFERENCES') {

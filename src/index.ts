@@ -92,3 +92,14 @@ export {
   type ArgoCdInput,
   type KustomizationOptions,
 } from './render/argocd/index.js';
+export {
+  expandTopology,
+  type ExpandedCluster,
+  type ExpandedVariable,
+  type ExpandOptions,
+  type ExpandResult,
+  type FieldError,
+  type TopologyObject,
+  type TopologyProblem,
+  type UpgradePlan as TopologyUpgradePlan,
+} from './topology/index.js';

@@ -29,3 +29,10 @@ describe('README: Argo CD', () => {
     expect(typeof capiform.argocdManifests).toBe('function');
   });
 });
+
+describe('README: ClusterClass topology engine (library)', () => {
+  it('expandTopology is importable from the package root and ignores Clusters without a topology', () => {
+    const plain = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'a', namespace: 'x' }, spec: {} };
+    expect(capiform.expandTopology([plain])).toEqual({ clusters: [], problems: [] });
+  });
+});

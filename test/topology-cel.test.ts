@@ -1,7 +1,7 @@
 // Kubernetes CEL for x-kubernetes-validations: rule tables ported from apiextensions-apiserver
 // (pkg/apiserver/schema/cel/validation_test.go, compilation_test.go) and the apiserver CEL library tests.
 import { describe, expect, it } from 'vitest';
-import { checkCelSchema, preexistingRulesOf, validateCelRules } from '../src/topology/cel/index.js';
+import { checkCelSchema, estimateCelCost, preexistingRulesOf, validateCelRules } from '../src/topology/cel/index.js';
 import type { JSONSchemaProps } from '../src/topology/schema/index.js';
 
 const integer: JSONSchemaProps = { type: 'integer' };
@@ -35,8 +35,8 @@ function withRule(schema: JSONSchemaProps, rule: string): JSONSchemaProps {
   return { ...schema, 'x-kubernetes-validations': [{ rule }] };
 }
 
-function messagesFor(schema: JSONSchemaProps, value: unknown, rule: string, old?: unknown): string[] {
-  return validateCelRules(withRule(schema, rule), value, old, 'root').map((e) => e.message);
+function messagesFor(schema: JSONSchemaProps, value: unknown, rule: string, old?: unknown, resourceRoot = false): string[] {
+  return validateCelRules(withRule(schema, rule), value, old, 'root', { resourceRoot }).map((e) => e.message);
 }
 
 interface Table {
@@ -44,6 +44,7 @@ interface Table {
   schema: JSONSchemaProps;
   value: unknown;
   old?: unknown;
+  resourceRoot?: boolean;
   valid?: string[];
   /** rule → text the error must contain */
   errors?: Record<string, string>;
@@ -59,12 +60,12 @@ function runTables(tables: Table[]): void {
     describe(t.name, () => {
       for (const rule of t.valid ?? []) {
         it(`passes: ${rule}`, () => {
-          expect(messagesFor(t.schema, t.value, rule, t.old)).toEqual([]);
+          expect(messagesFor(t.schema, t.value, rule, t.old, t.resourceRoot)).toEqual([]);
         });
       }
       for (const [rule, text] of Object.entries(t.errors ?? {})) {
         it(`fails: ${rule}`, () => {
-          const messages = messagesFor(t.schema, t.value, rule, t.old);
+          const messages = messagesFor(t.schema, t.value, rule, t.old, t.resourceRoot);
           expect(messages).toHaveLength(1);
           expect(messages[0]).toContain(text);
         });
@@ -292,6 +293,39 @@ describe('validateCelRules: rule tables', () => {
       },
     },
     {
+      name: 'ext lists version 3',
+      ...vals([list(integer), [1, 2, 3]]),
+      valid: [
+        'lists.range(4) == [0,1,2,3]',
+        'lists.range(0) == []',
+        '[5,1,2,3].reverse() == [3,2,1,5]',
+        '[].reverse() == []',
+        "['are', 'you', 'as', 'bored', 'as', 'I', 'am'].reverse() == ['am', 'I', 'as', 'bored', 'as', 'you', 'are']",
+        '[1,2,3,4].slice(0, 4) == [1,2,3,4]',
+        '[1,2,3,4].slice(1, 3) == [2, 3]',
+        '[1,2,3,4].slice(4, 4) == []',
+        'dyn([1,2,3,4]).flatten() == [1,2,3,4]',
+        '[[1],[2],[3,4]].flatten() == [1,2,3,4]',
+        '[4, 3, 2, 1].sort() == [1, 2, 3, 4]',
+        '["d", "a", "b", "c"].sort() == ["a", "b", "c", "d"]',
+        '[-2, 5, -2, 1, 1, 5, -2, 1].distinct() == [-2, 5, 1]',
+        '[[1], [1], [2]].distinct() == [[1], [2]]',
+        'self.val1.reverse() == [3, 2, 1]',
+        'self.val1.all(i, v, v == i + 1)',
+        'self.val1.transformList(i, v, v * i) == [0, 2, 6]',
+        'self.val1.transformList(i, v, i > 0, v) == [2, 3]',
+        '!self.val1.exists(i, v, v == i)',
+        'self.val1.all(i, v, self.val1.all(j, w, i < j ? v < w : true))',
+      ],
+      errors: {
+        '[1,2,3,4].slice(3, 0) != [1,2]': 'cannot slice(3, 0), start index must be less than or equal to end index',
+        '[1,2,3,4].slice(0, 10) != [1,2]': 'cannot slice(0, 10), list is length 4',
+        '[1,2,3,4].slice(-5, 10) != [1,2]': 'cannot slice(-5, 10), negative indexes not supported',
+        '[[1],[2],[3,4]].flatten(-1) == [1,2,3,4]': 'level must be non-negative evaluating rule: [[1],[2],[3,4]].flatten(-1) == [1,2,3,4]',
+        '["d", 3, 2, "c"].sort() == ["a", "b", "c", "d"]': "expected type 'string' but found 'int'",
+      },
+    },
+    {
       name: 'string lists',
       ...vals([list(string), ['a', 'b', 'c']]),
       valid: ["self.val1.join('-') == 'a-b-c'", "['a', 'b', 'c'].join('-') == 'a-b-c'", "self.val1.join() == 'abc'", "['a', 'b', 'c'].join() == 'abc'"],
@@ -374,6 +408,15 @@ describe('validateCelRules: rule tables', () => {
         'size(self.val) == 2',
         'self.val.map(k, self.val[k]).exists(v, v == 1)',
         'size(self.val.filter(k, self.val[k] > 1)) == 1',
+        'self.val.all(k, v, v > 0)',
+        'self.val.exists(k, v, v == 2)',
+        'self.val.existsOne(k, v, v == 2)',
+        'self.val.transformMap(k, v, v > 1, v + 1).size() == 1',
+        'self.val.transformMap(k, v, v + 1).size() == 2',
+        "self.val.transformMap(k, v, v + 1) == {'b': 2, 'd': 3}",
+        "self.val.transformMapEntry(k, v, v > 1, {k + '2': v + 1}).size() == 1",
+        "self.val.transformMapEntry(k, v, {k + '2': v + 1}).size() == 2",
+        "self.val.all(k, v, k in ['b', 'd'] && v in [1, 2])",
       ],
       errors: {
         "self.val['c'] == 1": 'no such key: c',
@@ -592,6 +635,59 @@ describe('validateCelRules: rule tables', () => {
       ],
     },
     {
+      name: 'format',
+      ...vals([string, 'my-name'], [string, 'Not_A_Label']),
+      valid: [
+        '!format.dns1123Label().validate(self.val1).hasValue()',
+        "format.dns1123Label().validate(self.val2).value() == [\"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')\"]",
+        "format.dns1123Label().validate('a.b').value() == ['must not contain dots']",
+        "format.named('dns1123Label').hasValue()",
+        "!format.named('nope').hasValue()",
+        "!format.named('dns1123Subdomain').value().validate('example.com').hasValue()",
+        "format.dns1035Label().validate('1abc').hasValue()",
+        "!format.dns1123LabelPrefix().validate('my-prefix-').hasValue()",
+        "format.dns1123Label().validate('my-prefix-').hasValue()",
+        "!format.qualifiedName().validate('example.com/MyName').hasValue()",
+        "format.qualifiedName().validate('/MyName').value() == ['prefix part must be non-empty']",
+        "!format.labelValue().validate('').hasValue()",
+        "!format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()",
+        "format.uuid().validate('nope').value() == ['does not match the UUID format']",
+        "!format.byte().validate('QUI=').hasValue()",
+        "format.date().validate('2024-02-30').value() == ['invalid date']",
+        "!format.datetime().validate('2024-02-29T10:00:00Z').hasValue()",
+        "!format.uri().validate('https://example.com/x').hasValue()",
+      ],
+    },
+    {
+      name: 'semver',
+      ...vals([string, 'v1.30.2']),
+      valid: [
+        "isSemver('1.2.3')",
+        "!isSemver('v1.2.3')",
+        'isSemver(self.val1, true)',
+        "semver('1.2.3').major() == 1 && semver('1.2.3').minor() == 2 && semver('1.2.3').patch() == 3",
+        "semver(self.val1, true).isGreaterThan(semver('1.29.9'))",
+        "semver('1.0.0-alpha').isLessThan(semver('1.0.0'))",
+        "semver('1.0.0-alpha.1').compareTo(semver('1.0.0-alpha.beta')) == -1",
+        "semver('1.2.3+build') == semver('1.2.3')",
+      ],
+      errors: { "semver('x') == semver('1.0.0')": 'could not parse semver string "x"' },
+    },
+    {
+      name: 'int-or-string',
+      schema: object({ port: { 'x-kubernetes-int-or-string': true }, name: { 'x-kubernetes-int-or-string': true } }),
+      value: { port: 8080, name: '50%' },
+      valid: [
+        'self.port == 8080',
+        "self.name == '50%'",
+        "type(self.port) == int && type(self.name) == string",
+        "type(self.name) == string && self.name.endsWith('%')",
+      ],
+      errors: {
+        "self.port.endsWith('%')": "'no such overload': call arguments did not match a supported operator, function or macro signature for rule",
+      },
+    },
+    {
       name: 'transition rules',
       schema: object({ v: string }),
       value: { v: 'new' },
@@ -599,6 +695,78 @@ describe('validateCelRules: rule tables', () => {
       valid: ['oldSelf.v != self.v', "oldSelf.v == 'old' && self.v == 'new'"],
       errors: {
         'oldSelf.v == self.v': 'failed rule: oldSelf.v == self.v',
+      },
+    },
+    {
+      name: 'optionals',
+      schema: object({ presentObj: object({ presentStr: string }), absentObj: object({ absentStr: string }), m: map(string), l: list(string) }),
+      value: { presentObj: { presentStr: 'value' }, m: { k: 'v' }, l: ['a'] },
+      valid: [
+        "self.?presentObj.?presentStr == optional.of('value')",
+        "self.presentObj.?presentStr == optional.of('value')",
+        "self.presentObj.?presentStr.or(optional.of('nope')) == optional.of('value')",
+        "self.presentObj.?presentStr.orValue('') == 'value'",
+        'self.presentObj.?presentStr.hasValue() == true',
+        "self.presentObj.?presentStr.value() == 'value'",
+        'self.?absentObj.?absentStr == optional.none()',
+        "self.?absentObj.?absentStr.or(optional.of('nope')) == optional.of('nope')",
+        "self.?absentObj.?absentStr.orValue('nope') == 'nope'",
+        'self.?absentObj.?absentStr.hasValue() == false',
+        "self.m[?'k'] == optional.of('v')",
+        "self.m[?'k'].or(optional.of('nope')) == optional.of('v')",
+        "self.m[?'k'].orValue('') == 'v'",
+        "self.m[?'k'].hasValue() == true",
+        "self.m[?'x'] == optional.none()",
+        "self.m[?'x'].orValue('nope') == 'nope'",
+        "self.l[?0] == optional.of('a')",
+        'self.l[?1] == optional.none()',
+        "self.l[?0].orValue('') == 'a'",
+        "self.l[?1].orValue('nope') == 'nope'",
+        "'a.?b' == 'a' + '.?b'",
+        'optional.ofNonZeroValue(1).hasValue()',
+        "optional.ofNonZeroValue('a').hasValue()",
+        "optional.ofNonZeroValue(['a']).hasValue()",
+        "optional.ofNonZeroValue({'k': 'v'}).hasValue()",
+        'optional.ofNonZeroValue(0) == optional.none()',
+        "optional.ofNonZeroValue('') == optional.none()",
+        'optional.ofNonZeroValue(false) == optional.none()',
+        'optional.ofNonZeroValue([]) == optional.none()',
+        "optional.ofNonZeroValue(duration('0s')) == optional.none()",
+      ],
+      errors: {
+        'self.absentObj.?absentStr == optional.none()': 'no such key: absentObj',
+        "self.l[?1].value() == 'a'": 'optional.none() dereference',
+      },
+    },
+    {
+      name: 'typemeta and objectmeta access specified',
+      schema: object({ kind: string, apiVersion: string, metadata: object({ name: string, generateName: string }) }),
+      value: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' } },
+      valid: ["self.kind == 'Pod'", "self.apiVersion == 'v1'", "self.metadata.name == 'foo'", "self.metadata.generateName == 'pickItForMe'"],
+      errors: { 'has(self.metadata.namespace)': "undefined field 'namespace'" },
+    },
+    {
+      name: 'typemeta and objectmeta access not specified, at a resource root',
+      resourceRoot: true,
+      schema: object({ spec: object({ field1: string }) }),
+      value: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' }, spec: { field1: 'a' } },
+      valid: ["self.kind == 'Pod'", "self.apiVersion == 'v1'", "self.metadata.name == 'foo'", "self.metadata.generateName == 'pickItForMe'", "self.spec.field1 == 'a'"],
+      errors: { 'has(self.metadata.namespace)': "undefined field 'namespace'" },
+    },
+    {
+      name: 'typemeta is not visible outside a resource root',
+      schema: object({ spec: object({ field1: string }) }),
+      value: { kind: 'Pod', spec: { field1: 'a' } },
+      errors: { "self.kind == 'Pod'": "undefined field 'kind'" },
+    },
+    {
+      name: 'embedded object',
+      schema: object({ embedded: { 'x-kubernetes-embedded-resource': true } }),
+      value: { embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' }, spec: { field1: 'a' } } },
+      valid: ["self.embedded.kind == 'Pod'", "self.embedded.apiVersion == 'v1'", "self.embedded.metadata.name == 'foo'", "self.embedded.metadata.generateName == 'pickItForMe'"],
+      errors: {
+        'has(self.embedded.metadata.namespace)': "undefined field 'namespace'",
+        'has(self.embedded.spec)': "undefined field 'spec'",
       },
     },
     {
@@ -738,6 +906,20 @@ describe('validateCelRules: transition rules', () => {
   });
 });
 
+describe('validateCelRules: optionalOldSelf', () => {
+  const schema: JSONSchemaProps = {
+    type: 'string',
+    'x-kubernetes-validations': [{ rule: "!oldSelf.hasValue() || oldSelf.value() == self", optionalOldSelf: true, message: 'immutable once set' }],
+  };
+  it('runs without an old value, seeing oldSelf as none', () => {
+    expect(validateCelRules(schema, 'a', undefined, 'v')).toEqual([]);
+  });
+  it('sees the old value as an optional', () => {
+    expect(validateCelRules(schema, 'a', 'a', 'v')).toEqual([]);
+    expect(validateCelRules(schema, 'b', 'a', 'v').map((e) => e.message)).toEqual(['v: Invalid value: "b": immutable once set']);
+  });
+});
+
 describe('checkCelSchema: compiling rules', () => {
   const at = 'spec.variables[cpu].schema.openAPIV3Schema';
   const check = (schema: JSONSchemaProps, options = { compatibilityVersion: '1.29' }): string[] =>
@@ -795,9 +977,15 @@ describe('checkCelSchema: compiling rules', () => {
     const quantityRule: JSONSchemaProps = { type: 'string', 'x-kubernetes-validations': [{ rule: 'isQuantity(self)' }] };
     expect(check(quantityRule, { compatibilityVersion: '1.27' })[0]).toContain("undeclared reference to 'isQuantity'");
     expect(check(quantityRule, { compatibilityVersion: '1.28' })).toEqual([]);
+    const optionalRule: JSONSchemaProps = { type: 'object', properties: { a: string }, 'x-kubernetes-validations': [{ rule: "self.?a.orValue('') == ''" }] };
+    expect(check(optionalRule, { compatibilityVersion: '1.27' })[0]).toContain("ERROR: <input>:1:5: unsupported syntax '.?'");
+    expect(check(optionalRule, { compatibilityVersion: '1.28' })).toEqual([]);
     const setsRule: JSONSchemaProps = { type: 'array', items: string, 'x-kubernetes-validations': [{ rule: "sets.contains(self, ['a'])" }] };
     expect(check(setsRule, { compatibilityVersion: '1.28' })[0]).toContain("undeclared reference to 'sets' (in container '')");
     expect(check(setsRule, { compatibilityVersion: '1.29' })).toEqual([]);
+    const twoVarRule: JSONSchemaProps = { type: 'object', additionalProperties: integer, 'x-kubernetes-validations': [{ rule: 'self.all(k, v, v > 0)' }] };
+    expect(check(twoVarRule, { compatibilityVersion: '1.31' })[0]).toContain("undeclared reference to 'all' (in container '')");
+    expect(check(twoVarRule, { compatibilityVersion: '1.32' })).toEqual([]);
   });
 
   it('reports rules that are not specified, and malformed messages', () => {
@@ -894,4 +1082,76 @@ describe('checkCelSchema: cost budgets', () => {
       ['FieldValueForbidden', at, 'x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x'],
     ]);
   });
+});
+
+describe('estimateCelCost: the estimates of apiextensions TestCostEstimation', () => {
+  const typed = (t: string): JSONSchemaProps =>
+    ['duration', 'date', 'date-time'].includes(t) ? { type: 'string', format: t } : t === 'int-or-string' ? { 'x-kubernetes-int-or-string': true } : { type: t };
+  type Gen = (max?: number) => JSONSchemaProps;
+  const rules = (rule: string): JSONSchemaProps => ({ 'x-kubernetes-validations': [{ rule }] });
+  const arrayWith = (t: string, rule: string): Gen => (max) => ({ type: 'array', items: typed(t), ...(max !== undefined ? { maxItems: max } : {}), ...rules(rule) });
+  const arrayOfArrays = (t: string, rule: string): Gen => (max) => ({ type: 'array', items: { type: 'array', items: { type: t } }, ...(max !== undefined ? { maxItems: max } : {}), ...rules(rule) });
+  const objectArray = (rule: string): Gen => (max) => ({
+    type: 'array',
+    items: { type: 'object', properties: { required: string, optional: string }, required: ['required'] },
+    ...(max !== undefined ? { maxItems: max } : {}),
+    ...rules(rule),
+  });
+  const mapWith = (t: string, rule: string): Gen => (max) => ({ type: 'object', additionalProperties: typed(t), ...(max !== undefined ? { maxProperties: max } : {}), ...rules(rule) });
+  const stringWith = (rule: string): Gen => (max) => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}), ...rules(rule) });
+  const bytesWith = (rule: string): Gen => (max) => ({ type: 'string', format: 'byte', ...(max !== undefined ? { maxLength: max } : {}), ...rules(rule) });
+  const nestedSpec = (rule: string): Gen => (max) => ({
+    type: 'object',
+    additionalProperties: { type: 'string', ...(max !== undefined ? { maxLength: max } : {}) },
+    ...(max !== undefined ? { maxProperties: max } : {}),
+    ...rules(rule),
+  });
+  const cases: [string, Gen, number | 'exceeds', number, number][] = [
+    ['number array with all', arrayWith('number', 'self.all(x, true)'), 4718591, 10, 32],
+    ['string array with all', arrayWith('string', 'self.all(x, true)'), 3145727, 20, 62],
+    ['boolean array with all', arrayWith('boolean', 'self.all(x, true)'), 1887437, 5, 17],
+    ['array of number arrays with all', arrayOfArrays('number', 'self.all(x, true)'), 3145727, 100, 302],
+    ['array of objects with all', objectArray('self.all(x, true)'), 555128, 50, 152],
+    ['map of numbers with all', mapWith('number', 'self.all(x, true)'), 1348169, 10, 32],
+    ['map of numbers with has', mapWith('number', 'has(self.x)'), 0, 100, 0],
+    ['map of strings with all', mapWith('string', 'self.all(x, true)'), 1179647, 3, 11],
+    ['map of booleans with all', mapWith('boolean', 'self.all(x, true)'), 943718, 100, 302],
+    ['string with contains', stringWith("self.contains('test')"), 314574, 10, 5],
+    ['string with startsWith', stringWith("self.startsWith('test')"), 2, 15, 2],
+    ['string with endsWith', stringWith("self.endsWith('test')"), 2, 30, 2],
+    ['concat string', stringWith('size(self + "hello") > size("hello")'), 314578, 4, 7],
+    ['index of array with numbers', arrayWith('number', 'self[1] == 0.0'), 2, 5000, 2],
+    ['index of array with strings', arrayWith('string', 'self[1] == self[1]'), 314577, 8, 314577],
+    ['O(n^2) loop with numbers', arrayWith('number', 'self.all(x, self.all(y, true))'), 'exceeds', 10, 352],
+    ['O(n^3) loop with numbers', arrayWith('number', 'self.all(x, self.all(y, self.all(z, true)))'), 'exceeds', 10, 3552],
+    ['regex matches simple', stringWith('self.matches("x")'), 314574, 50, 22],
+    ['regex matches empty string', stringWith('"".matches("(((((((((())))))))))[0-9]")'), 7, 10, 7],
+    ['regex matches empty regex', stringWith('self.matches("")'), 1, 100, 1],
+    ['map of strings with value length', nestedSpec('self.all(x, x.contains(self[x]))'), 2752507, 10, 72],
+    ['set array maxLength to zero', arrayWith('number', 'self[3] == 0.0'), 2, 0, 2],
+    ['set map maxLength to zero', mapWith('number', 'self["x"] == 0.0'), 2, 0, 2],
+    ['set string maxLength to zero', stringWith('self == "x"'), 2, 0, 1],
+    ['set bytes maxLength to zero', bytesWith('self == b"x"'), 2, 0, 1],
+    ['set maxLength greater than estimated maxLength', arrayWith('number', 'self.all(x, x == 0.0)'), 6291454, 3 * 1024 * 2048, 25165826],
+    ['int-or-string array with all', arrayWith('int-or-string', 'self.all(x, true)'), 4718591, 10, 32],
+    ['index of array with int-or-strings', arrayWith('int-or-string', 'self[0] == 5'), 3, 10, 3],
+    ['index of array with booleans', arrayWith('boolean', 'self[0] == false'), 2, 25, 2],
+    ['index of array of objects', objectArray('self[0] == null'), 2, 422, 2],
+    ['index of array of array of numbers', arrayOfArrays('number', 'self[0][0] == -1.0'), 3, 51, 3],
+    ['duration array with all', arrayWith('duration', 'self.all(x, true)'), 2359295, 5, 17],
+    ['index of duration array', arrayWith('duration', 'self[0].getHours() == 2'), 4, 525, 4],
+    ['date array with all', arrayWith('date', 'self.all(x, true)'), 725936, 15, 47],
+    ['index of date array', arrayWith('date', 'self[2].getDayOfMonth() == 13'), 4, 42, 4],
+    ['date-time array with all', arrayWith('date-time', 'self.all(x, true)'), 428963, 25, 77],
+    ['index of date-time array', arrayWith('date-time', 'self[2].getMinutes() == 45'), 4, 99, 4],
+    ['map of int-or-strings with all', mapWith('int-or-string', 'self.all(x, true)'), 1348169, 15, 47],
+  ];
+  for (const [name, gen, unbounded, max, bounded] of cases) {
+    it(name, () => {
+      const [calc] = estimateCelCost(gen(), { compatibilityVersion: '1.29' });
+      if (unbounded === 'exceeds') expect(calc!.maxCost).toBeGreaterThan(1000000);
+      else expect(calc!.maxCost).toBe(unbounded);
+      expect(estimateCelCost(gen(max), { compatibilityVersion: '1.29' })[0]!.maxCost).toBe(bounded);
+    });
+  }
 });

@@ -15,3 +15,4 @@ export {
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
 export { checkGoJson, decodeGoJson, GoJsonSyntaxError } from './json.js';
 export * from './template/index.js';
+export { hermeticTxtFuncMap, nondeterministicSprigFunctions } from './sprig/index.js';

@@ -45,3 +45,45 @@ export {
   type ClusterClassVariable,
   type ClusterVariable,
 } from './variables/index.js';
+export {
+  applyPatches,
+  calculateTemplateData,
+  calculateValue,
+  controlPlaneVariables,
+  generateInlinePatches,
+  globalVariables,
+  machineDeploymentVariables,
+  machinePoolVariables,
+  matchesSelector,
+  parsePathSegment,
+  patchIsEnabled,
+  renderValueTemplate,
+  validatePatches,
+  type PatchChange,
+  type PatchOutcome,
+} from './patches/index.js';
+export {
+  controlPlaneContract,
+  expandTopology,
+  topologyLimits,
+  type ExpandedCluster,
+  type ExpandedVariable,
+  type ExpandOptions,
+  type ExpandResult,
+  type TopologyObject,
+  type TopologyProblem,
+} from './expand.js';
+export type { UpgradePlan } from './desired/index.js';
+export {
+  dns1123SubdomainErrors,
+  generateName,
+  namingTemplateErrors,
+  NamingTemplateError,
+  randomAlphabet,
+  simpleName,
+  stableRandom,
+  topologyObjectName,
+  topologyRoles,
+  type ObjectNameInput,
+  type NamedObject,
+} from './names/index.js';

@@ -86,6 +86,8 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
     if (op === '*' && vector.expected.moveGroups !== undefined) keys.push('capi-plan:move-order:*');
     const variables = variableShape(vector);
     if (op === '*' && variables) keys.push(`capi-plan:${variables}:*`);
+    if (op === '*' && isNamingVector(vector.input)) keys.push('capi-plan:naming:*');
+    if (isPatchVector(vector)) keys.push('capi-plan:json-patch-generator:*');
     return keys;
   }
   if (file.folder === 'envsubst') return [key, `envsubst:*:${envsubstShape(vector)}`];
@@ -113,6 +115,30 @@ function variableShape(vector: Vector): 'variable-defaulting' | 'variable-valida
   const hasValues = i.value !== undefined || i.values !== undefined || i.clusterVariable !== undefined;
   if (hasDefinitions && hasValues && vector.expected.errors !== undefined) return 'variable-validation';
   return undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A vector of ClusterClass patches (builtin variables, value templates, enabledIf, selectors, variable paths, the
+ * inline generator), recognised by its input when its file's name says nothing.
+ */
+function isPatchVector(vector: Vector): boolean {
+  const i = vector.input;
+  if (i.variableDefinitionsForPatch !== undefined || i.enabledIf !== undefined) return true;
+  if (typeof i.segment === 'string' || isRecord(i.selector)) return true;
+  if (isRecord(i.patch)) return true;
+  return i.variablesRawJSON !== undefined && (i.template !== undefined || vector.expected.data !== undefined);
+}
+
+/**
+ * A topology naming vector (naming.json's shapes): a ClusterClass naming template checked by the webhook, the name
+ * of a topology object, or a naming template rendered with explicit data (no template variables as raw JSON).
+ */
+function isNamingVector(input: Vector['input']): boolean {
+  if (typeof input.namingTemplateOf === 'string') return true;
+  if (typeof input.object === 'string' && typeof input.clusterName === 'string') return true;
+  return typeof input.template === 'string' && 'data' in input && input.variablesRawJSON === undefined && input.variables === undefined;
 }
 
 let stems: string[] | undefined;

@@ -109,8 +109,33 @@ describe('vector files the repo has never seen', () => {
     expect(byShape.key).toBe('capi-plan:variable-validation:*');
     const order = dispatch(file, { input: {}, expected: { moveGroups: [] } });
     expect(order.key).toBe('capi-plan:move-order:*');
+    for (const input of [
+      { namingTemplateOf: 'controlPlane', template: '{{ .cluster.name }}' },
+      { object: 'MachineDeployment', clusterName: 'c', topologyName: 'md-0' },
+      { template: '{{ .cluster.name }}-x', data: {} },
+    ]) {
+      const naming = dispatch(file, { input, expected: { error: true } });
+      expect(naming.key, JSON.stringify(input)).toBe('capi-plan:naming:*');
+      expect(naming.handler).toBeTypeOf('function');
+    }
     const unknown = dispatch(file, { input: { operation: 'noSuchOperation' }, expected: {} });
     expect(unknown).toEqual({ key: 'capi-plan:brand-new:noSuchOperation' });
+  });
+
+  it('a ClusterClass patch vector in a file of a new name runs by the shape of its input', () => {
+    const file: VectorFile = { folder: 'capi-plan', stem: 'held-out-topology', path: '/x', doc: {} };
+    const key = (input: Record<string, unknown>, expected: Record<string, unknown> = {}): string => dispatch(file, { input, expected }).key;
+    const patches = 'capi-plan:json-patch-generator:*';
+    expect(key({ template: '{{ .a }}', variablesRawJSON: { a: '1' } })).toBe(patches);
+    expect(key({ enabledIf: 'true', variablesRawJSON: null })).toBe(patches);
+    expect(key({ variablesRawJSON: { a: '1' } }, { data: { a: 1 } })).toBe(patches);
+    expect(key({ patch: { valueFrom: { variable: 'a' } }, variablesRawJSON: { a: '1' } })).toBe(patches);
+    expect(key({ patch: { name: 'p', definitions: [] }, request: { items: [] } })).toBe(patches);
+    expect(key({ item: {}, selector: { kind: 'X' }, templateVariablesRawJSON: null })).toBe(patches);
+    expect(key({ segment: 'a[0]' })).toBe(patches);
+    expect(key({ variableDefinitionsForPatch: {}, cluster: {} })).toBe(patches);
+    // A naming template is not a patch template: it runs as a naming vector.
+    expect(key({ template: '{{ .cluster.name }}', data: {} })).toBe('capi-plan:naming:*');
   });
 
   it('a clusterctl op with its Go package in front, or in another letter case, finds the one handler it names', () => {

@@ -5,10 +5,6 @@
  * Keys use the runner's op key: `clusterctl:<input.op>` or `capi-plan:<file>:<operation>`
  * (`<operation>` is `*` for files whose vectors carry no `input.operation`).
  */
-const topology =
-  'ClusterClass topology expansion (the CAPI topology controller: naming, variables, inline patches) is not ' +
-  'delivered by any issue yet; capiform commits topology Clusters for the controller to expand';
-
 export const unsupported: Record<string, string> = {
   'clusterctl:cli:init list-images':
     'clusterctl init needs a management cluster; capiform has no init command (InitImages vectors run the same image listing)',
@@ -20,8 +16,4 @@ export const unsupported: Record<string, string> = {
   'capi-plan:*:EnsureCustomResourceDefinitions': 'installs the inventory CRD into a management cluster',
   'capi-plan:*:move': 'creates and deletes objects in two clusters; capiform plans the move (graph and order) only',
   'capi-plan:*:cli:move': 'clusterctl move flags act on clusters (--to-kubeconfig, --to-directory); capiform plans the move only',
-  'capi-plan:builtin-variables:*': topology,
-  'capi-plan:go-template:*': topology,
-  'capi-plan:json-patch-generator:*': topology,
-  'capi-plan:naming:*': topology,
 };

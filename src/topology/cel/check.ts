@@ -12,7 +12,7 @@ import { escapePropertyName } from './escape.js';
 import { compileRules, type EnvironmentChoice } from './compile.js';
 import { validFieldPath } from './fieldpath.js';
 import { validateValue } from './validate.js';
-import { invalid, forbidden, required, notSupported, printRule } from './fielderror.js';
+import { invalid, forbidden, required, notSupported, invalidRule } from './fielderror.js';
 import { MAX_UINT64 } from './cost.js';
 
 /** apiextensions `StaticEstimatedCostLimit`: the largest estimated cost of one expression. */
@@ -48,6 +48,7 @@ interface Errors {
   cel: FieldError[];
 }
 
+const isEmbedded = (s: JSONSchemaProps): boolean => s['x-kubernetes-embedded-resource'] === true;
 const hasNewlines = (s: string): boolean => /[\n\r]+/.test(s);
 const mulGuard = (a: number, b: number): number => (a === 0 ? 0 : a * b > MAX_UINT64 ? MAX_UINT64 : a * b);
 
@@ -87,9 +88,10 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
   return `${costName} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
-export function checkSchema(schema: JSONSchemaProps, fieldPath: string, env: EnvironmentChoice): FieldError[] {
+export function checkSchema(schema: JSONSchemaProps, fieldPath: string, env: EnvironmentChoice, resourceRoot = false): FieldError[] {
   const ctx: Context = { env, total: { total: 0, mostExpensive: [] } };
-  const errs = walk(ctx, schema, fieldPath, { decl: schemaDeclType(schema), maxCardinality: 1 }, undefined);
+  const rootDecl = schemaDeclType(schema, resourceRoot || schema['x-kubernetes-embedded-resource'] === true);
+  const errs = walk(ctx, schema, fieldPath, { decl: rootDecl, maxCardinality: 1 }, undefined, resourceRoot);
   const all = [...errs.schema, ...errs.cel];
   if (ctx.total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     for (const expensive of ctx.total.mostExpensive) {
@@ -100,7 +102,14 @@ export function checkSchema(schema: JSONSchemaProps, fieldPath: string, env: Env
   return all;
 }
 
-function walk(ctx: Context, schema: JSONSchemaProps, path: string, scope: CelScope | undefined, uncorrelatable: string | undefined): Errors {
+function walk(
+  ctx: Context,
+  schema: JSONSchemaProps,
+  path: string,
+  scope: CelScope | undefined,
+  uncorrelatable: string | undefined,
+  resourceRoot = false,
+): Errors {
   const errs: Errors = { schema: [], cel: [] };
   const merge = (e: Errors): void => {
     errs.schema.push(...e.schema);
@@ -112,18 +121,18 @@ function walk(ctx: Context, schema: JSONSchemaProps, path: string, scope: CelSco
   (schema.anyOf ?? []).forEach((s, i) => merge(walk(ctx, s, `${path}.anyOf[${i}]`, undefined, uncorrelatable)));
   const decl = scope?.decl;
   if (typeof schema.additionalProperties === 'object') {
-    const sub = scope ? child(schema, scope, decl?.elem ?? schemaDeclType(schema.additionalProperties)) : undefined;
+    const sub = scope ? child(schema, scope, decl?.elem ?? schemaDeclType(schema.additionalProperties, isEmbedded(schema.additionalProperties))) : undefined;
     merge(walk(ctx, schema.additionalProperties, `${path}.additionalProperties`, sub, uncorrelatable));
   }
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     const escaped = escapePropertyName(name);
     const fieldDecl = escaped !== undefined ? decl?.fields?.get(escaped) : undefined;
-    const sub = scope ? child(schema, scope, fieldDecl ?? schemaDeclType(prop)) : undefined;
+    const sub = scope ? child(schema, scope, fieldDecl ?? schemaDeclType(prop, isEmbedded(prop))) : undefined;
     merge(walk(ctx, prop, `${path}.properties[${name}]`, sub, uncorrelatable));
   }
   if (schema.items) {
     const itemsUncorrelatable = uncorrelatable ?? (schema['x-kubernetes-list-type'] === 'map' ? undefined : `${path}.items`);
-    const sub = scope ? child(schema, scope, decl?.elem ?? schemaDeclType(schema.items)) : undefined;
+    const sub = scope ? child(schema, scope, decl?.elem ?? schemaDeclType(schema.items, isEmbedded(schema.items))) : undefined;
     merge(walk(ctx, schema.items, `${path}.items`, sub, itemsUncorrelatable));
   }
   const rules = schema['x-kubernetes-validations'] ?? [];
@@ -158,7 +167,7 @@ function walk(ctx: Context, schema: JSONSchemaProps, path: string, scope: CelSco
     }
   });
   if (errs.schema.length === 0 && scope !== undefined) {
-    const nodeDecl = decl ?? schemaDeclType(schema);
+    const nodeDecl = decl ?? schemaDeclType(schema, resourceRoot || isEmbedded(schema));
     if (!nodeDecl) {
       errs.cel.push(invalid(`${path}.x-kubernetes-validations`, '', 'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations'));
     } else {
@@ -170,9 +179,9 @@ function walk(ctx: Context, schema: JSONSchemaProps, path: string, scope: CelSco
           errs.cel.push(forbidden(rulePath(i, 'rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
         }
         observe(ctx.total, rulePath(i, 'rule'), cost);
-        if (cr.error) errs.cel.push(invalid(rulePath(i, 'rule'), printRule(cr.rule), cr.error.detail));
+        if (cr.error) errs.cel.push(invalidRule(rulePath(i, 'rule'), cr.rule, cr.error.detail));
         if (cr.messageError) {
-          errs.cel.push(invalid(rulePath(i, 'messageExpression'), printRule(cr.rule), cr.messageError.detail));
+          errs.cel.push(invalidRule(rulePath(i, 'messageExpression'), cr.rule, cr.messageError.detail));
         } else if (cr.messageProgram) {
           const msgCost = cr.messageMaxCost;
           if (msgCost > STATIC_ESTIMATED_COST_LIMIT) {
@@ -189,10 +198,10 @@ function walk(ctx: Context, schema: JSONSchemaProps, path: string, scope: CelSco
   if (errs.schema.length + errs.cel.length > 0) return errs;
   // Examples and enum values must satisfy the rules (defaults are checked by structural defaulting).
   if (schema.example !== undefined && schema.example !== null) {
-    errs.cel.push(...validateValue(schema, schema.example, undefined, `${path}.example`, ctx.env));
+    errs.cel.push(...validateValue(schema, schema.example, undefined, `${path}.example`, ctx.env, resourceRoot));
   }
   (schema.enum ?? []).forEach((value, i) => {
-    if (value !== null && value !== undefined) errs.cel.push(...validateValue(schema, value, undefined, `${path}.enum[${i}]`, ctx.env));
+    if (value !== null && value !== undefined) errs.cel.push(...validateValue(schema, value, undefined, `${path}.enum[${i}]`, ctx.env, resourceRoot));
   });
   return errs;
 }

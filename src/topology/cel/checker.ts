@@ -6,6 +6,7 @@ import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { T, formatType, type CelType } from './types.js';
 import type { FunctionTable, Overload } from './declarations.js';
 import type { Issue } from './issues.js';
+import { OPTIONAL_INDEX, OPTIONAL_SELECT } from './optional-syntax.js';
 import { RE2JS } from '@bufbuild/re2';
 
 function validRegex(pattern: string): boolean {
@@ -282,12 +283,31 @@ export class RuleChecker {
         const step = this.visit(c.loopStep!, loopScope);
         // An empty-list accumulator (the map and filter macros) takes its element type from the step.
         if (accu.kind === 'list' && isDynLike(accu.elem) && step.kind === 'list') accu = step;
+        if (accu.kind === 'map' && isDynLike(accu.key) && step.kind === 'map') accu = step;
         const resultScope: Scope = { vars: new Map([[c.accuVar, accu]]), parent: scope };
         return this.visit(c.result!, resultScope);
       }
       default:
         return T.dyn;
     }
+  }
+
+  /** `x.?f` and `x[?k]`: the selection or index, as an optional; an optional operand is looked into. */
+  private optionalAccess(e: Expr, name: string, args: readonly Expr[], scope: Scope | undefined): CelType {
+    const operand = this.visit(args[0]!, scope);
+    const base = operand.kind === 'opaque' && operand.name === 'optional_type' ? operand.params[0]! : operand;
+    if (name === OPTIONAL_SELECT) {
+      const a = args[1]!;
+      const field = a.exprKind.case === 'constExpr' && a.exprKind.value.constantKind.case === 'stringValue' ? a.exprKind.value.constantKind.value : '';
+      this.set(a, T.string);
+      const t = this.selectField(e, base, field);
+      return t.kind === 'error' ? t : T.optional(t);
+    }
+    const index = this.visit(args[1]!, scope);
+    if (base.kind === 'list' && assignable(T.int, index, new Map())) return T.optional(base.elem);
+    if (base.kind === 'map' && assignable(base.key, index, new Map())) return T.optional(base.value);
+    if (isDynLike(base)) return T.optional(T.dyn);
+    return this.report(e, `found no matching overload for '_[?_]' applied to '(${formatType(operand)}, ${formatType(index)})'`);
   }
 
   private checkLiteral(name: string, target: Expr | undefined, args: readonly Expr[]): void {
@@ -355,6 +375,7 @@ export class RuleChecker {
       name = `${prefix}.${name}`;
       target = undefined;
     }
+    if (name === OPTIONAL_SELECT || name === OPTIONAL_INDEX) return this.optionalAccess(e, name, call.args, scope);
     const argTypes = call.args.map((a) => this.visit(a, scope));
     const targetType = target ? this.visit(target, scope) : undefined;
     const overloads = this.functions.get(name);

@@ -7,7 +7,9 @@ import { celEnv, parse, plan, type CelEnv, type CelResult, type CelInput } from 
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { JSONSchemaProps, ValidationRule } from '../schema/index.js';
 import { T, type CelType, type DeclType, MAX_REQUEST_SIZE_BYTES } from './types.js';
-import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, type Minor } from './declarations.js';
+import { functionsFor, LITERAL_VALIDATORS_SINCE, NEWEST_MINOR, OPTIONAL_TYPES_SINCE, TWO_VAR_COMPREHENSIONS_SINCE, type Minor } from './declarations.js';
+import { expandTwoVarMacros, lowerTwoVarComprehensions } from './two-var.js';
+import { blankOptionalSyntax, restoreOptionalSyntax } from './optional-syntax.js';
 import { RuleChecker, type CheckedRule } from './checker.js';
 import { formatIssues } from './issues.js';
 import { syntaxIssue } from './syntax.js';
@@ -70,14 +72,24 @@ interface CheckedExpression {
 }
 
 function compileExpression(source: string, variables: ReadonlyMap<string, CelType>, minor: Minor): CheckedExpression {
+  const optional = blankOptionalSyntax(source);
+  if (minor < OPTIONAL_TYPES_SINCE && (optional.selects.size > 0 || optional.indexes.size > 0)) {
+    const issues = [
+      ...[...optional.selects].map((offset) => ({ offset, message: "unsupported syntax '.?'" })),
+      ...[...optional.indexes].map((offset) => ({ offset, message: "unsupported syntax '[?'" })),
+    ];
+    return { error: formatIssues(source, issues) };
+  }
   let parsed;
   try {
-    parsed = parse(source);
+    parsed = parse(optional.source);
   } catch (err) {
     return { error: formatIssues(source, [syntaxIssue(source, err)]) };
   }
   const positions: Record<string, number> = {};
   for (const [id, offset] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = offset;
+  restoreOptionalSyntax(parsed.expr!, positions, optional);
+  if (minor >= TWO_VAR_COMPREHENSIONS_SINCE) expandTwoVarMacros(parsed.expr!, positions);
   const checker = new RuleChecker(source, positions, variables, functionsFor(minor), minor >= LITERAL_VALIDATORS_SINCE);
   const checked = checker.check(parsed.expr!);
   if (checked.issues.length > 0) return { error: formatIssues(source, checked.issues) };
@@ -85,6 +97,7 @@ function compileExpression(source: string, variables: ReadonlyMap<string, CelTyp
 }
 
 function program(expr: Expr): Program {
+  lowerTwoVarComprehensions(expr);
   const planned = plan(evaluatorEnv(), expr);
   return (activation) => planned(activation);
 }
@@ -141,6 +154,9 @@ export function compileRule(
 }
 
 const cache = new WeakMap<JSONSchemaProps, Map<string, readonly CompiledRule[]>>();
+/** Schemas rebuilt per call (same text, new objects) still compile once: a bounded cache by schema text. */
+const byText = new Map<string, readonly CompiledRule[]>();
+const BY_TEXT_LIMIT = 512;
 
 /** The compiled rules of one schema node (`schema['x-kubernetes-validations']`), cached per node and environment. */
 export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: EnvironmentChoice): readonly CompiledRule[] {
@@ -154,7 +170,28 @@ export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: Envir
   }
   const hit = perSchema.get(key);
   if (hit) return hit;
-  const compiled = rules.map((rule) => compileRule(schema, rule, decl, env));
+  const textKey = `${key}|${JSON.stringify(schema)}|${JSON.stringify(declShape(decl))}`;
+  const byTextHit = byText.get(textKey);
+  if (byTextHit) {
+    perSchema.set(key, byTextHit);
+    return byTextHit;
+  }
+  const compiled = rules.map((rule): CompiledRule => {
+    try {
+      return compileRule(schema, rule, decl, env);
+    } catch (err) {
+      // A rule this implementation cannot handle is reported on the rule, never as a crash of the whole validation.
+      const detail = `unexpected compilation error: ${err instanceof Error ? err.message : String(err)}`;
+      return { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageMaxCost: 0, error: { kind: 'internal', detail } };
+    }
+  });
   perSchema.set(key, compiled);
+  if (byText.size >= BY_TEXT_LIMIT) byText.delete(byText.keys().next().value!);
+  byText.set(textKey, compiled);
   return compiled;
+}
+
+/** What of a declared type a compilation depends on besides the schema text: its bounds (resource roots differ). */
+function declShape(decl: DeclType): unknown {
+  return { t: decl.type.kind, m: decl.maxElements, s: decl.minSerializedSize, f: decl.fields ? [...decl.fields.keys()] : undefined };
 }

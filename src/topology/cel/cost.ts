@@ -7,6 +7,7 @@ import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { CelType, DeclType } from './types.js';
 import type { CheckedRule } from './checker.js';
 import { qualifiedName } from './checker.js';
+import { OPTIONAL_SELECT } from './optional-syntax.js';
 
 export const MAX_UINT64 = 18446744073709551615;
 
@@ -36,7 +37,7 @@ function isScalar(t: CelType | undefined): boolean {
 
 export class CostEstimator {
   private readonly sizes = new Map<bigint, Estimate>();
-  private readonly iterRanges = new Map<string, Expr[]>();
+  private readonly iterRanges = new Map<string, { range: Expr; role: 'first' | 'second' | 'index' }[]>();
 
   constructor(
     private readonly checked: CheckedRule,
@@ -55,18 +56,27 @@ export class CostEstimator {
     if (e.exprKind.case === 'identExpr') {
       const name = e.exprKind.value.name;
       const ranges = this.iterRanges.get(name);
-      const range = ranges?.[ranges.length - 1];
-      if (range) {
-        const rangePath = this.path(range);
-        const rangeType = this.typeOf(range);
+      const bound = ranges?.[ranges.length - 1];
+      if (bound) {
+        if (bound.role === 'index') return undefined;
+        const rangePath = this.path(bound.range);
+        const isMap = this.typeOf(bound.range)?.kind === 'map';
         if (!rangePath) return undefined;
-        return [...rangePath, rangeType?.kind === 'map' ? '@keys' : '@items'];
+        if (bound.role === 'second') return [...rangePath, isMap ? '@values' : '@items'];
+        return [...rangePath, isMap ? '@keys' : '@items'];
       }
       return [name];
     }
     if (e.exprKind.case === 'selectExpr') {
       const operand = this.path(e.exprKind.value.operand!);
       return operand ? [...operand, e.exprKind.value.field] : undefined;
+    }
+    if (e.exprKind.case === 'callExpr' && e.exprKind.value.function === '_[_]' && e.exprKind.value.args[0]) {
+      const container = e.exprKind.value.args[0];
+      const operand = this.path(container);
+      const kind = this.typeOf(container)?.kind;
+      if (!operand || (kind !== 'list' && kind !== 'map')) return undefined;
+      return [...operand, kind === 'list' ? '@items' : '@values'];
     }
     return undefined;
   }
@@ -114,8 +124,11 @@ export class CostEstimator {
         return fixed(1);
       case 'selectExpr': {
         const sel = e.exprKind.value;
+        // has() is free in Kubernetes (PresenceTestHasCost(false)), and so is the variable it tests.
+        if (sel.testOnly) return sel.operand?.exprKind.case === 'identExpr' ? fixed(0) : this.cost(sel.operand!);
         const operand = this.cost(sel.operand!);
-        return sel.testOnly ? operand : add(operand, fixed(1));
+        const kind = this.typeOf(sel.operand!)?.kind;
+        return kind === 'map' || kind === 'object' || kind === 'param' ? add(operand, fixed(1)) : operand;
       }
       case 'listExpr':
         return e.exprKind.value.elements.reduce((sum, el) => add(sum, this.cost(el)), fixed(10));
@@ -128,12 +141,18 @@ export class CostEstimator {
       case 'comprehensionExpr': {
         const c = e.exprKind.value;
         let sum = add(this.cost(c.iterRange!), this.cost(c.accuInit!));
-        const stack = this.iterRanges.get(c.iterVar) ?? [];
-        stack.push(c.iterRange!);
-        this.iterRanges.set(c.iterVar, stack);
+        const isList = this.typeOf(c.iterRange!)?.kind === 'list';
+        const bind = (name: string, role: 'first' | 'second' | 'index'): (() => void) => {
+          const stack = this.iterRanges.get(name) ?? [];
+          stack.push({ range: c.iterRange!, role });
+          this.iterRanges.set(name, stack);
+          return () => stack.pop();
+        };
+        const unbind = [bind(c.iterVar, c.iterVar2 && isList ? 'index' : 'first')];
+        if (c.iterVar2) unbind.push(bind(c.iterVar2, 'second'));
         const loop = this.cost(c.loopCondition!);
         const step = this.cost(c.loopStep!);
-        stack.pop();
+        unbind.forEach((u) => u());
         sum = add(sum, this.cost(c.result!));
         const count = this.size(c.iterRange!);
         this.sizes.set(e.id, count);
@@ -162,7 +181,9 @@ export class CostEstimator {
     const argSum = argCosts.reduce(add, fixed(0));
     const overloads = this.checked.overloads.get(e.id) ?? [];
     const overloadArgs = overloads[0]?.args ?? [];
-    const firstArgKind = (this.typeOf(target ?? args[0]!) ?? { kind: 'dyn' }).kind;
+    const first = target ?? args[0];
+    const firstArgKind = (first ? this.typeOf(first) : undefined)?.kind ?? 'dyn';
+    if (fn === OPTIONAL_SELECT) return add(argCosts[0]!, fixed(1));
     const k8s = this.kubernetesCall(fn, target, args, overloadArgs);
     if (k8s) return add(k8s, argSum);
     switch (fn) {

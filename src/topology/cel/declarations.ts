@@ -311,6 +311,7 @@ const libraries: Library[] = [
       'Format.validate(string): optional(list(string))',
     ],
   },
+  { since: 32, signatures: ['@mapInsert(map(K, V), K, V): map(K, V)', '@mapInsert(map(K, V), map(K, V)): map(K, V)'] },
   {
     since: 33,
     signatures: [

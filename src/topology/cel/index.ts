@@ -7,12 +7,22 @@ import type { FieldError } from '../field/index.js';
 import { NEWEST_MINOR } from './declarations.js';
 import { validateValue } from './validate.js';
 import { checkSchema } from './check.js';
+import { compileRules } from './compile.js';
+import { schemaDeclType } from './types.js';
 
 export interface CelOptions {
   /** Kubernetes minor version whose CEL environment new expressions compile in, e.g. `'1.29'`; default: newest. */
   compatibilityVersion?: string;
-  /** Runtime cost limit of one expression evaluation (apiserver's `PerCallLimit`). */
+  /**
+   * Runtime cost limit of one expression evaluation (apiserver's `PerCallLimit`). Accepted for the API's sake:
+   * evaluations are not metered yet, only the static estimates are enforced (by {@link checkCelSchema}).
+   */
   perCallLimit?: number;
+  /**
+   * The schema is a whole resource's (a CRD version's): rules at its root also see `apiVersion`, `kind`,
+   * `metadata.name` and `metadata.generateName`, as embedded resources always do. Off for ClusterClass variables.
+   */
+  resourceRoot?: boolean;
 }
 
 export interface PreexistingRules {
@@ -37,8 +47,7 @@ export function validateCelRules(
   fieldPath: string,
   options?: CelOptions,
 ): FieldError[] {
-  void options;
-  return validateValue(schema, value, oldValue, fieldPath, { minor: NEWEST_MINOR });
+  return validateValue(schema, value, oldValue, fieldPath, { minor: NEWEST_MINOR }, options?.resourceRoot === true);
 }
 
 /**
@@ -51,7 +60,25 @@ export function checkCelSchema(schema: JSONSchemaProps, fieldPath: string, optio
     minor: compatibilityMinor(options?.compatibilityVersion),
     preexistingRules: new Set(options?.preexistingRules?.rules ?? []),
     preexistingMessageExpressions: new Set(options?.preexistingRules?.messageExpressions ?? []),
-  });
+  }, options?.resourceRoot === true);
+}
+
+export interface CelRuleCost {
+  readonly rule: string;
+  /** Worst-case cost of one evaluation, in CEL cost units (cel-go's estimate); undefined if the rule does not compile. */
+  readonly maxCost?: number;
+  readonly messageExpressionMaxCost?: number;
+}
+
+/** The static cost estimate of each rule of the schema node itself (not of nested schemas), as the API server computes it. */
+export function estimateCelCost(schema: JSONSchemaProps, options?: CelOptions): CelRuleCost[] {
+  const decl = schemaDeclType(schema);
+  if (!decl) return [];
+  return compileRules(schema, decl, { minor: compatibilityMinor(options?.compatibilityVersion) }).map((c) => ({
+    rule: c.rule.rule ?? '',
+    ...(c.error ? {} : { maxCost: c.maxCost }),
+    ...(c.messageProgram ? { messageExpressionMaxCost: c.messageMaxCost } : {}),
+  }));
 }
 
 /** The rules and messageExpressions a schema already holds: pass an old schema's to {@link checkCelSchema}. */

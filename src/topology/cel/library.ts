@@ -11,6 +11,7 @@ import { DurationSchema } from '@bufbuild/protobuf/wkt';
 import { OPAQUE } from './declarations.js';
 import { parseQuantity, compareQuantity, addQuantity, QUANTITY_FORMAT_ERROR, type Quantity } from './quantity.js';
 import * as ipLib from './ip.js';
+import { namedFormats } from './formats.js';
 
 const { STRING, INT, BOOL, DOUBLE, DYN } = CelScalar;
 const LIST = listType(DYN);
@@ -393,6 +394,150 @@ const semver: CelFunc[] = [
   ),
 ];
 
+const VALUE = '\u0000value';
+const OPTIONAL = 'optional_type';
+
+function some(v: CelValue | CelInput): CelInput {
+  return new Map<string, CelInput>([[KIND, OPTIONAL], [VALUE, v as CelInput]]);
+}
+const none = (): CelInput => new Map<string, CelInput>([[KIND, OPTIONAL]]);
+/** `oldSelf` of an `optionalOldSelf` rule. */
+export const optionalOf = (v: CelInput | undefined): CelInput => (v === undefined ? none() : some(v));
+const isOptional = (v: CelValue): boolean => isCelMap(v) && v.get(KIND) === OPTIONAL;
+
+/** The value of an optional, or undefined for none; throws when `v` is not an optional. */
+function optionalValue(v: CelValue): CelValue | undefined {
+  if (!isOptional(v)) throw new Error('no such overload');
+  return (v as unknown as ReadonlyMap<string, CelValue>).get(VALUE);
+}
+
+function isZero(v: CelValue): boolean {
+  if (v === null || v === false || v === '' || v === 0 || v === 0n) return true;
+  if (isCelUint(v)) return v.value === 0n;
+  if (v instanceof Uint8Array || isCelList(v)) return (v as { length?: number; size?: number }).length === 0 || (v as { size?: number }).size === 0;
+  if (isCelMap(v)) return v.size === 0;
+  const ns = seconds(v);
+  if (ns !== undefined) {
+    const tsZero = -62135596800n * 1000000000n;
+    return ns === 0n || ns === tsZero;
+  }
+  return false;
+}
+
+const optionals: CelFunc[] = [
+  celFunc('optional_select', [DYN, STRING], MAP, (operand, field) => {
+    let target: CelValue | undefined = operand;
+    if (isOptional(operand)) target = optionalValue(operand);
+    if (target === undefined || !isCelMap(target)) return none();
+    const v = target.get(field);
+    return v === undefined || v === null ? none() : some(v);
+  }),
+  celFunc('optional_index', [DYN, DYN], MAP, (operand, key) => {
+    let target: CelValue | undefined = operand;
+    if (isOptional(operand)) target = optionalValue(operand);
+    if (target === undefined) return none();
+    if (isCelList(target)) {
+      const i = typeof key === 'bigint' ? Number(key) : typeof key === 'number' && Number.isInteger(key) ? key : NaN;
+      return i >= 0 && i < target.size ? some(target.get(i)!) : none();
+    }
+    if (isCelMap(target)) {
+      const v = target.get(key as string);
+      return v === undefined ? none() : some(v);
+    }
+    throw new Error('no such overload');
+  }),
+  celFunc('optional.of', [DYN], MAP, (v) => some(v)),
+  celFunc('optional.none', [], MAP, () => none()),
+  celFunc('optional.ofNonZeroValue', [DYN], MAP, (v) => (isZero(v) ? none() : some(v))),
+  celMethod('hasValue', MAP, [], BOOL, function () {
+    return optionalValue(this) !== undefined;
+  }),
+  celMethod('value', MAP, [], DYN, function () {
+    const v = optionalValue(this);
+    if (v === undefined) throw new Error('optional.none() dereference');
+    return v as CelInput;
+  }),
+  celMethod('orValue', MAP, [DYN], DYN, function (fallback) {
+    return (optionalValue(this) ?? fallback) as CelInput;
+  }),
+  celMethod('or', MAP, [MAP], MAP, function (other) {
+    return optionalValue(this) !== undefined ? (this as unknown as CelInput) : (other as unknown as CelInput);
+  }),
+];
+
+function flatten(xs: CelValue[], depth: number): CelInput[] {
+  const out: CelInput[] = [];
+  for (const x of xs) {
+    if (isCelList(x) && depth > 0) out.push(...flatten([...x], depth - 1));
+    else out.push(x as CelInput);
+  }
+  return out;
+}
+
+/** cel-go's ext lists (version 3, Kubernetes 1.34). */
+const extLists: CelFunc[] = [
+  celFunc('lists.range', [INT], LIST, (n) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i))),
+  celMethod('slice', LIST, [INT, INT], LIST, function (start, end) {
+    const xs = items(this);
+    if (start < 0n || end < 0n) throw new Error(`cannot slice(${start}, ${end}), negative indexes not supported`);
+    if (start > end) throw new Error(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+    if (end > BigInt(xs.length)) throw new Error(`cannot slice(${start}, ${end}), list is length ${xs.length}`);
+    return xs.slice(Number(start), Number(end)) as CelInput[];
+  }),
+  celMethod('reverse', LIST, [], LIST, function () {
+    return items(this).reverse() as CelInput[];
+  }),
+  celMethod('distinct', LIST, [], LIST, function () {
+    const out: CelValue[] = [];
+    for (const x of items(this)) if (!out.some((y) => celEquals(x, y))) out.push(x);
+    return out as CelInput[];
+  }),
+  celMethod('sort', LIST, [], LIST, function () {
+    return items(this).sort(compare) as CelInput[];
+  }),
+  celMethod('flatten', LIST, [], LIST, function () {
+    return flatten(items(this), 1);
+  }),
+  celMethod('flatten', LIST, [INT], LIST, function (depth) {
+    if (depth < 0n) throw new Error('level must be non-negative');
+    return flatten(items(this), Number(depth));
+  }),
+];
+
+const formatOf = (name: string): CelInput => remember(OPAQUE.format, name, name);
+
+/** The Kubernetes format library (1.31): named formats whose `validate` yields the errors, if any. */
+const formats: CelFunc[] = [
+  celFunc('format.named', [STRING], MAP, (name) => (namedFormats.has(name) ? some(formatOf(name)) : none())),
+  ...[...namedFormats.keys()].map((name) => celFunc(`format.${name}`, [], MAP, () => formatOf(name))),
+  celMethod('validate', MAP, [STRING], MAP, function (text) {
+    const name = unwrap<string>(this, OPAQUE.format);
+    const errors = namedFormats.get(name)!(text);
+    return errors.length === 0 ? none() : some(errors);
+  }),
+];
+
+/** What the two-variable comprehensions iterate: `[index, item]` of a list, `[key, value]` of a map. */
+const twoVar: CelFunc[] = [
+  celFunc('@entries', [DYN], LIST, (range) => {
+    if (isCelList(range)) return [...range].map((v, i) => [BigInt(i), v as CelInput]);
+    if (isCelMap(range)) return [...range].map(([k, v]) => [k as CelInput, v as CelInput]);
+    throw new Error('no such overload');
+  }),
+  celFunc('@mapInsert', [MAP, DYN, DYN], MAP, (m, k, v) => {
+    if (m.has(k as string)) throw new Error(`insert failed: key ${String(k)} already exists`);
+    return new Map<CelInput, CelInput>([...[...m].map(([a, b]) => [a as CelInput, b as CelInput] as const), [k as CelInput, v as CelInput]]) as unknown as CelInput;
+  }),
+  celFunc('@mapInsert', [MAP, MAP], MAP, (m, entries) => {
+    const out = new Map<CelInput, CelInput>([...m].map(([a, b]) => [a as CelInput, b as CelInput]));
+    for (const [k, v] of entries) {
+      if (out.has(k as CelInput)) throw new Error(`insert failed: key ${String(k)} already exists`);
+      out.set(k as CelInput, v as CelInput);
+    }
+    return out as unknown as CelInput;
+  }),
+];
+
 /** Where cel-go's semantics differ from @bufbuild/cel's: Go's `strings.SplitN`, whole-duration milliseconds. */
 const corrections: CelFunc[] = [
   celMethod('split', STRING, [STRING, INT], listType(STRING), function (sep, limit) {
@@ -409,4 +554,4 @@ const corrections: CelFunc[] = [
 ];
 
 /** Every function the evaluator may need; the checker decides which a given environment may call. */
-export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...corrections];
+export const runtimeFunctions: CelFunc[] = [...strings, ...lists, ...regex, ...sets, ...quantity, ...net, ...urls, ...semver, ...optionals, ...extLists, ...formats, ...twoVar, ...corrections];

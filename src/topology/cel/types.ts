@@ -128,15 +128,16 @@ let objectTypeCounter = 0;
  * `common.SchemaDeclType`: undefined where the schema has no CEL type (no `type`, or an array without items), which
  * leaves that part of the value out of CEL entirely.
  */
-export function schemaDeclType(s: JSONSchemaProps | undefined): DeclType | undefined {
+export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot = false): DeclType | undefined {
   if (s === undefined) return undefined;
+  if (isResourceRoot) s = withTypeAndObjectMeta(s);
   if (s['x-kubernetes-int-or-string']) {
     const maxElements = s.maxLength !== undefined ? zeroIfNegative(s.maxLength) * 4 : maxStringLengthPerRequest(s);
     return { type: T.dyn, maxElements, minSerializedSize: 1 };
   }
   switch (s.type) {
     case 'array': {
-      const items = schemaDeclType(s.items);
+      const items = schemaDeclType(s.items, s.items?.['x-kubernetes-embedded-resource'] === true);
       if (!items) return undefined;
       const maxItems =
         s.maxItems !== undefined
@@ -146,13 +147,14 @@ export function schemaDeclType(s: JSONSchemaProps | undefined): DeclType | undef
     }
     case 'object': {
       if (s.additionalProperties !== undefined && typeof s.additionalProperties === 'object') {
-        const values = schemaDeclType(s.additionalProperties);
+        const values = schemaDeclType(s.additionalProperties, s.additionalProperties['x-kubernetes-embedded-resource'] === true);
         if (!values) return undefined;
         const maxProperties =
           s.maxProperties !== undefined
             ? zeroIfNegative(s.maxProperties)
             : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (values.minSerializedSize + 6));
-        const key: DeclType = { type: T.string, maxElements: MAX_REQUEST_SIZE_BYTES - 2, minSerializedSize: MIN_STRING_SIZE };
+        // Map keys are apiserver's plain StringType, which declares no length bound (0): keys cost nothing to scan.
+        const key: DeclType = { type: T.string, maxElements: 0, minSerializedSize: MIN_STRING_SIZE };
         return { type: T.map(T.string, values.type), maxElements: maxProperties, minSerializedSize: 2, elem: values, key };
       }
       const required = new Set(s.required ?? []);
@@ -160,7 +162,7 @@ export function schemaDeclType(s: JSONSchemaProps | undefined): DeclType | undef
       const fieldTypes = new Map<string, CelType>();
       let minSerializedSize = 2;
       for (const [name, prop] of Object.entries(s.properties ?? {})) {
-        const fieldType = schemaDeclType(prop);
+        const fieldType = schemaDeclType(prop, prop['x-kubernetes-embedded-resource'] === true);
         if (!fieldType) continue;
         const escaped = escapePropertyName(name);
         if (escaped !== undefined) {
@@ -205,4 +207,33 @@ export function schemaDeclType(s: JSONSchemaProps | undefined): DeclType | undef
       return { type: T.int, maxElements: 0, minSerializedSize: MIN_NUMBER_SIZE };
   }
   return undefined;
+}
+
+const stringSchema: JSONSchemaProps = { type: 'string' };
+
+/**
+ * apiserver `WithTypeAndObjectMeta`: the root of a resource (and an embedded resource) always exposes `kind`,
+ * `apiVersion`, `metadata.name` and `metadata.generateName` to rules, whatever its schema declares.
+ */
+export function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
+  const p = s.properties;
+  if (
+    p?.kind?.type === 'string' &&
+    p.apiVersion?.type === 'string' &&
+    p.metadata?.type === 'object' &&
+    p.metadata.properties?.name?.type === 'string' &&
+    p.metadata.properties.generateName?.type === 'string'
+  ) {
+    return s;
+  }
+  return {
+    ...s,
+    type: s.type ?? 'object',
+    properties: {
+      ...p,
+      kind: stringSchema,
+      apiVersion: stringSchema,
+      metadata: { type: 'object', properties: { name: stringSchema, generateName: stringSchema } },
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { compileRules, type EnvironmentChoice } from './compile.js';
 import { toCelValue } from './values.js';
 import { invalid, forbidden, required, duplicate } from './fielderror.js';
 import { evaluationMessage } from './runtime-errors.js';
+import { optionalOf } from './library.js';
 
 export const PER_CALL_LIMIT = 1000000;
 export const RUNTIME_COST_BUDGET = 10000000;
@@ -48,10 +49,11 @@ export function validateValue(
   oldValue: unknown,
   fieldPath: string,
   env: EnvironmentChoice,
+  resourceRoot = false,
 ): FieldError[] {
   if (!hasRules(schema)) return [];
   const walk: Walk = { env, budget: RUNTIME_COST_BUDGET, errors: [] };
-  visit(walk, schema, schemaDeclType(schema), value, oldValue, fieldPath);
+  visit(walk, schema, schemaDeclType(schema, resourceRoot || schema['x-kubernetes-embedded-resource'] === true), value, oldValue, fieldPath);
   return walk.errors;
 }
 
@@ -89,7 +91,7 @@ function visit(w: Walk, schema: JSONSchemaProps, decl: DeclType | undefined, val
       if (escaped !== undefined) {
         fieldDecl = decl?.fields?.get(escaped);
         if (!fieldDecl) continue;
-      } else fieldDecl = schemaDeclType(prop);
+      } else fieldDecl = schemaDeclType(prop, prop['x-kubernetes-embedded-resource'] === true);
       if (!fieldDecl) continue;
       visit(w, prop, fieldDecl, v, oldMap?.[k], path === '' ? k : `${path}.${k}`);
     }
@@ -149,12 +151,9 @@ function validateExpressions(
     if (!c.program) continue;
     // Transition rules run only when there is an old value to compare with; optionalOldSelf rules see it as optional.
     if (c.usesOldSelf && !hasOld && !rule.optionalOldSelf) continue;
-    if (rule.optionalOldSelf) {
-      // Optional values are not available in the evaluator; a rule that needs oldSelf as optional is left unchecked.
-      continue;
-    }
     const activation: Record<string, CelInput> = { self };
-    if (hasOld) activation.oldSelf = oldSelf!;
+    if (rule.optionalOldSelf) activation.oldSelf = optionalOf(oldSelf);
+    else if (hasOld) activation.oldSelf = oldSelf!;
     const result = c.program(activation);
     if (isCelError(result)) {
       const message = evaluationMessage(result.message);
