@@ -73,6 +73,16 @@ export {
 } from './plan/upgrade/index.js';
 export { formatMovePlan, planMove, type MovePlan, type MovePlanObject } from './plan/move/index.js';
 export {
+  compareExpansions,
+  planTopology,
+  reviewTopology,
+  reviewTreeTopology,
+  type ClusterTopologyReview,
+  type RoleChange,
+  type TopologyPlan,
+  type TopologyReview,
+} from './plan/topology/index.js';
+export {
   hashTemplateNames,
   renderClusterTemplate,
   renderProviderComponents,

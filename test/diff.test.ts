@@ -457,10 +457,11 @@ describe('markdown', () => {
   });
 
   it('the embedded templates are the shipped .hbs files', async () => {
-    const { commentTemplate, objectTemplate } = await import('../src/plan/diff/templates.js');
+    const { commentTemplate, objectTemplate, topologyTemplate } = await import('../src/plan/diff/templates.js');
     const dir = join(import.meta.dirname, '..', 'src', 'plan', 'diff', 'templates');
     expect(commentTemplate).toBe(readFileSync(join(dir, 'comment.hbs'), 'utf8'));
     expect(objectTemplate).toBe(readFileSync(join(dir, 'object.hbs'), 'utf8'));
+    expect(topologyTemplate).toBe(readFileSync(join(dir, 'topology.hbs'), 'utf8'));
   });
 });
 

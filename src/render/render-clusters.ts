@@ -8,14 +8,15 @@ import type { ResolvedCluster } from '../config/index.js';
 import { digestOf, sha256Hex } from '../cache/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
 import { codeFingerprint } from '../version.js';
-import { decodeUtf8 } from '../yaml/index.js';
+import { decodeUtf8, parseManifests } from '../yaml/index.js';
 import { alterImage } from './components/images.js';
 import { relocateCrsImages } from './crs-images.js';
 import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
 import { withVariablesHint } from './problems.js';
 import { clusterClassFileName, templateFileName } from './template-names.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
-import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+import { addDir, fileContent, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
+import type { TreeFile } from './tree/tree-file.js';
 import {
   clusterClassReferences,
   clusterDirectorySyncWaves,
@@ -74,6 +75,13 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     return v;
   };
   const fp = codeFingerprint();
+  /**
+   * The objects of each ClusterClass directory, and whether this run rendered it: a Cluster is checked against its
+   * class when either was rendered now (a directory taken from the tree cache passed the check when it was recorded;
+   * the cache is saved only after a successful render).
+   */
+  const classObjects = new Map<string, { fresh: boolean; objects: () => KubeObject[] }>();
+  const topologyChecks: { c: ResolvedCluster; where: string; fresh: boolean; objects: () => KubeObject[]; classDirs: string[] }[] = [];
   const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
 
   const useClass = (c: ResolvedCluster, cls: ClassRef & { inputs: string; dir: string }): boolean => {
@@ -114,6 +122,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     if (useClass(c, { ...ref, dir: classDir, inputs: classInputs })) return;
     const fromDisk = used === null ? null : ctx.cache.reuse(classDir, classInputs);
     if (fromDisk) {
+      classObjects.set(classDir, { fresh: false, objects: () => objectsOfFiles(ctx, fromDisk.files) });
       ctx.files.push(...fromDisk.files);
       if (Array.isArray(fromDisk.extra)) ctx.omitted.push(...(fromDisk.extra as OmittedObject[]));
       return;
@@ -122,6 +131,8 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     const rendered = withTemplateNames(ct, config.templates.hashNames);
     const omittedBefore = ctx.omitted.length;
     const kept = screenSecrets(ctx, rendered.objects, rendered.yaml, `${classDir}/clusterclass.yaml`, where);
+    const classObjectsNow = kept ?? rendered.objects;
+    classObjects.set(classDir, { fresh: true, objects: () => classObjectsNow });
     const classFiles = addDir(ctx.files, classDir, [{ name: 'clusterclass.yaml', content: withHeader(kept ? emitManifests(kept) : rendered.yaml) }]);
     if (used !== null) ctx.cache.record(classDir, classInputs, classFiles, ctx.omitted.slice(omittedBefore));
   };
@@ -170,6 +181,8 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
         if (reused && isClusterExtra(reused.extra)) {
           const extra = reused.extra;
           for (const cls of extra.classes) await includeClass(c, r, cls, lookup, where);
+          const reusedFiles = reused.files;
+          topologyChecks.push({ c, where, fresh: false, objects: () => objectsOfFiles(ctx, reusedFiles), classDirs: extra.classes.map(classDirOf) });
           ctx.files.push(...reused.files);
           ctx.omitted.push(...extra.omitted);
           continue;
@@ -199,6 +212,8 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       let yaml = named.yaml;
       const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
+      const clusterObjects = kept ?? named.objects;
+      topologyChecks.push({ c, where, fresh: true, objects: () => clusterObjects, classDirs: extra.classes.map(classDirOf) });
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
       if (inputs !== undefined) ctx.cache.record(dir, inputs, dirFiles, extra);
@@ -209,6 +224,26 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     }
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
+  if (ctx.lockMode) return;
+  const due = topologyChecks.filter((check) => check.fresh || check.classDirs.some((d) => classObjects.get(d)?.fresh));
+  if (due.length === 0) return;
+  // The topology engine (CEL, Go templates) loads only when a Cluster or class was rendered in this run.
+  const { topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
+  for (const check of due) {
+    const objects = [...check.objects(), ...check.classDirs.flatMap((d) => classObjects.get(d)?.objects() ?? [])];
+    for (const finding of topologyVariableFindings(objects)) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
+  }
+}
+
+function classDirOf(cls: ClassRef): string {
+  return `clusterclasses/${cls.namespace}/${cls.name}`;
+}
+
+/** The objects of a directory's YAML files (taken from the tree cache: their contents, else their bytes on disk). */
+function objectsOfFiles(ctx: RenderContext, files: readonly TreeFile[]): KubeObject[] {
+  return files
+    .filter((f) => /\.ya?ml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
+    .flatMap((f) => parseManifests(fileContent(ctx, f), { source: f.path }));
 }
 
 /**

@@ -73,7 +73,7 @@ export function providerNamespaces(ctx: RenderContext): Set<string> {
 }
 
 /** A file's text: files taken from the tree cache carry no content, their bytes on disk are the rendered ones. */
-function fileContent(ctx: RenderContext, f: TreeFile): string {
+export function fileContent(ctx: RenderContext, f: TreeFile): string {
   return f.content !== '' ? f.content : readFileSync(join(ctx.config.dir, f.path), 'utf8');
 }
 

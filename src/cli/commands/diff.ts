@@ -20,6 +20,7 @@ import {
   type DiffReport,
   type RenderAtContext,
   type RenderedTree,
+  topologyScope,
 } from '../../plan/diff/index.js';
 import { bundleRepository } from '../../bundle/index.js';
 import { treeRoots } from '../../render/index.js';
@@ -146,7 +147,9 @@ export function registerDiff(program: Command, io: CliIO): void {
         if (value) secretValues[name] = value;
         else warnings.push(`--secret-var ${name}: not set in the environment, so its value cannot be recognised in the tree`);
       }
-      const report: DiffReport = diffTrees(base, head, { salt: repositorySalt(dirs.length === 2 ? io.cwd : root, io.env), secretValues, allowEmptyBase });
+      // The ClusterClass review loads the topology engine only when a change reaches a topology Cluster or class.
+      const topology = topologyScope(base.files, head.files) ? (await import('../../plan/topology/index.js')).reviewTreeTopology : undefined;
+      const report: DiffReport = diffTrees(base, head, { salt: repositorySalt(dirs.length === 2 ? io.cwd : root, io.env), secretValues, allowEmptyBase, ...(topology ? { topology } : {}) });
       report.warnings.push(...warnings);
       if (flags.jsonOut) writeFileAtomic(resolve(io.cwd, flags.jsonOut), `${JSON.stringify(report, null, 2)}\n`);
       if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);

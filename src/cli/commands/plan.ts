@@ -26,6 +26,7 @@ import {
 } from '../../plan/upgrade/index.js';
 import { lockFileName } from '../../lock/index.js';
 import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
+import { registerPlanTopology } from './plan-topology.js';
 
 interface PlanGlobals {
   json?: boolean;
@@ -182,7 +183,7 @@ async function runMove(io: CliIO, paths: readonly string[], local: MoveOptions, 
 }
 
 export function registerPlan(program: Command, io: CliIO): void {
-  const plan = program.command('plan').description('offline plans: what clusterctl upgrade and clusterctl move would do');
+  const plan = program.command('plan').description('offline plans: what clusterctl upgrade, clusterctl move and the ClusterClass topology controller would do');
   plan
     .command('upgrade')
     .description('clusterctl upgrade plan, offline: next version per contract, plus capiform’s upgrade-path checks')
@@ -217,4 +218,5 @@ export function registerPlan(program: Command, io: CliIO): void {
     .action(async (paths: string[], local: MoveOptions, cmd: Command) => {
       await runMove(io, paths, local, cmd.optsWithGlobals<PlanGlobals>());
     });
+  registerPlanTopology(plan, io);
 }

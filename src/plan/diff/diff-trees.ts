@@ -9,6 +9,8 @@ import { classifyAdded, classifyChanged, classifyRemoved, classifyRotated, type 
 import { assessProviders } from '../rollout/provider.js';
 import { summarize, summarizeClusters } from '../rollout/summary.js';
 import { clusterOfObject, TreeLookup } from '../rollout/refs.js';
+import type { Impact } from '../rollout/types.js';
+import type { ClusterTopologyReview, TopologyReview } from '../topology/types.js';
 
 export interface DiffOptions {
   /** Salt for secret hashes (see `repositorySalt`). Required so hashes are stable per repository. */
@@ -19,6 +21,33 @@ export interface DiffOptions {
   allowEmptyBase?: boolean;
   /** Allow an empty head (the tree was removed). Default false. */
   allowEmptyHead?: boolean;
+  /**
+   * The ClusterClass review (`reviewTreeTopology` of src/plan/topology): expands the topology Clusters a change
+   * reaches on both sides. Passed in rather than imported so a diff that touches no topology Cluster never loads the
+   * topology engine (see `topologyScope`).
+   */
+  topology?: (base: TreeIndex, head: TreeIndex) => TopologyReview | undefined;
+}
+
+/** What the review says CAPI does to a Cluster, as impacts on one changed object. */
+function reviewImpacts(r: ClusterTopologyReview): Impact[] {
+  if (r.impacts.length > 0) return r.impacts;
+  return [{ kind: 'no-op', reason: 'the desired objects of this Cluster do not change', cluster: r.cluster }];
+}
+
+/**
+ * Replaces the rule-of-thumb impacts on topology Clusters (a class or variable change "may roll") with what the
+ * expansion of both sides says, for each Cluster expanded on both sides. A created or deleted Cluster keeps its
+ * create/deletion; a Cluster that could not be expanded keeps the rules' answer.
+ */
+function applyTopologyReview(inputs: ClassifyInput[], review: TopologyReview): void {
+  const reviewed = new Map(review.clusters.filter((c) => c.status === 'changed' || c.status === 'unchanged').map((c) => [c.cluster, c]));
+  for (const i of inputs) {
+    const touched = [...new Set(i.change.impacts.map((x) => x.cluster).filter((c): c is string => c !== undefined && reviewed.has(c)))];
+    if (touched.length === 0) continue;
+    const kept = i.change.impacts.filter((x) => x.cluster === undefined || !reviewed.has(x.cluster));
+    i.change.impacts = [...kept, ...touched.flatMap((c) => reviewImpacts(reviewed.get(c) as ClusterTopologyReview))];
+  }
 }
 
 function policyOf(opts: DiffOptions): SecretPolicy {
@@ -174,6 +203,8 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
       i.change.impacts = [{ kind: 'no-op', reason: `moved from ${i.change.previousFile ?? '?'} to ${i.change.file}` }];
     }
   }
+  const topology = opts.topology?.(base, head);
+  if (topology) applyTopologyReview(inputs, topology);
   const providers = assessProviders(inputs, base, head);
   const changes = inputs.map((i) => i.change).sort(compareChanges);
   const clusters = summarizeClusters(changes);
@@ -200,6 +231,11 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
     changes,
     warnings: [...warnings, ...base.warnings, ...head.warnings],
   };
+  if (topology) {
+    // Clusters the change leaves as they are need no section.
+    const clusters = topology.clusters.filter((c) => c.status !== 'unchanged' || c.warnings.length > 0);
+    if (clusters.length > 0 || topology.warnings.length > 0) report.topology = { clusters, warnings: topology.warnings };
+  }
   return scrubStrings(report, policy);
 }
 

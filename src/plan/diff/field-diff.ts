@@ -114,3 +114,19 @@ function walk(a: unknown, b: unknown, path: PathSegment[], out: FieldChange[]): 
   }
   push(out, path, { action: 'changed', old: a, new: b });
 }
+
+/**
+ * A multi-line string change narrowed to the lines that differ (`…` standing for the lines both sides share), so a
+ * one-word edit inside a file embedded in a spec (a kubeadm file, an admission config) is visible in a report cell.
+ */
+export function narrowTextChange<F extends { old?: unknown; new?: unknown }>(f: F): F {
+  if (typeof f.old !== 'string' || typeof f.new !== 'string' || !f.old.includes('\n') || !f.new.includes('\n')) return f;
+  const a = f.old.split('\n');
+  const b = f.new.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const cut = (lines: string[]): string => [...(start > 0 ? ['…'] : []), ...lines.slice(start, lines.length - end), ...(end > 0 ? ['…'] : [])].join('\n');
+  return { ...f, old: cut(a), new: cut(b) };
+}

@@ -8,9 +8,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { InputError } from '../../errors.js';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
-import { commentTemplate, objectTemplate } from './templates.js';
+import { commentTemplate, objectTemplate, topologyTemplate } from './templates.js';
+import { narrowTextChange } from './field-diff.js';
 import { impactOrder, worstImpact, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
 import { groupImpacts } from '../rollout/summary.js';
+import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
 
 export interface MarkdownOptions {
   /** Upper bound of the comment in characters. Default 60,000. */
@@ -23,6 +25,8 @@ export interface MarkdownOptions {
   maxFieldsPerObject?: number;
   /** Rows of the cluster table. Default 100. */
   maxClusterRows?: number;
+  /** Topology Clusters shown in the ClusterClass review. Default 20. */
+  maxTopologyClusters?: number;
 }
 
 export const defaultMaxSize = 60_000;
@@ -57,8 +61,8 @@ function showValue(v: unknown): string {
   return `<code>${cellText(cut)}</code>`;
 }
 
-function fieldSide(f: FieldChange, side: 'old' | 'new'): string {
-  if (f.redacted) {
+function fieldSide(f: FieldChange | TopologyFieldChange, side: 'old' | 'new'): string {
+  if ('redacted' in f && f.redacted) {
     const hash = side === 'old' ? f.redacted.oldHash : f.redacted.newHash;
     return hash ? `🔒 ${f.redacted.reason} <code>${hash}</code>` : '—';
   }
@@ -108,8 +112,8 @@ function environment(): typeof Handlebars {
   hb.registerHelper('symbol', (a: ObjectChange['action']) => symbols[a] ?? a);
   hb.registerHelper('crdSummary', (c: ProviderSummary['crds']) => new hb.SafeString(cellText(crdSummary(c))));
   hb.registerHelper('objectName', (c: ObjectChange) => (c.namespace ? `${c.namespace}/${c.name}` : c.name));
-  hb.registerHelper('fieldOld', (f: FieldChange) => new hb.SafeString(fieldSide(f, 'old')));
-  hb.registerHelper('fieldNew', (f: FieldChange) => new hb.SafeString(fieldSide(f, 'new')));
+  hb.registerHelper('fieldOld', (f: FieldChange | TopologyFieldChange) => new hb.SafeString(fieldSide(f, 'old')));
+  hb.registerHelper('fieldNew', (f: FieldChange | TopologyFieldChange) => new hb.SafeString(fieldSide(f, 'new')));
   return hb;
 }
 
@@ -134,6 +138,18 @@ function unbloat(text: string): string {
   return text.replace(/&#x3D;/g, '=');
 }
 
+/** What `topology.hbs` sees: the Cluster's review, its changed objects as rows, and their fields (capped). */
+function topologyData(review: ClusterTopologyReview, maxFields: number): Record<string, unknown> {
+  const fields = review.changes.flatMap((c) => c.fields.map((f) => ({ role: c.role, ...narrowTextChange(f) })));
+  return {
+    review,
+    mayRoll: review.impacts.some((i) => i.possible),
+    rows: review.changes.map((c) => ({ ...c, impacts: groupImpacts(c.impacts) })),
+    fields: fields.slice(0, maxFields),
+    hiddenFields: Math.max(0, fields.length - maxFields),
+  };
+}
+
 /** Renders the report as a PR comment of at most `maxSize` characters. */
 export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): string {
   const maxSize = opts.maxSize ?? defaultMaxSize;
@@ -144,6 +160,10 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
   const hb = environment();
   const comment = compile(opts.templateDir, 'comment.hbs', commentTemplate, hb);
   const object = compile(opts.templateDir, 'object.hbs', objectTemplate, hb);
+  const topologyCluster = compile(opts.templateDir, 'topology.hbs', topologyTemplate, hb);
+  const maxTopology = opts.maxTopologyClusters ?? 20;
+  const topologyClusters = report.topology?.clusters ?? [];
+  const topology = topologyClusters.slice(0, maxTopology).map((r) => unbloat(topologyCluster(topologyData(r, maxFields))));
   // Most severe first, so what gets cut is what matters least.
   const ordered = report.changes
     .map((c, i) => ({ c, i, s: severity(c) }))
@@ -170,6 +190,8 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
       clusters: report.clusters.slice(0, maxRows),
       clustersHidden: Math.max(0, report.clusters.length - maxRows),
       sections: included,
+      topology,
+      topologyHidden: Math.max(0, topologyClusters.length - maxTopology),
       omitted: omitted > 0 ? { count: omitted, total: sections.length, limit: maxSize, where, kinds: cutKinds(sections.length - omitted) } : null,
     }));
   const full = render(sections, 0);

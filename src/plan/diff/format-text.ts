@@ -3,6 +3,9 @@ import pc from 'picocolors';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import type { ImpactKind } from '../rollout/types.js';
 import { groupImpacts } from '../rollout/summary.js';
+import { narrowTextChange } from './field-diff.js';
+import { worstImpact } from '../rollout/types.js';
+import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -55,6 +58,11 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       lines.push(`  ${cl.cluster}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
     }
   }
+  if (report.topology) {
+    lines.push('', c.bold('ClusterClass topology'));
+    for (const r of report.topology.clusters) lines.push(...topologyLines(r, c, impactColor, maxFields));
+    for (const w of report.topology.warnings) lines.push(`  ${c.yellow('!')} ${w}`);
+  }
   if (report.changes.length) {
     lines.push('', c.bold('Changes'));
     for (const ch of report.changes) lines.push(...changeLines(ch, c, impactColor, maxFields));
@@ -82,8 +90,35 @@ function changeLines(ch: ObjectChange, c: Colors, impactColor: (k: ImpactKind) =
   return out;
 }
 
-function fieldLine(f: FieldChange): string {
-  if (f.redacted) {
+const roleSymbols = { created: '+', deleted: '-', changed: '~', rotated: '↻' } as const;
+
+/** One topology Cluster: what CAPI does, then each desired object that changes (by role) with its fields. */
+function topologyLines(r: ClusterTopologyReview, c: Colors, impactColor: (k: ImpactKind) => (s: string) => string, maxFields: number): string[] {
+  const bits: string[] = [];
+  if (r.controlPlaneRolls) bits.push('control plane rolls');
+  if (r.workersRoll.length) bits.push(`workers roll (${r.workersRoll.join(', ')})`);
+  if (r.inPlace.length) bits.push(`in place: ${r.inPlace.join(', ')}`);
+  if (r.impacts.some((i) => i.possible)) bits.push(`may roll (external patches: ${r.externalPatches.join(', ')})`);
+  const rebase = r.previousClass ? `, rebased from ${r.previousClass}` : '';
+  const out = [`  ${c.bold(r.cluster)} (ClusterClass ${r.class}${rebase}) ${r.status}: ${impactColor(r.impact)(r.impact)}${bits.length ? `; ${bits.join('; ')}` : ''}`];
+  if (r.upgrade) {
+    const via = r.upgrade.hops.length ? ` via ${r.upgrade.hops.join(', ')}` : '';
+    out.push(`    Kubernetes upgrade ${r.upgrade.from} → ${r.upgrade.to}${via}: ${r.upgrade.order.join(', then ')}`);
+  }
+  for (const ch of r.changes) {
+    const name = ch.previousName ? `${ch.previousName} → ${ch.name}` : ch.name;
+    const kinds = ch.impacts.map((i) => i.kind);
+    out.push(`    ${roleSymbols[ch.action]} ${ch.role}  ${ch.kind} ${name}: ${impactColor(worstImpact(kinds))(worstImpact(kinds))}`);
+    for (const f of ch.fields.slice(0, maxFields)) out.push(`        ${fieldLine(narrowTextChange(f))}`);
+    if (ch.fields.length > maxFields) out.push(c.dim(`        … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));
+  }
+  for (const e of r.errors) out.push(`    ${c.red('error:')} ${e}`);
+  for (const w of r.warnings) out.push(`    ${c.yellow('!')} ${w}`);
+  return out;
+}
+
+function fieldLine(f: FieldChange | TopologyFieldChange): string {
+  if ('redacted' in f && f.redacted) {
     const { oldHash, newHash, reason } = f.redacted;
     const status = f.action === 'changed' ? 'changed' : f.action;
     return `${f.path}: ${status} (${reason}; value hidden${oldHash ? ` ${oldHash}` : ''}${oldHash && newHash ? ' →' : ''}${newHash ? ` ${newHash}` : ''})`;

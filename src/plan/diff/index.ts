@@ -5,8 +5,9 @@ export { checkCapiformTree, readTreeFromDir, type RenderedTree } from './tree.js
 export { gitTopLevel, readTreeFromGit, repositorySalt, resolveCommit } from './git.js';
 export { renderTreeAt, type InMemoryRenderer, type RenderAtContext } from './render-seam.js';
 export { indexTree, type TreeIndex, type TreeObject } from './objects.js';
-export { diffFields, formatPath } from './field-diff.js';
+export { deepEqual, diffFields, formatPath } from './field-diff.js';
 export { formatMarkdown, defaultMaxSize, type MarkdownOptions } from './format-markdown.js';
 export { formatText, type TextOptions } from './format-text.js';
 export { saltedHash } from './secrets.js';
 export { commentTemplate, objectTemplate } from './templates.js';
+export { topologyScope, type TopologyScope } from './topology-scope.js';

@@ -3,6 +3,7 @@
  * and markdown formats comes from this one structure, so scripts and the PR comment never disagree.
  */
 import type { Impact, ClusterSummary, ProviderSummary, RolloutSummary } from '../rollout/types.js';
+import type { TopologyReview } from '../topology/types.js';
 
 /** One step of a field path: an object key, a list index, or a list item picked by its `name` (or `class`). */
 export type PathSegment = string | number | { field: 'name' | 'class'; value: string };
@@ -72,4 +73,10 @@ export interface DiffReport {
   /** Sorted: providers first, then clusters, then the rest; by key within each. */
   changes: ObjectChange[];
   warnings: string[];
+  /**
+   * The ClusterClass review: for each topology Cluster a change reaches, its desired objects compared by role
+   * (both sides expanded), what CAPI does, and the changes its webhooks reject. Absent when no change touches a
+   * topology Cluster, a ClusterClass or a template.
+   */
+  topology?: TopologyReview;
 }

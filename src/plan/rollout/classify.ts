@@ -80,7 +80,7 @@ function isControlPlaneKind(group: string, kind: string): boolean {
   return group === `controlplane.${capiGroup}` && !kind.endsWith('Template');
 }
 
-function metadataOnly(fields: FieldChange[]): boolean {
+export function metadataOnly(fields: FieldChange[]): boolean {
   return fields.every((f) => under(normalPath(f.segments), 'metadata'));
 }
 
@@ -152,7 +152,8 @@ function classifyCluster(input: ClassifyInput): Impact[] {
   return out;
 }
 
-function classifyControlPlane(input: ClassifyInput): Impact[] {
+/** Impacts of a changed control plane object (KubeadmControlPlane rules; the topology review uses them too). */
+export function classifyControlPlane(input: ClassifyInput): Impact[] {
   const out: Impact[] = [];
   for (const f of input.change.fields) {
     const p = normalPath(f.segments);
@@ -174,7 +175,8 @@ function classifyControlPlane(input: ClassifyInput): Impact[] {
   return out;
 }
 
-function classifyWorkers(input: ClassifyInput): Impact[] {
+/** Impacts of a changed MachineDeployment, MachinePool or MachineSet (the topology review uses them too). */
+export function classifyWorkers(input: ClassifyInput): Impact[] {
   const out: Impact[] = [];
   const md = input.change.name;
   const kind = input.change.kind;

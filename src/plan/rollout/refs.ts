@@ -41,7 +41,7 @@ function refOf(v: unknown): { group: string; kind: string; name: string } | null
 }
 
 /** The templates a ClusterClass refers to (v1beta2 `templateRef` and v1beta1 `ref` shapes). */
-export function classTemplateRefs(cc: TreeObject): ClassTemplateRef[] {
+export function classTemplateRefs(cc: Pick<TreeObject, 'object'>): ClassTemplateRef[] {
   const spec = get(cc.object, 'spec');
   const out: ClassTemplateRef[] = [];
   const add = (role: ClassTemplateRole, v: unknown, workerClass?: string): void => {

@@ -1,0 +1,152 @@
+/**
+ * `capiform plan topology`: what CAPI's topology controller would create for each ClusterClass-managed Cluster,
+ * offline — the successor of clusterctl's removed `alpha topology plan`. Reads YAML files or folders (or the project's
+ * rendered tree), prints each Cluster's desired objects by role, or writes them one file per object.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InputError, UsageError, ExitCode } from '../../errors.js';
+import type { CliIO } from '../context.js';
+import { setExitCode } from '../exit-status.js';
+import { writeFileAtomic } from '../../cache/index.js';
+import { emitManifests } from '../../yaml/index.js';
+import { tabwrite } from '../../go/index.js';
+import type { TopologyPlan, TopologyPlanCluster } from '../../plan/topology/index.js';
+import { readManifests } from '../../pipeline/plan-inputs/index.js';
+import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
+
+interface TopologyFlags {
+  cluster?: string;
+  outputDirectory?: string;
+}
+
+interface Globals {
+  json?: boolean;
+  config?: string;
+}
+
+function show(v: unknown): string {
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+function objectOf(o: Record<string, unknown>): { kind: string; name: string } {
+  const meta = o.metadata as { name?: unknown } | undefined;
+  return { kind: typeof o.kind === 'string' ? o.kind : '', name: typeof meta?.name === 'string' ? meta.name : '' };
+}
+
+/** The text output: per Cluster its objects by role, the values patches set, and the warnings. */
+export function formatTopologyPlan(plan: TopologyPlan): string {
+  const out: string[] = [];
+  for (const c of plan.clusters) {
+    if (out.length > 0) out.push('');
+    out.push(`Cluster ${c.cluster} (ClusterClass ${c.class})`);
+    if (c.objects.length > 0) {
+      let table = 'ROLE\tKIND\tNAME\n';
+      for (const o of c.objects) {
+        const { kind, name } = objectOf(o.object);
+        table += `${o.role}\t${kind}\t${name}\n`;
+      }
+      out.push(...tabwrite(table).trimEnd().split('\n').map((l) => `  ${l}`));
+    }
+    if (c.patched.length > 0) {
+      out.push('  Values set by the class patches:');
+      for (const p of c.patched) {
+        for (const v of p.values) {
+          const what = v.op === 'remove' ? '(removed)' : show(v.value);
+          out.push(`    ${p.role} ${v.path}: ${what}  [patch ${v.patch}]`);
+        }
+      }
+    }
+    for (const w of c.warnings) out.push(`  ! ${w}`);
+  }
+  if (plan.clusters.length === 0) out.push('No Cluster with spec.topology found.');
+  for (const w of plan.warnings) out.push(`! ${w}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** `<ns>/<cluster>/<role with "/" replaced by "_">.yaml` */
+export function topologyObjectFile(cluster: string, role: string): string {
+  return `${cluster}/${role.replace(/\//g, '_')}.yaml`;
+}
+
+function writeObjects(dir: string, clusters: readonly TopologyPlanCluster[]): string[] {
+  const written: string[] = [];
+  for (const c of clusters) {
+    for (const o of c.objects) {
+      const rel = topologyObjectFile(c.cluster, o.role);
+      const file = join(dir, rel);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileAtomic(file, emitManifests([o.object]));
+      written.push(rel);
+    }
+  }
+  return written;
+}
+
+async function readInputs(io: CliIO, paths: readonly string[], config: string | undefined): Promise<Record<string, unknown>[]> {
+  if (paths.length > 0) return readManifests(paths, io.cwd);
+  let base = io.cwd;
+  if (config) {
+    const p = resolve(io.cwd, config);
+    if (!existsSync(p)) throw new UsageError(`config file not found: ${config}`, { hint: 'pass an existing capi.config.* with --config' });
+    base = dirname(p);
+  }
+  assertNoUnfinishedWrite(base);
+  // Classes live in clusterclasses/ (shared by a namespace's clusters), Clusters in clusters/.
+  const inputs = ['clusterclasses', 'clusters'].map((d) => join(base, d)).filter((d) => existsSync(d));
+  if (inputs.length === 0) {
+    throw new InputError(`nothing to plan: no clusterclasses/ or clusters/ directory in ${base}`, {
+      where: base,
+      hint: 'run `capiform render` first, or pass the YAML files or folders holding the Clusters and their ClusterClass',
+    });
+  }
+  return readSettled(base, () => readManifests(inputs, io.cwd));
+}
+
+async function runTopology(io: CliIO, paths: readonly string[], flags: TopologyFlags, globals: Globals): Promise<number> {
+  const objects = await readInputs(io, paths, globals.config);
+  // Loaded here, not at start-up: `plan upgrade` and `plan move` do not need the topology engine.
+  const { planTopology } = await import('../../plan/topology/index.js');
+  const plan = planTopology(objects);
+  if (flags.cluster !== undefined) {
+    const wanted = flags.cluster.includes('/') ? flags.cluster : `default/${flags.cluster}`;
+    const found = plan.clusters.filter((c) => c.cluster === wanted);
+    if (found.length === 0) {
+      const names = plan.clusters.map((c) => c.cluster);
+      throw new UsageError(`--cluster ${flags.cluster}: no topology Cluster ${wanted} in the input (found: ${names.length > 0 ? names.join(', ') : 'none'})`, {
+        hint: 'pass --cluster NAMESPACE/NAME of one of the Clusters found',
+      });
+    }
+    plan.clusters = found;
+  }
+  if (flags.outputDirectory !== undefined) {
+    const dir = resolve(io.cwd, flags.outputDirectory);
+    const written = writeObjects(dir, plan.clusters);
+    if (!globals.json) io.stderr(`Wrote ${written.length} objects to ${flags.outputDirectory}\n`);
+  }
+  if (globals.json) {
+    const doc = { clusters: plan.clusters.map((c) => ({ cluster: c.cluster, class: c.class, objects: c.objects, warnings: [...c.warnings] })) };
+    io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+  } else io.stdout(formatTopologyPlan(plan));
+  if (globals.json) for (const w of plan.warnings) io.stderr(`warning: ${w}\n`);
+  const failed = plan.clusters.filter((c) => c.failed).map((c) => c.cluster);
+  if (failed.length === 0) return ExitCode.ok;
+  io.stderr(`Error: ${failed.join(', ')} cannot be expanded (see the errors in the output)\n`);
+  return ExitCode.input;
+}
+
+export function registerPlanTopology(plan: Command, io: CliIO): void {
+  plan
+    .command('topology')
+    .description('ClusterClass expansion, offline: the objects CAPI’s topology controller creates for each Cluster (clusterctl alpha topology plan)')
+    .argument('[paths...]', 'YAML files or folders with Clusters, their ClusterClasses and templates (default: clusterclasses/ and clusters/ of the rendered tree)')
+    .option('--cluster <ns/name>', 'only this Cluster')
+    .option('--output-directory <dir>', 'write one file per object: <dir>/<namespace>/<cluster>/<role>.yaml')
+    .option('--config <file>', 'capi.config.* whose directory holds the rendered tree')
+    .action(async (paths: string[], flags: TopologyFlags, cmd: Command) => {
+      const code = await runTopology(io, paths, flags, cmd.optsWithGlobals<Globals>());
+      if (code !== ExitCode.ok) setExitCode(cmd, code);
+    });
+}

@@ -1,0 +1,45 @@
+/**
+ * `render` checks every topology Cluster's variables against its ClusterClass (CAPI's defaulting and validation,
+ * run by the topology engine) so a typo in a variable fails here, naming the config entry, instead of at the
+ * management cluster's webhook after the merge. Only variable findings count: a class that is not in the tree
+ * (applied by someone else) or a template the engine cannot find is not render's business.
+ */
+import { InputError } from '../errors.js';
+import { expandTopology, type FieldError } from '../topology/index.js';
+import type { KubeObject } from '../yaml/index.js';
+
+export interface TopologyVariableFinding {
+  /** `ns/name` of the Cluster. */
+  cluster: string;
+  /** `ns/name` of its ClusterClass. */
+  class: string;
+  errors: FieldError[];
+}
+
+function isVariableError(e: FieldError): boolean {
+  return /(^|\.)variables(\[|$|\.)/.test(e.field) || e.field.includes('.variables.overrides');
+}
+
+/** The variable errors of every topology Cluster among `objects` (Clusters, their classes and templates). */
+export function topologyVariableFindings(objects: readonly KubeObject[]): TopologyVariableFinding[] {
+  const hasTopology = objects.some((o) => o.kind === 'Cluster' && typeof (o.spec as { topology?: unknown } | undefined)?.topology === 'object');
+  if (!hasTopology) return [];
+  const out: TopologyVariableFinding[] = [];
+  for (const c of expandTopology([...objects]).clusters) {
+    const errors = c.errors.filter(isVariableError);
+    if (errors.length > 0) out.push({ cluster: c.cluster, class: c.class, errors });
+  }
+  return out;
+}
+
+/** The render error for one Cluster of the config (`configPath`, e.g. `clusters[1]`). */
+export function topologyVariableError(f: TopologyVariableFinding, configPath: string): InputError {
+  const lines = f.errors.map((e) => `  ${e.message}`);
+  return new InputError(
+    `the topology variables of Cluster ${f.cluster} are not valid for ClusterClass ${f.class} (CAPI's webhook would reject the Cluster):\n${lines.join('\n')}`,
+    {
+      hint: `the values come from the cluster template's spec.topology.variables, filled from ${configPath}.variables and the global variables: fix the value there`,
+    },
+    'E_TOPOLOGY_VARIABLES',
+  );
+}
