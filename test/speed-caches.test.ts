@@ -58,6 +58,14 @@ describe('compiled TypeScript configs', () => {
     expect(filesUnder(join(cache, 'config'))).toHaveLength(2);
   });
 
+  it('never keeps a config that holds one of its credential values as a literal', async () => {
+    const dir = testdir({ 'capi.config.ts': config('./repo').replace("variables: {", "variables: { VSPHERE_PASSWORD: 'canary-credential-1234',") });
+    const cache = tempDir();
+    const loaded = await loadConfig({ cwd: dir, env: { CAPIFORM_CACHE_DIR: cache } });
+    expect(loaded.variables.VSPHERE_PASSWORD).toBe('canary-credential-1234');
+    expect(filesUnder(join(cache, 'config'))).toEqual([]);
+  });
+
   it('keeps jiti for a config that imports another file', async () => {
     const dir = testdir({
       'repo.ts': "export const repo = './repo';\n",

@@ -10,7 +10,8 @@
  * Compiling TypeScript is most of a load: jiti and its Babel build are ~1.7 MB of code. A config that imports nothing
  * but `defineConfig` is therefore compiled once; the compiled code is kept in the cache under the sha256 of the
  * source (with jiti's version and the file's path) and run again on later loads, afresh each time (a config may read
- * its environment), without loading jiti. Any other import, or a compile error, takes jiti's own path every time.
+ * its environment), without loading jiti. Any other import, or a compile error, takes jiti's own path every time, and
+ * a config holding one of its credential values as a literal is never kept.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -76,6 +77,12 @@ export interface WorkerRequest {
 }
 
 export type WorkerReply = { ok: true; value: unknown; compiled?: string } | { ok: false; message: string; notPlainData?: boolean };
+
+/**
+ * A loaded config's value, and on a cache miss a way to keep its compiled code: the caller keeps it only once it knows
+ * the config's credential values, none of which may reach the cache (a config may hold one as a literal).
+ */
+export type ConfigLoad = { ok: true; value: unknown; keepCompiled?: (secrets: readonly string[]) => void } | { ok: false; message: string; notPlainData?: boolean };
 
 /** Bump when the way compiled configs are run changes. */
 const COMPILED_FORMAT = 'capiform-compiled-config-v1';
@@ -183,7 +190,7 @@ function compiledConfigPath(cacheDir: string | undefined, jitiPath: string, file
  * Throws ConfigError when loading fails, takes longer than `timeoutMs`, or ends the thread. With `cacheDir`, a
  * TypeScript config that imports only `defineConfig` is compiled once and its compiled code kept there.
  */
-export function importConfigIsolated(file: string, timeoutMs: number, cacheDir?: string): Promise<WorkerReply> {
+export function importConfigIsolated(file: string, timeoutMs: number, cacheDir?: string): Promise<ConfigLoad> {
   const typescript = /\.(m?ts)$/.test(file);
   const source = readFileSync(file, 'utf8');
   const jitiPath = createRequire(import.meta.url).resolve('jiti');
@@ -235,14 +242,18 @@ export function importConfigIsolated(file: string, timeoutMs: number, cacheDir?:
     }, timeoutMs);
     worker.on('message', (reply: WorkerReply) =>
       finish(() => {
-        if (reply.ok && reply.compiled !== undefined && compiledPath) {
+        if (!reply.ok) return resolve(reply);
+        const code = reply.compiled;
+        if (code === undefined || !compiledPath) return resolve({ ok: true, value: reply.value });
+        const keepCompiled = (secrets: readonly string[]): void => {
+          if (secrets.some((v) => code.includes(v) || source.includes(v))) return;
           try {
-            writeFileAtomic(compiledPath, reply.compiled);
+            writeFileAtomic(compiledPath, code);
           } catch {
             // the cache is an optimisation: the next load compiles again
           }
-        }
-        resolve(reply.ok ? { ok: true, value: reply.value } : reply);
+        };
+        resolve({ ok: true, value: reply.value, keepCompiled });
       }),
     );
     worker.on('error', (err: Error & { code?: string }) =>

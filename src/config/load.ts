@@ -14,6 +14,7 @@ import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyn
 import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 import { checkConfig, normaliseConfig } from './normalise.js';
+import { secretValues } from './secrets.js';
 import type { ResolvedConfig } from './types.js';
 import type { configSchema as ConfigSchema } from './schema.js';
 
@@ -51,13 +52,22 @@ export function findConfigFile(cwd: string, explicit?: string): string {
  * Reads the file and returns the plain value it exports (before validation). TypeScript and JavaScript configs run
  * in a worker thread bounded by `timeoutMs` (load-isolated.ts); with `cacheDir`, compiled TypeScript is reused.
  */
-export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TIMEOUT_SECONDS * 1000, cacheDir?: string): Promise<unknown> {
+export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TIMEOUT_SECONDS * 1000): Promise<unknown> {
+  return (await readConfigValue(file, timeoutMs)).value;
+}
+
+/** `readConfigFile` with the compiled-config cache in `cacheDir`; `keepCompiled` as in load-isolated.ts. */
+async function readConfigValue(
+  file: string,
+  timeoutMs: number,
+  cacheDir?: string,
+): Promise<{ value: unknown; keepCompiled?: (secrets: readonly string[]) => void }> {
   const ext = extname(file);
   if (ext === '.json' || ext === '.yaml' || ext === '.yml') {
     const text = readTextFile(file, MAX_CONFIG_SIZE, 'config file');
     const format = ext === '.json' ? 'JSON' : 'YAML';
     try {
-      return format === 'JSON' ? parseJsonValue(text) : parseYamlValue(text);
+      return { value: format === 'JSON' ? parseJsonValue(text) : parseYamlValue(text) };
     } catch (err) {
       if (!(err instanceof ValueSyntaxError)) throw err;
       const where = err.line === undefined ? file : `${file}:${err.line}${err.col === undefined ? '' : `:${err.col}`}`;
@@ -90,7 +100,7 @@ export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TI
       hint: 'export the config: `export default defineConfig({ … })` or `export const config = defineConfig({ … })`',
     });
   }
-  return reply.value;
+  return reply.keepCompiled ? { value: reply.value, keepCompiled: reply.keepCompiled } : { value: reply.value };
 }
 
 type AnySchema = z.core.$ZodType;
@@ -222,6 +232,8 @@ export async function validateConfig(value: unknown, file: string, env: NodeJS.P
 export async function loadConfig(opts: LoadConfigOptions): Promise<ResolvedConfig> {
   const file = findConfigFile(opts.cwd, opts.configFile);
   const cacheDir = defaultCacheDir(opts.env ?? {});
-  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}), cacheDir);
-  return validateConfig(value, file, opts.env ?? {}, cacheDir);
+  const { value, keepCompiled } = await readConfigValue(file, configTimeoutMs(opts.env ?? {}), cacheDir);
+  const config = await validateConfig(value, file, opts.env ?? {}, cacheDir);
+  keepCompiled?.(secretValues(config));
+  return config;
 }
