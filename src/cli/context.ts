@@ -8,6 +8,8 @@ export interface CliIO {
   cwd: string;
   /** Whether stderr is a terminal (progress and colours only then). */
   isTTY: boolean;
+  /** Whether stdout is a terminal; when absent, stdout is taken to be like stderr. */
+  stdoutIsTTY?: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     isTTY: Boolean(process.stderr.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
   };
 }
 

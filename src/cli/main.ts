@@ -8,6 +8,7 @@ import { onWarning } from '../yaml/index.js';
 import { capiformVersion } from '../version.js';
 import { fsUserError } from './fs-error.js';
 import { currentExit } from './exit-status.js';
+import { colorsFor } from './colors.js';
 
 /** Builds the commander program; every command registers itself from `commands/`. */
 export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
@@ -36,7 +37,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const stopWarnings = onWarning((message) => {
     if (warned.has(message)) return;
     warned.add(message);
-    io.stderr(`Warning: ${message}\n`);
+    io.stderr(`${colorsFor(io, 'stderr').yellow('Warning:')} ${message}\n`);
   });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -2,6 +2,7 @@
 export { defineConfig } from './define-config.js';
 export { configFileNames, findConfigFile, loadConfig, readConfigFile, validateConfig, type LoadConfigOptions } from './load.js';
 export { contractPattern, isVersionConstraint, providerKinds } from './kinds.js';
+export { configJsonSchemaId, configJsonSchemaPath } from './json-schema-id.js';
 export type * from './types.js';
 export { isSecretVariable, looksLikeCredential, markersIn, redact, secretMarker, secretValues } from './secrets.js';
 export { flavorGrammar, flavorPattern, flavorProblem } from './names.js';
@@ -19,3 +20,14 @@ export {
   type Env,
   type ImageMeta,
 } from './clusterctl/index.js';
+export {
+  ciWorkflowPath,
+  ciWorkflowSource,
+  clusterOwnVariables,
+  configSource,
+  gitignoreSource,
+  patchRange,
+  type Scaffold,
+  type ScaffoldCluster,
+  type ScaffoldProvider,
+} from './scaffold.js';

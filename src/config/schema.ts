@@ -2,7 +2,6 @@
  * The zod schema of `capi.config.*` (stage 1 of loading: parse). Descriptions double as the committed JSON Schema
  * (`schema/capi.config.schema.json`) and as editor help; keep them short and user-facing.
  */
-import semver from 'semver';
 import { z } from 'zod';
 import { contractPattern, isVersionConstraint } from './kinds.js';
 import { flavorPattern, flavorProblem } from './names.js';
@@ -186,9 +185,7 @@ export const providersSchema = z
 
 export const certManagerSchema = z
   .strictObject({
-    version: z
-      .string()
-      .refine((v) => semver.valid(v) !== null, { error: (iss) => `${JSON.stringify(iss.input)} is not an exact version such as "v1.19.1"` }),
+    version: versionConstraintSchema.describe(`cert-manager version: ${versionAllowed}; resolved and pinned by the lock like a provider's.`),
     url: z.string().min(1).optional().describe('Repository URL of cert-manager.yaml (local folder relative to the config file, or remote).'),
     type: repositoryTypeSchema.optional(),
   })

@@ -2,6 +2,7 @@
  * How a lock and its config agree: why a lock no longer matches (phrased for people, with the command that fixes it),
  * which of its versions a run keeps, and whether a contract upgrade conflicts with the config's pin.
  */
+import semver from 'semver';
 import { ConfigError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { resolutionDigest } from './digest.js';
@@ -56,8 +57,10 @@ export function lockDrift(config: ResolvedConfig, lock: Lock, sources: ReadonlyM
   if (cm && !lock.certManager) out.push({ entry: 'certManager', reason: 'cert-manager added', detail: `cert-manager ${cm.version}` });
   if (!cm && lock.certManager) out.push({ entry: 'certManager', reason: 'cert-manager removed', detail: 'cert-manager is no longer in the config' });
   if (cm && lock.certManager) {
-    if (cm.version !== lock.certManager.version) {
+    if (semver.valid(cm.version) && cm.version !== lock.certManager.version) {
       out.push({ entry: 'certManager', reason: 'version changed', detail: `cert-manager ${lock.certManager.version} → ${cm.version}` });
+    } else if (!semver.valid(cm.version) && !satisfiesConstraint(lock.certManager.version, cm.version)) {
+      out.push({ entry: 'certManager', reason: 'version outside range', detail: `cert-manager: locked ${lock.certManager.version} does not satisfy "${cm.version}"` });
     }
     const s = sources.get('cert-manager');
     if (s && s.url !== lock.certManager.source.url) {

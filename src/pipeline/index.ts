@@ -12,3 +12,4 @@ export { buildBundle, type BundleRequest, type BundleResult } from './bundle.js'
 export { configImageOverrides, upstreamTree } from './images.js';
 export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';
 export { assertNoUnfinishedWrite, checkLockPath, checkTreePaths, defaultLockTimeoutSeconds, diffTree, readSettled, repairTree, withProjectLock, writeTree, type Repair } from './tree/index.js';
+export { initProject, isRepositoryUrl, type InitProvider, type InitRequest, type InitResult } from './init.js';

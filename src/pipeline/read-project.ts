@@ -9,7 +9,7 @@ import { CapiformError, UsageError } from '../errors.js';
 import { checkContractPin, lockDrift, lockFileName, LockStaleError, readLockDocument, staleLockError, type Lock, type LockDocument, type LockDrift, type LockedSource } from '../lock/index.js';
 import { aggregate, type Problem } from '../render/index.js';
 import { checkLockPath } from './tree/index.js';
-import { certManagerRepository, providerLocation, type RepositoryRef } from '../resolve/index.js';
+import { certManagerLabel, certManagerRepository, providerLocation, type RepositoryRef } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 
 export interface ProjectState {
@@ -60,9 +60,10 @@ function checkUpgradeRequest(ctx: PipelineContext): void {
   }
   if (upgrade && upgrade !== 'all') {
     for (const n of upgrade) {
+      if (n === certManagerLabel && config.certManager) continue;
       if (!config.providers.some((p) => p.name === n || p.label === n)) {
         throw new UsageError(`--upgrade ${n}: no such provider in the config`, {
-          hint: `use a name or label of: ${config.providers.map((p) => p.label).join(', ')}`,
+          hint: `use a name or label of: ${[...config.providers.map((p) => p.label), ...(config.certManager ? [certManagerLabel] : [])].join(', ')}`,
         });
       }
     }

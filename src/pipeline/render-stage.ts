@@ -2,11 +2,11 @@
  * The third stage: the release files the tree is made of, read through the artifact store, rendered into the tree's
  * directories in memory (`renderTree`), or only read so the lock records them (`recordArtifacts`, for `lock`).
  */
-import { ResolutionError } from '../errors.js';
+import { CapiformError, ExitCode, ResolutionError } from '../errors.js';
 import { sha256Hex } from '../cache/index.js';
 import type { LockedFile } from '../lock/index.js';
 import { aggregate, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type RenderContext } from '../render/index.js';
-import type { ProviderResolution } from '../resolve/index.js';
+import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
 import type { ResolvedProject } from './resolve-stage.js';
@@ -25,10 +25,11 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   const { resolution } = resolved;
   const rendered = renderContext(config, resolved.store, new TreeCache(config.dir, ctx.env, cacheUse), false);
   const components = componentsFiles(resolved);
-  const certManager = await readCertManager(resolved);
+  const certManager = await readCertManager(resolved, config.certManager?.url);
   for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
   if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
   await renderClusters(rendered, resolution.providers);
+  for (const n of rendered.notes) ctx.log(n);
   return rendered;
 }
 
@@ -37,7 +38,7 @@ export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedPr
   const { config } = ctx;
   const walk = renderContext(config, resolved.store, new TreeCache(config.dir, undefined, { contents: false, readBytes: false }), true);
   await Promise.all(componentsFiles(resolved).map((c) => c.load()));
-  await readCertManager(resolved);
+  await readCertManager(resolved, config.certManager?.url);
   await renderClusters(walk, resolved.resolution.providers);
   if (walk.problems.length > 0) throw aggregate(walk.problems, config);
 }
@@ -62,19 +63,31 @@ function componentsFiles(resolved: ResolvedProject): { r: ProviderResolution; lo
   });
 }
 
+/** Why capiform looked where it did for cert-manager, and how to point it at a repository that has it. */
+function certManagerLookedHint(url: string | undefined): string {
+  const why = url === undefined ? "certManager.url is not set, so capiform read clusterctl's default (GitHub releases)" : `certManager.url is ${JSON.stringify(url)}`;
+  return `${why}; ${certManagerRepositoryHint}`;
+}
+
 /** cert-manager's `cert-manager.yaml` (undefined: the config installs no cert-manager). */
-async function readCertManager(resolved: ResolvedProject): Promise<string | undefined> {
+async function readCertManager(resolved: ResolvedProject, url: string | undefined): Promise<string | undefined> {
   const cm = resolved.resolution.certManager;
   if (!cm) return undefined;
-  const bytes = await resolved.store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
+  const location = cm.repo.fileLocation(cm.version, 'cert-manager.yaml');
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await resolved.store.read({ label: 'cert-manager', repo: cm.repo }, cm.version, 'cert-manager.yaml');
+  } catch (err) {
+    // A release that cannot be fetched (offline, not found, no network): where capiform looked, and how to point it elsewhere.
+    if (!(err instanceof CapiformError) || err.exitCode !== ExitCode.resolution) throw err;
+    throw Object.assign(err, { message: `cert-manager ${cm.version}: ${err.message}`, where: location, hint: `${certManagerLookedHint(url)}${err.hint ? ` (or: ${err.hint})` : ''}` });
+  }
   if (bytes === null) {
     // A local repository lists its versions for free; a remote one would cost a request just for the hint.
     const available = cm.repo.kind === 'local' ? await cm.repo.listVersions().catch(() => []) : [];
-    throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}`, {
-      where: cm.repo.fileLocation(cm.version, 'cert-manager.yaml'),
-      hint: available.length > 0
-        ? `set certManager.version to one the repository has: ${available.join(', ')}`
-        : 'check certManager.version and certManager.url',
+    throw new ResolutionError(`failed to read "cert-manager.yaml" for cert-manager ${cm.version}: capiform looked for ${location}`, {
+      where: location,
+      hint: available.length > 0 ? `set certManager.version to one the repository has: ${available.join(', ')}` : certManagerLookedHint(url),
     });
   }
   return decodeUtf8(bytes, cm.repo.fileLocation(cm.version, 'cert-manager.yaml'), { keepBom: true });

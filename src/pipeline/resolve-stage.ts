@@ -4,10 +4,11 @@
  * the lock and records what the new lock will pin.
  */
 import { CapiformError } from '../errors.js';
+import { satisfiesConstraint } from '../config/index.js';
 import { ContentCache } from '../cache/index.js';
 import { ArtifactStore, isUpgrading, pinnedVersions, type LockedFile } from '../lock/index.js';
 import { aggregate, type Problem } from '../render/index.js';
-import { providerRepository, resolveVersions, type RepositoryRef, type Resolution } from '../resolve/index.js';
+import { certManagerLabel, providerRepository, resolveVersions, type RepositoryRef, type Resolution } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';
 
@@ -38,13 +39,19 @@ export async function resolveProject(ctx: PipelineContext, project: ProjectState
     for (const n of planned.notes) ctx.log(n);
     pinned = planned.pinned;
   } else pinned = pinnedVersions(config, existing, repositories, ctx.upgrade);
+  const cmLocked = existing?.certManager;
+  const cmUpgrading = isUpgrading({ name: certManagerLabel, label: certManagerLabel }, ctx.upgrade);
+  // cert-manager keeps its locked version while it fits the config's range, unless `--upgrade` names it (or all).
+  if (cmLocked && config.certManager && (ctx.frozen || (!cmUpgrading && satisfiesConstraint(cmLocked.version, config.certManager.version)))) {
+    pinned.set(certManagerLabel, cmLocked.version);
+  }
 
   // `--upgrade` re-pins the bytes of the providers it names too (a release re-published on purpose, an edited local
   // repository): their old digests must not stand in the way.
   const upgrading = (label: string): boolean => config.providers.some((p) => p.label === label && isUpgrading(p, ctx.upgrade));
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
   for (const p of existing?.providers ?? []) if (!upgrading(p.label)) locked.set(p.label, { version: p.version, files: p.files });
-  if (existing?.certManager && ctx.upgrade !== 'all') locked.set('cert-manager', { version: existing.certManager.version, files: existing.certManager.files });
+  if (cmLocked && !cmUpgrading) locked.set(certManagerLabel, { version: cmLocked.version, files: cmLocked.files });
   const store = new ArtifactStore({ configDir: config.dir, locked, frozen: ctx.frozen, cache: ctx.cache ?? ContentCache.fromEnv(ctx.env ?? {}) });
   const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
   const resolution = await resolveVersions(config, {
@@ -64,6 +71,9 @@ export async function resolveProject(ctx: PipelineContext, project: ProjectState
   for (const r of resolution.providers) {
     const before = existing?.providers.find((x) => x.label === r.provider.label);
     if (before && before.version !== r.version) ctx.log(`${r.provider.label}: ${before.version} → ${r.version}`);
+  }
+  if (cmLocked && resolution.certManager && cmLocked.version !== resolution.certManager.version) {
+    ctx.log(`${certManagerLabel}: ${cmLocked.version} → ${resolution.certManager.version}`);
   }
   return { store, resolution };
 }

@@ -54,10 +54,16 @@ export function aggregate(problems: Problem[], config: ResolvedConfig): Capiform
     const where = !e.where ? p.where : e.where.startsWith(p.where) ? e.where : `${p.where}: ${e.where}`;
     return Object.assign(e, { message: redact(e.message, values), where });
   }
-  const lines = problems.map((p) => `  ${p.where}: ${redact(p.error.message, values).split('\n').join('\n    ')}`);
+  // Each problem keeps its own place and fix (the template file, the config key to set), not just the first one's.
+  const lines = problems.map((p) => {
+    const e = p.error;
+    const more = [
+      ...(e.where && !p.where.startsWith(e.where) ? [`at: ${redact(e.where, values)}`] : []),
+      ...(e.hint ? [`fix: ${redact(e.hint, values)}`] : []),
+    ];
+    return `  ${p.where}: ${[redact(e.message, values), ...more].join('\n').split('\n').join('\n    ')}`;
+  });
   const first = problems[0]!.error;
-  const err = new InputError(`${problems.length} problems:\n${lines.join('\n')}`, {
-    hint: problems.map((p) => p.error.hint).find((h) => h !== undefined),
-  }, 'E_MANY');
+  const err = new InputError(`${problems.length} problems:\n${lines.join('\n')}`, {}, 'E_MANY');
   return Object.assign(err, { exitCode: first.exitCode });
 }

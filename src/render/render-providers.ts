@@ -14,6 +14,12 @@ import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { emitManifests, processCertManager, renderProviderComponents, type ManifestEntry } from './tree/deps.js';
 
+/** What a provider directory's cache entry keeps besides its files, so a reused directory reports the same. */
+interface ProviderExtra {
+  omitted: OmittedObject[];
+  notes: string[];
+}
+
 /** Renders `providers/<label>`; a failure is recorded in `ctx.problems`. `load` reads the components file once. */
 export async function renderProvider(
   ctx: RenderContext,
@@ -37,8 +43,10 @@ export async function renderProvider(
   });
   const reused = ctx.cache.reuse(dir, inputs);
   if (reused) {
+    const extra = reused.extra as ProviderExtra | undefined;
     ctx.files.push(...reused.files);
-    ctx.omitted.push(...((reused.extra as OmittedObject[] | undefined) ?? []));
+    ctx.omitted.push(...(extra?.omitted ?? []));
+    ctx.notes.push(...(extra?.notes ?? []));
     return;
   }
   const { raw } = await load();
@@ -59,8 +67,9 @@ export async function renderProvider(
     // spliced into the upstream text (as `generate provider` prints it) instead of re-emitting the whole file.
     let spliced: ManifestEntry[] | undefined;
     let objects = c.objects;
+    const notes: string[] = [];
     if (needsCustomizing(p)) {
-      const customized = customizeObjects(objects, p);
+      const customized = customizeObjects(objects, p, notes);
       spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
       objects = customized;
     }
@@ -76,7 +85,9 @@ export async function renderProvider(
       { name: 'inventory.yaml', content: withHeader(emitManifests([c.inventoryObject()])) },
     ];
     if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
-    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), ctx.omitted.slice(omittedBefore), true);
+    ctx.notes.push(...notes);
+    const extra: ProviderExtra = { omitted: ctx.omitted.slice(omittedBefore), notes };
+    ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), extra, true);
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
     ctx.problems.push({ where: `${p.configPath} (${p.label} ${r.version})`, error: withVariablesHint(err, `${p.configPath}.variables`) });

@@ -41,11 +41,13 @@ export interface RenderContext {
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
   /** What rendered each cluster and ClusterClass directory (release and file), for messages about its objects. */
   sources: Map<string, string>;
+  /** Things the user should know that are not problems (the release settings a config overrides), one line each. */
+  notes: string[];
 }
 
 /** A fresh context: nothing rendered yet. */
 export function renderContext(config: ResolvedConfig, store: ArtifactStore, cache: TreeCache, lockMode: boolean): RenderContext {
-  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map() };
+  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [] };
 }
 
 /** The generated header as a comment's text (kustomizations and the Argo CD glue write it themselves). */

@@ -29,7 +29,9 @@ export { certManagerShouldUpgrade, type CertManagerUpgradeDecision } from './cer
 export { overridePath, readOverride, withOverrides } from './overrides.js';
 export { latestContractRelease, latestPatchRelease, latestRelease } from './versions.js';
 export {
+  certManagerLabel,
   certManagerRepository,
+  certManagerRepositoryHint,
   providerLocation,
   providerRepository,
   repositoryFactory,

@@ -168,10 +168,34 @@ function missingLocalRepository(p: ResolvedProvider, configDir: string, componen
   });
 }
 
+/** cert-manager's key among the lock's entries, `--upgrade` names and repositories. */
+export const certManagerLabel = 'cert-manager';
+
+/**
+ * cert-manager's version: an exact one as written; for a range, the lock's version while it still fits (`pinned`),
+ * else the highest release in the range (cert-manager has no CAPI contract to check).
+ */
+async function certManagerVersion(constraint: string, repo: ProviderRepository, pinned: string | undefined): Promise<string> {
+  if (npmSemver().valid(constraint)) return constraint;
+  if (pinned !== undefined) return pinned;
+  for await (const v of settledCandidates(repo, constraintRule(constraint))) return v;
+  const all = (await repo.listVersions()).filter((v) => npmSemver().valid(v)).sort((a, b) => npmSemver().rcompare(a, b));
+  throw new ResolutionError(`cert-manager (certManager.version): no version satisfies "${constraint}"; available: ${all.length ? all.slice(0, 12).join(', ') : 'none'}`, {
+    where: repo.url,
+    hint: all.length ? 'change certManager.version to a range one of these satisfies' : certManagerRepositoryHint,
+  });
+}
+
+/** How to give capiform a cert-manager repository, for messages about a missing one. */
+export const certManagerRepositoryHint =
+  'set certManager.url to a repository holding cert-manager/<version>/cert-manager.yaml (a local folder such as the one your providers use, ' +
+  'or https://github.com/cert-manager/cert-manager/releases/latest/cert-manager.yaml), or remove certManager from the config';
+
 export async function certManagerRepository(config: ResolvedConfig, factory: RepositoryFactory): Promise<RepositoryRef | undefined> {
   const cm = config.certManager;
   if (!cm) return undefined;
-  const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${cm.version}/cert-manager.yaml`;
+  // clusterctl's default cert-manager repository; a range is resolved from its release listing like a provider's.
+  const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${npmSemver().valid(cm.version) ? cm.version : 'latest'}/cert-manager.yaml`;
   const kind = repositoryKindOf(url, cm.repositoryType);
   const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
   const request: RepositoryRequest = {
@@ -182,9 +206,27 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
     componentsFile: 'cert-manager.yaml',
     kind,
     explicitKind: cm.repositoryType !== undefined,
-    version: cm.version,
+    version: npmSemver().valid(cm.version) ? cm.version : undefined,
   };
-  return { repo: await factory(request), source: sourceFor(kind, url, config.dir) };
+  try {
+    return { repo: await factory(request), source: sourceFor(kind, url, config.dir) };
+  } catch (err) {
+    throw (kind === 'local' ? missingCertManagerRelease(url, cm.version, config.dir) : undefined) ?? err;
+  }
+}
+
+/**
+ * A local repository root without a cert-manager folder fails clusterctl's path checks with a message about the
+ * layout: say where capiform looked instead, and how to add it.
+ */
+function missingCertManagerRelease(url: string, version: string, configDir: string): ConfigError | undefined {
+  if (/\.ya?ml$/.test(url)) return undefined;
+  const root = localPath(url, configDir);
+  if (root.split(/[\\/]/).pop() === certManagerLabel || existsSync(resolvePath(root, certManagerLabel))) return undefined;
+  return new ConfigError(`no cert-manager release: capiform looked for ${resolvePath(root, certManagerLabel)}/<version>/cert-manager.yaml`, {
+    where: 'certManager.url',
+    hint: `copy cert-manager's release there (${certManagerLabel}/${npmSemver().valid(version) ? version : '<version>'}/cert-manager.yaml from https://github.com/cert-manager/cert-manager/releases), or ${certManagerRepositoryHint}`,
+  });
 }
 
 export interface ProviderResolution {
@@ -300,7 +342,8 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
   }
   let certManager: Resolution['certManager'];
   if (config.certManager && opts.certManager) {
-    certManager = { version: config.certManager.version, repo: opts.certManager.repo, source: opts.certManager.source };
+    const version = await certManagerVersion(config.certManager.version, opts.certManager.repo, opts.pinned.get(certManagerLabel));
+    certManager = { version, repo: opts.certManager.repo, source: opts.certManager.source };
   }
   return { contract, providers: out, certManager };
 }

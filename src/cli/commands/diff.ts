@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CliIO } from '../context.js';
+import { colorLevel } from '../colors.js';
 import { setExitCode } from '../exit-status.js';
 import { requireFolder, requireWritableFile } from '../paths.js';
 import { writeFileAtomic } from '../../cache/index.js';
@@ -48,11 +49,9 @@ function hasTree(dir: string): boolean {
   return treeRoots.some((t) => existsSync(join(dir, t)));
 }
 
-/** Colours only when stdout is a terminal (or FORCE_COLOR asks), never with NO_COLOR (https://no-color.org). */
+/** Colours as every printer decides them (../colors.ts), for stdout. */
 function useColor(io: CliIO): boolean {
-  if (io.env.NO_COLOR) return false;
-  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return true;
-  return io.isTTY && Boolean(process.stdout.isTTY);
+  return colorLevel(io.env, io.stdoutIsTTY ?? io.isTTY) > 0;
 }
 
 export function registerDiff(program: Command, io: CliIO): void {

@@ -8,6 +8,7 @@ export type RegisterCommand = (program: Command, io: CliIO) => void;
  * `capiform generate` does not pay for diff, plan or the pipeline's dependencies at start-up.
  */
 export const commandModules: Record<string, () => Promise<RegisterCommand>> = {
+  init: async () => (await import('./init.js')).registerInit,
   generate: async () => (await import('./generate.js')).registerGenerate,
   config: async () => (await import('./config.js')).registerConfig,
   diff: async () => (await import('./diff.js')).registerDiff,

@@ -156,7 +156,9 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
   const rotatedTo = new Set(rotations.map((r) => r.to));
   for (const r of rotations) {
     const fields = objectFields(r.from, r.to, policy).filter((f) => f.path !== '.metadata.name');
-    inputs.push({ change: makeChange('rotated', r.to, r.from, fields), base: r.from, head: r.to });
+    const change = makeChange('rotated', r.to, r.from, fields);
+    if (r.naming) change.renamedBy = r.naming;
+    inputs.push({ change, base: r.from, head: r.to });
   }
   for (const a of removed) if (!rotatedFrom.has(a)) inputs.push({ change: makeChange('removed', a, undefined, []), base: a });
   for (const b of added) if (!rotatedTo.has(b)) inputs.push({ change: makeChange('added', b, undefined, []), head: b });

@@ -44,6 +44,8 @@ export interface ObjectChange {
   name: string;
   /** For a rotation: the template's name in the base tree. */
   previousName?: string;
+  /** For a rotation that is only `templates.hashNames` switched on or off: which way. */
+  renamedBy?: 'hash-names-on' | 'hash-names-off';
   /** Tree-relative file in the head tree (or in the base tree for removed objects). */
   file: string;
   previousFile?: string;

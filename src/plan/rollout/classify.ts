@@ -353,6 +353,11 @@ export function classifyRemoved(input: ClassifyInput): Impact[] {
 /** Impacts of a template rotation (old name → new name). The referencing objects' changes carry the rollout. */
 export function classifyRotated(input: ClassifyInput): Impact[] {
   const { change } = input;
+  if (change.renamedBy) {
+    const how = change.renamedBy === 'hash-names-on' ? 'switched on' : 'switched off';
+    const spec = change.fields.length === 0 ? 'same spec' : 'spec changed too';
+    return [withCluster(input, { kind: 'template-rotation', reason: `${change.kind} renamed ${change.previousName} → ${change.name} (template hash naming ${how}; ${spec})` })];
+  }
   return [withCluster(input, { kind: 'template-rotation', reason: `${change.kind} ${change.previousName} → ${change.name} (spec changed)` })];
 }
 

@@ -32,12 +32,47 @@ export function managerFlags(m: NonNullable<ResolvedProvider['manager']>): [stri
   if (m.profilerAddress !== undefined) flags.push(['--profiler-address', m.profilerAddress]);
   if (m.maxConcurrentReconciles !== undefined) flags.push(['--max-concurrent-reconciles', String(m.maxConcurrentReconciles)]);
   if (m.verbosity !== undefined) flags.push(['--v', String(m.verbosity)]);
-  if (m.featureGates && Object.keys(m.featureGates).length > 0) {
-    const gates = Object.entries(m.featureGates).map(([k, v]) => `${k}=${v}`).sort();
-    flags.push(['--feature-gates', gates.join(',')]);
-  }
   for (const k of Object.keys(m.additionalArgs ?? {}).sort()) flags.push([k, m.additionalArgs![k]!]);
   return flags;
+}
+
+/** `A=true,B=false` → [['A', 'true'], ['B', 'false']], in the release's order. */
+function parseGates(value: string): [string, string][] {
+  return value
+    .split(',')
+    .map((g) => g.trim())
+    .filter((g) => g !== '')
+    .map((g) => {
+      const i = g.indexOf('=');
+      return i < 0 ? [g, 'true'] : [g.slice(0, i).trim(), g.slice(i + 1).trim()];
+    });
+}
+
+/**
+ * `manager.featureGates` merged into the `--feature-gates` the release already passes: the release's gates keep their
+ * order and value unless the config sets them (an explicit `false` turns one off), gates the release does not set
+ * follow, sorted. Replacing the whole list would silently drop gates upstream turns on (CAPD's MachinePool). Returns
+ * the new args and every upstream gate whose value the config changes.
+ */
+export function mergeFeatureGates(args: readonly string[], gates: Readonly<Record<string, boolean>>): { args: string[]; overrides: { gate: string; release: string; config: string }[] } {
+  const at = args.findIndex((a) => a === '--feature-gates' || a.startsWith('--feature-gates='));
+  // `--feature-gates A=true` (value as the next argument) is kept as one `--feature-gates=…` argument.
+  const split = at >= 0 && args[at] === '--feature-gates';
+  const upstream = at < 0 ? [] : parseGates(split ? (args[at + 1] ?? '') : args[at]!.slice('--feature-gates='.length));
+  const overrides: { gate: string; release: string; config: string }[] = [];
+  const merged = upstream.map(([name, value]): [string, string] => {
+    if (!Object.hasOwn(gates, name)) return [name, value];
+    const want = String(gates[name]);
+    if (want !== value) overrides.push({ gate: name, release: value, config: want });
+    return [name, want];
+  });
+  const known = new Set(upstream.map(([n]) => n));
+  for (const name of Object.keys(gates).sort()) if (!known.has(name)) merged.push([name, String(gates[name])]);
+  const flag = `--feature-gates=${merged.map(([n, v]) => `${n}=${v}`).join(',')}`;
+  const out = [...args];
+  if (at < 0) out.push(flag);
+  else out.splice(at, split ? 2 : 1, flag);
+  return { args: out, overrides };
 }
 
 function containersOf(deploy: Obj): Obj[] {
@@ -49,8 +84,11 @@ export function needsCustomizing(p: ResolvedProvider): boolean {
   return p.manager !== undefined || p.deployment !== undefined || p.patches.length > 0;
 }
 
-/** Applies `manager`, `deployment` and `patches` to (a deep copy of) the objects. */
-export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProvider): KubeObject[] {
+/**
+ * Applies `manager`, `deployment` and `patches` to (a deep copy of) the objects; what the config overrides of the
+ * release's own settings (feature gates) is added to `notes`.
+ */
+export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProvider, notes: string[] = []): KubeObject[] {
   const objs = structuredClone(objects as KubeObject[]);
   const managerDeployments = objs.filter((o) => o.kind === 'Deployment' && containersOf(o).some((c) => c.name === 'manager'));
   if ((p.manager || p.deployment) && managerDeployments.length === 0) {
@@ -63,6 +101,14 @@ export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProv
       const c = containersOf(d).find((x) => x.name === 'manager')!;
       let args = Array.isArray(c.args) ? (c.args as string[]) : [];
       for (const [k, v] of managerFlags(p.manager)) args = setArg(args, k, v);
+      if (p.manager.featureGates && Object.keys(p.manager.featureGates).length > 0) {
+        const merged = mergeFeatureGates(args, p.manager.featureGates);
+        args = merged.args;
+        for (const o of merged.overrides) {
+          const note = `${p.label}: ${p.configPath}.manager.featureGates overrides the release's ${o.gate}=${o.release} with ${o.gate}=${o.config}`;
+          if (!notes.includes(note)) notes.push(note);
+        }
+      }
       c.args = args;
     }
     const dep = p.deployment;

@@ -1,0 +1,189 @@
+/**
+ * The files `capiform init` writes, as text: a commented `capi.config.ts`, a `.gitignore` and a GitHub Actions
+ * workflow. Pure: what the repositories offer is decided by the caller (src/pipeline/init.ts) and passed in. The texts
+ * live in code, not in template files, so the npm package carries them wherever the code goes.
+ */
+import { looksLikeCredential } from './secrets.js';
+import type { ProviderKind } from './schema.js';
+
+export interface ScaffoldProvider {
+  kind: Exclude<ProviderKind, 'ipam' | 'addon' | 'runtimeExtension'>;
+  name: string;
+  /** The newest release the repository offers (`v1.13.5`): the config pins the range of its patch releases. */
+  newest: string;
+  /** Repository as the config writes it (relative to the config's folder, or a URL); none: clusterctl's catalog. */
+  url: string | undefined;
+  /** Variables the provider's components need and do not default. */
+  requiredVariables: readonly string[];
+}
+
+export interface ScaffoldCluster {
+  name: string;
+  namespace: string;
+  infrastructure: string;
+  /** undefined: `cluster-template.yaml`. */
+  flavor: string | undefined;
+  kubernetesVersion: string;
+  /** `infrastructure-docker v1.13.5 cluster-template-development.yaml`. */
+  source: string;
+  /** Variables the template needs that neither capiform (name, namespace, version, counts) nor a default sets. */
+  requiredVariables: readonly string[];
+}
+
+export interface Scaffold {
+  providers: readonly ScaffoldProvider[];
+  certManager: { newest: string; url: string | undefined } | undefined;
+  clusters: readonly ScaffoldCluster[];
+  argocdRepoURL: string | undefined;
+}
+
+/** Variables `render` sets from a cluster's own fields, so a template's need for them is met without a value. */
+export const clusterOwnVariables = ['CLUSTER_NAME', 'NAMESPACE', 'KUBERNETES_VERSION', 'CONTROL_PLANE_MACHINE_COUNT', 'WORKER_MACHINE_COUNT'];
+
+/** `v1.13.5` → `~1.13.5`: this release and its later patches; `lock --upgrade` moves within it. */
+export function patchRange(version: string): string {
+  return `~${version.replace(/^v/, '')}`;
+}
+
+function str(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function key(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : str(name);
+}
+
+function providerEntry(p: Pick<ScaffoldProvider, 'name' | 'newest' | 'url'>): string {
+  return `{ name: ${str(p.name)}, version: ${str(patchRange(p.newest))}${p.url !== undefined ? `, url: ${str(p.url)}` : ''} }`;
+}
+
+/**
+ * Variable lines for a `variables` block: credentials read from the environment at render time (they never land in
+ * the config, and `secrets.policy: 'omit'` keeps them out of the tree); other required values left for the user.
+ */
+function variableLines(names: readonly string[], indent: string): string[] {
+  const out: string[] = [];
+  for (const n of names) {
+    if (looksLikeCredential(n)) out.push(`${indent}${key(n)}: { env: ${str(n)} }, // a credential: read from the environment when rendering`);
+    else out.push(`${indent}// ${key(n)}: '', // required: set it before \`capiform render\``);
+  }
+  return out;
+}
+
+function hasCredential(s: Scaffold): boolean {
+  return [...s.providers.flatMap((p) => p.requiredVariables), ...s.clusters.flatMap((c) => c.requiredVariables)].some(looksLikeCredential);
+}
+
+/** The commented `capi.config.ts`. */
+export function configSource(s: Scaffold): string {
+  const l: string[] = [];
+  l.push(
+    '// capiform configuration: the Cluster API providers of the management cluster and the workload clusters it runs.',
+    '// `capiform lock` resolves it into capi.lock.yaml; `capiform render` writes providers/ and clusters/ from both.',
+    '// Every field is described in the README ("Configuration reference"); defineConfig only adds types.',
+    "import { defineConfig } from 'capiform';",
+    '',
+    'export default defineConfig({',
+    '  providers: {',
+    '    // Each version is a range of patch releases of the newest release the repository offered when this file was',
+    '    // written; `capiform lock --upgrade` moves inside it. Widen a range (\'^1.13.0\', \'latest\') to take new minors.',
+  );
+  const lists: Record<ScaffoldProvider['kind'], ScaffoldProvider[]> = { core: [], bootstrap: [], controlPlane: [], infrastructure: [] };
+  for (const p of s.providers) lists[p.kind].push(p);
+  const withVars = (p: ScaffoldProvider, indent: string): string[] => {
+    if (p.requiredVariables.length === 0) return [`${indent}${providerEntry(p)},`];
+    const entry = providerEntry(p);
+    return [`${indent}${entry.slice(0, -2)},`, `${indent}  variables: {`, ...variableLines(p.requiredVariables, `${indent}    `), `${indent}  },`, `${indent}},`];
+  };
+  const core = lists.core[0];
+  if (core) l.push(...withVars(core, '    ').map((x, i) => (i === 0 ? x.replace(/^ {4}/, '    core: ') : x)));
+  for (const kind of ['bootstrap', 'controlPlane', 'infrastructure'] as const) {
+    if (lists[kind].length === 0) continue;
+    l.push(`    ${kind}: [`);
+    for (const p of lists[kind]) l.push(...withVars(p, '      '));
+    l.push('    ],');
+  }
+  l.push('  },');
+  if (s.certManager) {
+    l.push("  // cert-manager, installed first as clusterctl installs it; `capiform lock --upgrade cert-manager` moves it in its range.");
+    l.push(`  certManager: { version: ${str(patchRange(s.certManager.newest))}${s.certManager.url !== undefined ? `, url: ${str(s.certManager.url)}` : ''} },`);
+  }
+  if (hasCredential(s)) {
+    l.push("  // Credentials never reach git in plain text: objects that would hold one are left out of the tree (provision them", "  // with external-secrets or SOPS).", "  secrets: { policy: 'omit' },");
+  }
+  l.push('  clusters: [');
+  if (s.clusters.length === 0) l.push('    // One entry per workload cluster: { name, namespace, infrastructure, flavor?, kubernetesVersion }.');
+  for (const c of s.clusters) {
+    l.push(`    // An example from ${c.source}: rename it, or copy it for each cluster you run.`);
+    l.push('    {');
+    l.push(`      name: ${str(c.name)},`, `      namespace: ${str(c.namespace)},`, `      infrastructure: ${str(c.infrastructure)},`);
+    if (c.flavor !== undefined) l.push(`      flavor: ${str(c.flavor)},`);
+    l.push(`      kubernetesVersion: ${str(c.kubernetesVersion)},`, '      controlPlaneMachineCount: 1,', '      workerMachineCount: 1,');
+    if (c.requiredVariables.length > 0) l.push('      variables: {', ...variableLines(c.requiredVariables, '        '), '      },');
+    l.push('    },');
+  }
+  l.push('  ],');
+  if (s.argocdRepoURL !== undefined) {
+    l.push('  // Argo CD Applications for the rendered tree, under argocd/ (point Argo CD at argocd/root).');
+    l.push(`  argocd: { repoURL: ${str(s.argocdRepoURL)} },`);
+  }
+  l.push('});', '');
+  return l.join('\n');
+}
+
+/** What a capiform repository keeps out of git: the writer's scratch state (the tree cache's record stays). */
+export const gitignoreLines = ['node_modules/', '.capiform-staging*/', '.capiform/staging/', '.capiform/old/', '.capiform/journal.json', '.capiform/writer.lock*'];
+
+/** `.gitignore` with capiform's lines added to `existing` (kept as it is; lines already there are not repeated). */
+export function gitignoreSource(existing: string | undefined): string {
+  const have = new Set((existing ?? '').split(/\r?\n/).map((x) => x.trim()));
+  const missing = gitignoreLines.filter((x) => !have.has(x));
+  if (existing !== undefined && missing.length === 0) return existing;
+  const head = existing === undefined || existing === '' ? '' : existing.endsWith('\n') ? `${existing}\n` : `${existing}\n\n`;
+  return `${head}# capiform\n${missing.join('\n')}\n`;
+}
+
+/** Where the workflow goes. */
+export const ciWorkflowPath = '.github/workflows/capiform.yml';
+
+/**
+ * The GitHub Actions workflow: every push and pull request must carry a lock that matches the config and a tree that
+ * matches both (`render --check --frozen`); a pull request also gets the rollout review as a comment.
+ */
+export function ciWorkflowSource(): string {
+  return `# capiform: the committed tree must be what capi.config.ts and capi.lock.yaml render, and every pull request
+# gets a comment saying what the change does to the providers and clusters.
+name: capiform
+on:
+  push:
+    branches: [main]
+  pull_request:
+permissions:
+  contents: read
+  pull-requests: write
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0 # the diff reads the base branch's tree
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+      # capiform is a devDependency of this repository (package.json, package-lock.json).
+      - run: npm ci
+      # Fails (exit 1) when the tree differs from what the config and lock render, or (exit 2) when the lock no longer
+      # matches the config: run \`npx capiform lock && npx capiform render\` and commit.
+      - run: npx capiform render --check --frozen
+      - name: Review the change
+        if: github.event_name == 'pull_request'
+        run: npx capiform diff --base "origin/\${{ github.base_ref }}" --format markdown > capiform-diff.md
+      - name: Post the review on the pull request
+        if: github.event_name == 'pull_request'
+        env:
+          GH_TOKEN: \${{ github.token }}
+          PR: \${{ github.event.pull_request.number }}
+        run: gh pr comment "$PR" --edit-last --body-file capiform-diff.md || gh pr comment "$PR" --body-file capiform-diff.md
+`;
+}

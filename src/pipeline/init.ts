@@ -1,0 +1,253 @@
+/**
+ * `capiform init`: a new project's files from what the repositories offer. Every provider is pinned to the patch
+ * range of the newest release its repository lists (or the version asked for), each infrastructure provider gets one
+ * example cluster from its default flavor, and the variables those need are written down for the user to fill in.
+ * Reads releases like `lock` does (local folders, a bundle's repository factory, or remote repositories) but pins
+ * nothing: `capiform lock` does that next, verifying every byte.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve as resolvePath, sep } from 'node:path';
+import semver from 'semver';
+import { writeFileAtomic } from '../cache/index.js';
+import {
+  ciWorkflowPath,
+  ciWorkflowSource,
+  clusterOwnVariables,
+  configFileNames,
+  configSource,
+  gitignoreSource,
+  looksLikeCredential,
+  patchRange,
+  validateConfig,
+  type ResolvedConfig,
+  type ResolvedProvider,
+  type Scaffold,
+  type ScaffoldCluster,
+  type ScaffoldProvider,
+} from '../config/index.js';
+import { listVariables } from '../envsubst/index.js';
+import { CapiformError, ResolutionError, UsageError } from '../errors.js';
+import {
+  certManagerLabel,
+  certManagerRepository,
+  certManagerRepositoryHint,
+  providerRepository,
+  repositoryFactory,
+  type ProviderRepository,
+  type RepositoryFactory,
+} from '../resolve/index.js';
+
+export interface InitProvider {
+  name: string;
+  /** An exact version to pin the range of; empty: the newest the repository offers. */
+  version: string;
+}
+
+export interface InitRequest {
+  /** The project folder (created when missing). */
+  dir: string;
+  core: InitProvider;
+  bootstrap: readonly InitProvider[];
+  controlPlane: readonly InitProvider[];
+  infrastructure: readonly InitProvider[];
+  /** One repository for every provider and cert-manager: a local folder (absolute) or a URL; none: clusterctl's catalog. */
+  repository?: string;
+  /** cert-manager's version; default: the newest the repository offers. */
+  certManager?: string;
+  argocdRepoURL?: string;
+  kubernetesVersion: string;
+  force: boolean;
+  env: NodeJS.ProcessEnv;
+  offline?: boolean;
+  /** Where releases come from (a bundle's factory); default: local folders and remote repositories. */
+  repositories?: RepositoryFactory;
+}
+
+export interface InitResult {
+  /** Files written, relative to `dir`, in the order written. */
+  written: string[];
+  /** `environment`: credentials the config reads from the environment when rendering. */
+  providers: { label: string; newest: string; range: string; environment: string[] }[];
+  certManager: { newest: string; range: string } | undefined;
+  clusters: { name: string; infrastructure: string; flavor: string | undefined; missing: string[]; configPath: string }[];
+}
+
+const configName = 'capi.config.ts';
+
+/** `https://…`, `file://…`: a repository given as a URL rather than a folder. */
+export function isRepositoryUrl(repository: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repository);
+}
+
+/** A local repository as the config writes it: relative to the config's folder, with `/`. */
+function urlFor(dir: string, repository: string | undefined): string | undefined {
+  if (repository === undefined || isRepositoryUrl(repository)) return repository;
+  const rel = relative(dir, repository).split(sep).join('/');
+  return rel === '' ? '.' : rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** Refuses to replace a config (or the workflow) that is already there, unless `force`. */
+function checkNothingToOverwrite(dir: string, force: boolean): void {
+  if (force) return;
+  const existing = [...configFileNames, ciWorkflowPath].filter((f) => existsSync(join(dir, f)));
+  if (existing.length === 0) return;
+  throw new UsageError(`${dir} already has ${existing.join(', ')}: init does not overwrite a project`, {
+    where: join(dir, existing[0]!),
+    hint: 'run init in an empty folder, or pass --force to replace these files',
+  });
+}
+
+/** The newest stable release, or the one asked for (which must be listed). */
+function newestOf(versions: readonly string[], wanted: string, what: string, where: string): string {
+  const valid = versions.filter((v) => semver.valid(v) !== null).sort((a, b) => semver.rcompare(a, b));
+  if (wanted !== '') {
+    const hit = valid.find((v) => semver.eq(v, wanted));
+    if (!hit) {
+      throw new ResolutionError(`${what} has no release ${wanted}`, {
+        where,
+        hint: valid.length ? `releases: ${valid.slice(0, 12).join(', ')}` : 'the repository lists no release',
+      });
+    }
+    return hit;
+  }
+  const stable = valid.find((v) => semver.prerelease(v) === null) ?? valid[0];
+  if (stable === undefined) throw new ResolutionError(`${what}: the repository lists no release`, { where, hint: 'check --repository' });
+  return stable;
+}
+
+async function text(repo: ProviderRepository, version: string, file: string): Promise<string | null> {
+  const bytes = await repo.getFile(version, file);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
+}
+
+function required(source: string, except: readonly string[] = []): string[] {
+  return listVariables(source)
+    .filter((v) => v.default === null && !except.includes(v.name))
+    .map((v) => v.name);
+}
+
+/** `cluster-template.yaml` when the release ships it, else its first flavor by name. */
+function defaultFlavor(files: readonly string[] | null): string | undefined {
+  if (files === null || files.includes('cluster-template.yaml')) return undefined;
+  return files
+    .map((f) => /^cluster-template-(.+)\.yaml$/.exec(f)?.[1])
+    .filter((f): f is string => f !== undefined)
+    .sort()[0];
+}
+
+/** A provisional config: the providers asked for, at `latest`, from `repository`. */
+async function provisionalConfig(req: InitRequest): Promise<ResolvedConfig> {
+  const url = req.repository;
+  const entry = (p: InitProvider): Record<string, string> => ({ name: p.name, version: 'latest', ...(url !== undefined ? { url } : {}) });
+  const raw = {
+    providers: {
+      core: entry(req.core),
+      bootstrap: req.bootstrap.map(entry),
+      controlPlane: req.controlPlane.map(entry),
+      infrastructure: req.infrastructure.map(entry),
+    },
+    certManager: { version: req.certManager ?? 'latest', ...(url !== undefined ? { url } : {}) },
+  };
+  return validateConfig(raw, join(req.dir, configName), req.env);
+}
+
+const kindOf: Record<string, ScaffoldProvider['kind']> = {
+  CoreProvider: 'core',
+  BootstrapProvider: 'bootstrap',
+  ControlPlaneProvider: 'controlPlane',
+  InfrastructureProvider: 'infrastructure',
+};
+
+function requested(req: InitRequest, p: ResolvedProvider): InitProvider | undefined {
+  const list = { core: [req.core], bootstrap: req.bootstrap, controlPlane: req.controlPlane, infrastructure: req.infrastructure }[kindOf[p.type]!];
+  return list.find((x) => x.name === p.name);
+}
+
+export async function initProject(req: InitRequest): Promise<InitResult> {
+  const dir = resolvePath(req.dir);
+  checkNothingToOverwrite(dir, req.force);
+  const config = await provisionalConfig(req);
+  const factory = req.repositories ?? repositoryFactory({ env: req.env, offline: req.offline ?? false });
+  const url = urlFor(dir, req.repository);
+
+  const providers: ScaffoldProvider[] = [];
+  const clusters: ScaffoldCluster[] = [];
+  const result: InitResult = { written: [], providers: [], certManager: undefined, clusters: [] };
+  for (const p of config.providers) {
+    const { repo } = await providerRepository(p, dir, factory);
+    const newest = newestOf(await repo.listVersions(), requested(req, p)?.version ?? '', p.label, repo.url);
+    const components = await text(repo, newest, repo.componentsFile);
+    if (components === null) {
+      throw new ResolutionError(`${p.label} ${newest} has no ${repo.componentsFile}`, { where: repo.fileLocation(newest, repo.componentsFile) });
+    }
+    const requiredVariables = required(components);
+    providers.push({ kind: kindOf[p.type]!, name: p.name, newest, url, requiredVariables });
+    result.providers.push({ label: p.label, newest, range: patchRange(newest), environment: requiredVariables.filter(looksLikeCredential) });
+    if (p.type !== 'InfrastructureProvider') continue;
+    const flavor = defaultFlavor((await repo.listFiles?.(newest)) ?? null);
+    const file = flavor === undefined ? 'cluster-template.yaml' : `cluster-template-${flavor}.yaml`;
+    const template = await text(repo, newest, file);
+    // A provider without any cluster template gets no example cluster; its components are still installed.
+    if (template === null) continue;
+    const cluster: ScaffoldCluster = {
+      name: `${p.name}-example`,
+      namespace: 'default',
+      infrastructure: p.name,
+      flavor,
+      kubernetesVersion: req.kubernetesVersion,
+      source: `${p.label} ${newest} ${file}`,
+      requiredVariables: required(template, clusterOwnVariables),
+    };
+    clusters.push(cluster);
+    result.clusters.push({
+      name: cluster.name,
+      infrastructure: p.name,
+      flavor,
+      missing: cluster.requiredVariables.filter((n) => !looksLikeCredential(n)),
+      configPath: `clusters[${clusters.length - 1}].variables`,
+    });
+  }
+
+  const cm = await certManagerRepository(config, factory).catch((err: unknown) => {
+    if (err instanceof CapiformError) return { err };
+    throw err;
+  });
+  let certManager: Scaffold['certManager'];
+  if (cm) {
+    let versions: string[] = [];
+    let failure: CapiformError | undefined = 'err' in cm ? cm.err : undefined;
+    if (!('err' in cm)) {
+      try {
+        versions = await cm.repo.listVersions();
+      } catch (err) {
+        if (!(err instanceof CapiformError)) throw err;
+        failure = err;
+      }
+    }
+    const local = req.repository !== undefined && !isRepositoryUrl(req.repository);
+    const where = local ? join(req.repository!, certManagerLabel) : 'err' in cm ? (req.repository ?? "cert-manager's GitHub releases") : cm.repo.url;
+    if (failure || versions.length === 0) {
+      const why = failure && !local ? ` (${failure.message})` : '';
+      throw new ResolutionError(`no cert-manager release found: capiform looked in ${where}${why}`, {
+        where: '--cert-manager',
+        hint: `put cert-manager's release in the repository as ${certManagerLabel}/<version>/cert-manager.yaml, or ${certManagerRepositoryHint.replace(/^set/, 'after init, set')}`,
+      });
+    }
+    const newest = newestOf(versions, req.certManager ?? '', certManagerLabel, where);
+    certManager = { newest, url };
+    result.certManager = { newest, range: patchRange(newest) };
+  }
+
+  const scaffold: Scaffold = { providers, certManager, clusters, argocdRepoURL: req.argocdRepoURL };
+  const gitignorePath = join(dir, '.gitignore');
+  const files: [string, string][] = [
+    [configName, configSource(scaffold)],
+    ['.gitignore', gitignoreSource(existsSync(gitignorePath) ? readFileSync(gitignorePath, 'utf8') : undefined)],
+    [ciWorkflowPath, ciWorkflowSource()],
+  ];
+  for (const [name, content] of files) {
+    writeFileAtomic(join(dir, name), content);
+    result.written.push(name);
+  }
+  return result;
+}
