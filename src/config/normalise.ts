@@ -68,6 +68,8 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     workerMachineCount: c.workerMachineCount,
     variables: normaliseVariables(c.variables, env),
     templates: { hashNames: c.templates?.hashNames ?? templates.hashNames },
+    template: c.template,
+    patches: c.patches ?? [],
     configPath: `clusters[${i}]`,
   }));
 
@@ -128,6 +130,15 @@ export function checkConfig(config: ResolvedConfig): ConfigIssue[] {
           infra.length ? infra.map((n) => `"${n}"`).join(', ') : 'none (add one under providers.infrastructure)'
         }`,
       });
+    }
+    if (c.template !== undefined) {
+      if (c.flavor !== undefined) issues.push({ path: `${c.configPath}.template`, message: 'a cluster with its own template has no flavor; set either template or flavor' });
+      const t = c.template.replaceAll('\\', '/');
+      if (t.startsWith('/') || /^[A-Za-z]:/.test(t) || t.split('/').includes('..')) {
+        issues.push({ path: `${c.configPath}.template`, message: `${JSON.stringify(c.template)} must be a path inside the project, relative to the config file` });
+      } else if (!/\.ya?ml$/.test(t)) {
+        issues.push({ path: `${c.configPath}.template`, message: `${JSON.stringify(c.template)} is not a YAML file (.yaml or .yml)` });
+      }
     }
     const key = `${c.namespace}/${c.name}`;
     const prev = seenClusters.get(key);

@@ -222,6 +222,15 @@ export const clusterSchema = z
     workerMachineCount: z.int().min(0, { error: 'must be a number greater than or equal to 0' }).optional(),
     variables: variablesSchema.optional(),
     templates: templatesSchema.optional().describe('Overrides the global `templates` settings for this cluster\'s own templates.'),
+    template: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The cluster\'s own template file (path relative to the config file), used instead of its provider\'s cluster-template*.yaml.'),
+    patches: z
+      .array(patchSchema)
+      .optional()
+      .describe('RFC 6902 JSON patches applied to the objects of the rendered template, each to the objects its target selects.'),
   })
   .describe('A workload cluster rendered from its infrastructure provider template.');
 

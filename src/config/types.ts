@@ -81,6 +81,10 @@ export interface ResolvedCluster {
   readonly variables: ResolvedVariables;
   /** Effective `templates` settings for the cluster's own objects (the cluster's, else the global ones). */
   readonly templates: ResolvedTemplates;
+  /** The cluster's own template file, relative to the config file (`/`-separated), instead of the provider's. */
+  readonly template: string | undefined;
+  /** JSON patches applied after the template, in order. */
+  readonly patches: readonly z.output<typeof patchSchema>[];
   readonly configPath: string;
 }
 

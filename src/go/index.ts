@@ -17,4 +17,4 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
-export { checkGoJson, decodeGoJson, GoJsonSyntaxError } from './json.js';
+export { checkGoJson, decodeGoJson, GoJsonError, GoJsonSyntaxError } from './json/index.js';

@@ -4,7 +4,7 @@
  */
 import { lockFileName, writeLock } from '../lock/index.js';
 import type { TreeCache, TreeChanges, TreeFile } from '../render/index.js';
-import { repairTree, writeTree } from './tree/index.js';
+import { repairTree, writeTree, type TreeScope } from './tree/index.js';
 import type { LockModel } from './assemble.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';
@@ -24,8 +24,15 @@ export function applyLock(ctx: PipelineContext, project: ProjectState, model: Lo
  * Writes the tree (sorted files) and swaps the lock in with it, so that no crash leaves a new lock beside an old
  * tree; then saves the tree cache.
  */
-export function applyTree(ctx: PipelineContext, files: readonly TreeFile[], cache: TreeCache, model: LockModel): { changes: TreeChanges; repaired: PipelineResult['repaired'] } {
-  const res = writeTree(ctx.config.dir, files, { env: ctx.env ?? {}, verified: cache.verified, lock: { name: lockFileName, content: model.text } });
-  cache.save();
+export function applyTree(
+  ctx: PipelineContext,
+  files: readonly TreeFile[],
+  cache: TreeCache,
+  model: LockModel,
+  scope: TreeScope = () => true,
+): { changes: TreeChanges; repaired: PipelineResult['repaired'] } {
+  const res = writeTree(ctx.config.dir, files, { env: ctx.env ?? {}, verified: cache.verified, lock: { name: lockFileName, content: model.text }, scope });
+  // A cache directory (`clusters/<ns>/<name>`) is written when the files in it are.
+  cache.save((dir) => scope(`${dir}/-`));
   return { changes: { added: res.added, changed: res.changed, removed: res.removed }, repaired: res.repaired };
 }

@@ -3,7 +3,7 @@
  * dropped, Argo CD glue), every problem of the run is reported at once, and the lock the run resolved is modelled.
  */
 import { compareBytes } from '../cache/index.js';
-import { formatLock, lockfileVersion, LockStaleError, resolutionDigest, type ArtifactStore, type Lock } from '../lock/index.js';
+import { formatLock, lockfileVersion, LockStaleError, resolutionDigest, type Lock, type LockedFile } from '../lock/index.js';
 import {
   addDir,
   aggregate,
@@ -79,16 +79,26 @@ export interface LockModel {
   changed: boolean;
 }
 
-/** Models the lock; a frozen run that would change it fails. */
-export function lockModel(ctx: PipelineContext, project: ProjectState, resolved: ResolvedProject): LockModel {
+/**
+ * Models the lock; a frozen run that would change it fails. A `partial` run (a shard other than 1) reads only some
+ * release files: the lock keeps the files the existing lock pins for the same versions, and must not change, since
+ * shard 1 (or `capiform lock`) owns it.
+ */
+export function lockModel(ctx: PipelineContext, project: ProjectState, resolved: ResolvedProject, partial = false): LockModel {
   const { resolution, store } = resolved;
+  const pinned = (label: string, version: string): readonly LockedFile[] => {
+    if (!partial) return [];
+    const e = label === 'cert-manager' ? project.existing?.certManager : project.existing?.providers.find((p) => p.label === label);
+    return e && e.version === version ? e.files : [];
+  };
+  const files = (label: string, version: string): LockedFile[] => mergeFiles(pinned(label, version), store.filesFor(label, version));
   const lock: Lock = {
     lockfileVersion,
     configDigest: resolutionDigest(ctx.config),
     contract: resolution.contract,
-    providers: resolution.providers.map((r) => lockedProvider(r, store)),
+    providers: resolution.providers.map((r) => lockedProvider(r, files(r.provider.label, r.version))),
     certManager: resolution.certManager
-      ? { version: resolution.certManager.version, source: resolution.certManager.source, files: store.filesFor('cert-manager', resolution.certManager.version) }
+      ? { version: resolution.certManager.version, source: resolution.certManager.source, files: files('cert-manager', resolution.certManager.version) }
       : undefined,
   };
   const text = formatLock(lock);
@@ -96,10 +106,25 @@ export function lockModel(ctx: PipelineContext, project: ProjectState, resolved:
   if (changed && ctx.frozen) {
     throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
   }
+  if (changed && partial) {
+    throw new LockStaleError(
+      'a shard other than 1 renders from the lock as it is, and this config needs entries it does not have',
+      'files',
+      'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
+    );
+  }
   return { lock, text, changed };
 }
 
-function lockedProvider(r: ProviderResolution, store: ArtifactStore): Lock['providers'][number] {
+/** The lock's files of one release: those pinned before, replaced by what this run read, in name order. */
+function mergeFiles(pinned: readonly LockedFile[], read: readonly LockedFile[]): LockedFile[] {
+  if (pinned.length === 0) return [...read];
+  const byName = new Map(pinned.map((f) => [f.name, f]));
+  for (const f of read) byName.set(f.name, f);
+  return [...byName.values()].sort((a, b) => compareBytes(a.name, b.name));
+}
+
+function lockedProvider(r: ProviderResolution, files: LockedFile[]): Lock['providers'][number] {
   return {
     name: r.provider.name,
     type: r.provider.type,
@@ -108,6 +133,6 @@ function lockedProvider(r: ProviderResolution, store: ArtifactStore): Lock['prov
     version: r.version,
     contract: r.contract,
     source: r.source,
-    files: store.filesFor(r.provider.label, r.version),
+    files,
   };
 }

@@ -6,7 +6,8 @@
  * resolves and records artifacts only; a render in memory (`diff --render`, `images`) writes nothing in the project and
  * returns every file with its contents. Downloads and tree-cache blobs may still go to the user's cache.
  */
-import { checkTreePaths, diffTree } from './tree/index.js';
+import { pathInShard } from '../render/index.js';
+import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree } from './apply.js';
 import { assembleTree, lockModel, sortTree } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
@@ -27,10 +28,13 @@ async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; 
  */
 async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean) {
   const run = await resolved(opts);
-  const rendered = await renderTree(run.ctx, run.resolved, render);
-  const files = assembleTree(rendered, run.resolved.resolution);
+  const { shard } = opts;
+  const rendered = await renderTree(run.ctx, run.resolved, render, shard);
+  // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'.
+  const scope: TreeScope = shard ? (path) => pathInShard(shard, path) : () => true;
+  const files = assembleTree(rendered, run.resolved.resolution).filter((f) => scope(f.path));
   if (checkPaths) checkTreePaths(run.ctx.config.dir, files.map((f) => f.path));
-  const lock = lockModel(run.ctx, run.project, run.resolved);
+  const lock = lockModel(run.ctx, run.project, run.resolved, shard !== undefined && shard.index !== 1);
   sortTree(files);
   const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
     lock: lock.lock,
@@ -40,13 +44,13 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
     omitted: rendered.omitted,
     ...over,
   });
-  return { run, rendered, files, lock, result };
+  return { run, rendered, files, lock, result, scope };
 }
 
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
-  const { run, rendered, files, lock, result } = await assembled(opts, { contents: false, readBytes: false }, true);
-  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock);
+  const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
+  const { changes, repaired } = applyTree(run.ctx, files, rendered.cache, lock, scope);
   return result({ lockWritten: lock.changed, changes, repaired });
 }
 
@@ -55,8 +59,8 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
  * date go to the tree cache, so the next check compares digests instead of rendering them again.
  */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
-  const { run, rendered, files, result } = await assembled(opts, { contents: false, readBytes: true }, true);
-  const changes = diffTree(run.ctx.config.dir, files, rendered.cache.verified);
+  const { run, rendered, files, result, scope } = await assembled(opts, { contents: false, readBytes: true }, true);
+  const changes = diffTree(run.ctx.config.dir, files, rendered.cache.verified, scope);
   rendered.cache.saveChecked(new Set([...changes.added, ...changes.changed]));
   return result({ lockWritten: false, changes, repaired: 'none' });
 }

@@ -2,10 +2,13 @@
  * The third stage: the release files the tree is made of, read through the artifact store, rendered into the tree's
  * directories in memory (`renderTree`), or only read so the lock records them (`recordArtifacts`, for `lock`).
  */
-import { CapiformError, ExitCode, ResolutionError } from '../errors.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors.js';
+import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
 import type { LockedFile } from '../lock/index.js';
-import { aggregate, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type RenderContext } from '../render/index.js';
+import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -19,16 +22,26 @@ export interface TreeCacheUse {
   readBytes: boolean;
 }
 
-/** Renders providers, cert-manager, ClusterClasses and clusters; failures are collected in the returned context. */
-export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse): Promise<RenderContext> {
+/**
+ * Renders providers, cert-manager, ClusterClasses and clusters; failures are collected in the returned context.
+ * A shard other than 1 renders only its own clusters: shard 1 renders them all, because the ClusterClasses and the
+ * Argo CD glue it owns follow from every cluster.
+ */
+export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse, shard?: Shard): Promise<RenderContext> {
   const { config } = ctx;
   const { resolution } = resolved;
   const rendered = renderContext(config, resolved.store, new TreeCache(config.dir, ctx.env, cacheUse), false);
   const components = componentsFiles(resolved);
-  const certManager = await readCertManager(resolved, config.certManager?.url);
-  for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
-  if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
-  await renderClusters(rendered, resolution.providers);
+  const ownsAll = shard === undefined || shard.index === 1;
+  const certManager = ownsAll ? await readCertManager(resolved, config.certManager?.url) : undefined;
+  if (ownsAll) {
+    for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load);
+    if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
+  }
+  await renderClusters(rendered, resolution.providers, {
+    ownTemplates: readOwnTemplates(config),
+    ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, '', c.namespace, c.name) }),
+  });
   for (const n of rendered.notes) ctx.log(n);
   return rendered;
 }
@@ -39,8 +52,32 @@ export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedPr
   const walk = renderContext(config, resolved.store, new TreeCache(config.dir, undefined, { contents: false, readBytes: false }), true);
   await Promise.all(componentsFiles(resolved).map((c) => c.load()));
   await readCertManager(resolved, config.certManager?.url);
-  await renderClusters(walk, resolved.resolution.providers);
+  await renderClusters(walk, resolved.resolution.providers, { ownTemplates: readOwnTemplates(config) });
   if (walk.problems.length > 0) throw aggregate(walk.problems, config);
+}
+
+/**
+ * The clusters' own template files (`clusters[i].template`), by config path. They are the project's files, versioned
+ * with the config, so the lock does not pin them; their digest is part of the cluster directory's cache key.
+ */
+function readOwnTemplates(config: ResolvedConfig): Map<string, OwnTemplate> {
+  const out = new Map<string, OwnTemplate>();
+  for (const c of config.clusters) {
+    if (c.template === undefined) continue;
+    const path = join(config.dir, ...c.template.split(/[\\/]/));
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new ConfigError(`cannot read the template of cluster ${c.namespace}/${c.name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message}`, {
+        where: `${c.configPath}.template (${path})`,
+        hint: 'the path is relative to the config file',
+      });
+    }
+    out.set(c.configPath, { text: decodeUtf8(bytes, path, { keepBom: true }), sha: sha256Hex(bytes) });
+  }
+  return out;
 }
 
 /** Each provider's components file: read at most once, and only when its directory must be rendered again. */

@@ -1,7 +1,7 @@
 /** What a pipeline run is asked for and what it returns, shared by every composition (render, check, lock, memory). */
 import type { ResolvedConfig } from '../config/index.js';
 import type { ArtifactCache, Lock, LockDrift } from '../lock/index.js';
-import type { OmittedObject, TreeChanges, TreeFile } from '../render/index.js';
+import type { OmittedObject, Shard, TreeChanges, TreeFile } from '../render/index.js';
 import type { HttpClient, ProgressListener, RepositoryFactory, RepositoryRef } from '../resolve/index.js';
 
 export type { OmittedObject } from '../render/index.js';
@@ -38,6 +38,11 @@ export interface PipelineRequest {
   http?: HttpClient;
   /** Progress and notes (already redacted). */
   log?: (line: string) => void;
+  /**
+   * `--shard I/N`: render, check or write only the paths this shard owns (its clusters; shard 1 also everything that
+   * is not a cluster directory), leaving the rest of the tree as it is.
+   */
+  shard?: Shard;
 }
 
 export interface PipelineOptions extends PipelineRequest {

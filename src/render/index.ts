@@ -5,7 +5,7 @@
  */
 export { generatedHeader, generatedMark, treeRoots } from './tree/roots.js';
 export { renderCertManager, renderProvider } from './render-providers.js';
-export { renderClusters } from './render-clusters.js';
+export { renderClusters, type OwnTemplate, type RenderClustersOptions } from './render-clusters.js';
 export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 export { aggregate, secretsError, type Problem } from './problems.js';
 export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
@@ -22,3 +22,4 @@ export {
   type TemplateOptions,
 } from './cluster-template.js';
 export { hashTemplateNames } from './template-hash.js';
+export { clusterInShard, parseShard, pathInShard, shardIndexOf, shardKey, shardOfPath, type Shard } from './shard.js';

@@ -14,6 +14,7 @@ import { relocateCrsImages } from './crs-images.js';
 import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
 import { withVariablesHint } from './problems.js';
 import { clusterClassFileName, templateFileName } from './template-names.js';
+import { applyJsonPatches } from './tree/customize.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import { addDir, fileContent, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 import type { TreeFile } from './tree/tree-file.js';
@@ -45,9 +46,27 @@ function isClusterExtra(v: unknown): v is ClusterExtra {
   return typeof e === 'object' && e !== null && Array.isArray(e.classes) && Array.isArray(e.omitted);
 }
 
-/** Renders `clusters/<namespace>/<name>` for every cluster and the ClusterClasses they use; failures go to `ctx.problems`. */
-export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[]): Promise<void> {
+/** A cluster's own template file (`clusters[i].template`), read by the caller. */
+export interface OwnTemplate {
+  text: string;
+  sha: string;
+}
+
+export interface RenderClustersOptions {
+  /** The clusters to render (one shard's); default: all. */
+  only?: (c: ResolvedCluster) => boolean;
+  /** The own template of each cluster that has one, by its config path (`clusters[3]`). */
+  ownTemplates?: ReadonlyMap<string, OwnTemplate>;
+}
+
+/**
+ * Renders `clusters/<namespace>/<name>` for every cluster (or those `only` accepts) and the ClusterClasses they use;
+ * failures go to `ctx.problems`. A cluster's `patches` apply to its template's objects before machine templates are
+ * named by content, so a patched spec gets a name of its own.
+ */
+export async function renderClusters(ctx: RenderContext, providers: readonly ProviderResolution[], opts: RenderClustersOptions = {}): Promise<void> {
   const { config, store } = ctx;
+  const only = opts.only ?? ((): boolean => true);
   /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
   const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
   const rawCache = new Map<string, Promise<{ text: string; sha: string } | null>>();
@@ -138,11 +157,15 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   };
 
   for (const c of config.clusters) {
+    if (!only(c)) continue;
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
       const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
-      const file = templateFileName(c.flavor);
-      const raw = await readRaw(r, file);
+      const own = c.template === undefined ? undefined : opts.ownTemplates?.get(c.configPath);
+      if (c.template !== undefined && own === undefined) throw new InputError(`the template file ${c.template} was not read`, { where: `${c.configPath}.template` });
+      const file = c.template ?? templateFileName(c.flavor);
+      const source = own ? `${c.template} (${c.configPath}.template)` : `${r.provider.label} ${r.version} ${file}`;
+      const raw = own ?? (await readRaw(r, file));
       if (raw === null) {
         const all = (await r.repo.listFiles?.(r.version)) ?? [];
         const flavors = all
@@ -154,7 +177,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
         });
       }
       const dir = `clusters/${c.namespace}/${c.name}`;
-      ctx.sources.set(dir, `${r.provider.label} ${r.version} ${file}, cluster ${c.namespace}/${c.name}`);
+      ctx.sources.set(dir, `${source}, cluster ${c.namespace}/${c.name}`);
       const overrides = imageOverridesOf(config, r.provider);
       const lookup = clusterLookup(config, c);
       const used = variablesOf(raw);
@@ -188,8 +211,8 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
           continue;
         }
       }
-      const t = renderClusterTemplate({ raw: raw.text, source: `${r.provider.label} ${r.version} ${file}`, targetNamespace: c.namespace, variables: lookup });
-      const own = new Set(
+      const t = withPatches(renderClusterTemplate({ raw: raw.text, source, targetNamespace: c.namespace, variables: lookup }), c);
+      const inline = new Set(
         t.objects.filter((o) => o.kind === 'ClusterClass').map((o) => {
           const m = (o.metadata ?? {}) as { name?: string; namespace?: string };
           return `${m.namespace ?? ''}/${m.name ?? ''}`;
@@ -198,7 +221,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       const extra: ClusterExtra = { classes: [], omitted: [] };
       for (const ref of clusterClassReferences(t.objects)) {
         const key = `${ref.namespace}/${ref.name}`;
-        if (own.has(key)) continue;
+        if (inline.has(key)) continue;
         const cls = { key, namespace: ref.namespace, name: ref.name };
         extra.classes.push(cls);
         await includeClass(c, r, cls, lookup, where);
@@ -228,10 +251,17 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   const due = topologyChecks.filter((check) => check.fresh || check.classDirs.some((d) => classObjects.get(d)?.fresh));
   if (due.length === 0) return;
   // The topology engine (CEL, Go templates) loads only when a Cluster or class was rendered in this run.
-  const { topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
+  const { invalidClassError, topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
+  const reportedClasses = new Set<string>();
   for (const check of due) {
     const objects = [...check.objects(), ...check.classDirs.flatMap((d) => classObjects.get(d)?.objects() ?? [])];
-    for (const finding of topologyVariableFindings(objects)) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
+    const findings = topologyVariableFindings(objects);
+    for (const finding of findings.clusters) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
+    // A class shared by several Clusters is reported once.
+    for (const message of findings.invalidClasses.filter((m) => !reportedClasses.has(m))) {
+      reportedClasses.add(message);
+      ctx.problems.push({ where: check.where, error: invalidClassError(message) });
+    }
   }
 }
 
@@ -244,6 +274,14 @@ function objectsOfFiles(ctx: RenderContext, files: readonly TreeFile[]): KubeObj
   return files
     .filter((f) => /\.ya?ml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
     .flatMap((f) => parseManifests(fileContent(ctx, f), { source: f.path }));
+}
+
+/** The template's objects after the cluster's `patches` (a copy; none: the template as rendered). */
+function withPatches(t: { objects: KubeObject[]; yaml(): string }, c: ResolvedCluster): { objects: KubeObject[]; yaml(): string } {
+  if (c.patches.length === 0) return t;
+  const objects = structuredClone(t.objects);
+  applyJsonPatches(objects, c.patches, c.configPath, `cluster ${c.namespace}/${c.name}`);
+  return { objects, yaml: () => emitManifests(objects) };
 }
 
 /**

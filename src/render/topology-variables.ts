@@ -20,16 +20,25 @@ function isVariableError(e: FieldError): boolean {
   return /(^|\.)variables(\[|$|\.)/.test(e.field) || e.field.includes('.variables.overrides');
 }
 
-/** The variable errors of every topology Cluster among `objects` (Clusters, their classes and templates). */
-export function topologyVariableFindings(objects: readonly KubeObject[]): TopologyVariableFinding[] {
+/**
+ * The variable errors of every topology Cluster among `objects` (Clusters, their classes and templates), and what
+ * CAPI's ClusterClass webhook refuses about the classes themselves (messages of `E_TOPOLOGY_CLASS_INVALID`).
+ */
+export function topologyVariableFindings(objects: readonly KubeObject[]): { clusters: TopologyVariableFinding[]; invalidClasses: string[] } {
   const hasTopology = objects.some((o) => o.kind === 'Cluster' && typeof (o.spec as { topology?: unknown } | undefined)?.topology === 'object');
-  if (!hasTopology) return [];
-  const out: TopologyVariableFinding[] = [];
-  for (const c of expandTopology([...objects]).clusters) {
+  if (!hasTopology) return { clusters: [], invalidClasses: [] };
+  const result = expandTopology([...objects]);
+  const clusters: TopologyVariableFinding[] = [];
+  for (const c of result.clusters) {
     const errors = c.errors.filter(isVariableError);
-    if (errors.length > 0) out.push({ cluster: c.cluster, class: c.class, errors });
+    if (errors.length > 0) clusters.push({ cluster: c.cluster, class: c.class, errors });
   }
-  return out;
+  return { clusters, invalidClasses: result.problems.filter((p) => p.code === 'E_TOPOLOGY_CLASS_INVALID').map((p) => p.message) };
+}
+
+/** The render error for a ClusterClass CAPI's webhook refuses (`message` from the topology engine). */
+export function invalidClassError(message: string): InputError {
+  return new InputError(message, { hint: 'fix the ClusterClass (or its release): the management cluster refuses to create it' }, 'E_TOPOLOGY_CLASS_INVALID');
 }
 
 /** The render error for one Cluster of the config (`configPath`, e.g. `clusters[1]`). */

@@ -8,6 +8,7 @@
  */
 import { InputError, TopologyPatchError } from '../errors.js';
 import type { KubeObject } from '../yaml/index.js';
+import { clusterClassInvalidMessage, clusterClassWebhookErrors } from './class-webhook.js';
 import { defaultAndValidateVariables, definitionFrom, statusVariablesOf } from './cluster-variables.js';
 import { clusterClassToV1Beta2, clusterToV1Beta2 } from './convert/index.js';
 import {
@@ -78,9 +79,10 @@ export interface ExpandOptions {
   previous?: readonly ExpandedCluster[];
 }
 
-/** Something about the input as a whole, not about one Cluster: a duplicate ClusterClass or Cluster. */
+/** Something about the input as a whole, not about one Cluster: a duplicate ClusterClass or Cluster, an invalid class. */
 export interface TopologyProblem {
-  code: 'E_TOPOLOGY_DUPLICATE';
+  /** A ClusterClass or Cluster given twice, or a ClusterClass that CAPI's ClusterClass webhook would refuse. */
+  code: 'E_TOPOLOGY_DUPLICATE' | 'E_TOPOLOGY_CLASS_INVALID';
   message: string;
 }
 
@@ -510,6 +512,10 @@ export function expandTopology(objects: readonly KubeObject[], options: ExpandOp
     throw new InputError(`${clusters.length} topology Clusters is more than the topology engine expands at once (${topologyLimits.maxClusters})`, {
       hint: 'expand the fleet in smaller sets of files',
     });
+  }
+  for (const [key, raw] of classes) {
+    const errors = clusterClassWebhookErrors(clusterClassToV1Beta2(raw));
+    if (errors.length > 0) problems.push({ code: 'E_TOPOLOGY_CLASS_INVALID', message: `ClusterClass ${key}: ${clusterClassInvalidMessage(nameOf(raw), errors)}` });
   }
   const previous = new Map((options.previous ?? []).map((p) => [p.cluster, p]));
   const prepared = new Map<string, PreparedClass>();

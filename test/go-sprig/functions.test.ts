@@ -745,3 +745,18 @@ describe('bounded output', () => {
     expect(show('seq', 1n, 100_000_000n)).toMatch(/^error: capiform: untilStep would hold/);
   });
 });
+
+describe('strconv as sprig reaches it, shared with the template parser', () => {
+  it('stops ParseInt at the first overflow: a range error with the clamped bound, even before a bad digit', () => {
+    // duration ignores ParseInt's error and uses the value Go returns with it.
+    expect(show('duration', '99999999999999999999x')).toBe(show('duration', '9223372036854775807'));
+    expect(show('duration', '12x')).toBe('0s');
+  });
+
+  it('rounds a long hexadecimal mantissa once, as ParseFloat does', () => {
+    // 1 + 129×2⁻⁶⁰ is nearer 1 + 2⁻⁵² than 1; rounding digit by digit would give 1.
+    expect(show('float64', '0x1.000000000000081p0')).toBe('1.0000000000000002');
+    expect(show('float64', '-Infinity')).toBe('-Inf');
+    expect(show('float64', '+nan')).toBe('0');
+  });
+});

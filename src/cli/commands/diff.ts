@@ -24,7 +24,7 @@ import {
   topologyScope,
 } from '../../plan/diff/index.js';
 import { bundleRepository } from '../../bundle/index.js';
-import { treeRoots } from '../../render/index.js';
+import { parseShard, pathInShard, treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { lockFileName } from '../../lock/index.js';
@@ -43,6 +43,7 @@ interface DiffFlags {
   config?: string;
   bundle?: string;
   offline?: boolean;
+  shard?: string;
 }
 
 function hasTree(dir: string): boolean {
@@ -71,6 +72,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* for --render (default: discovered in the tree root)')
     .option('--bundle <file>', 'with --render (implied): read every provider release from this air-gapped bundle (no network, no cache)')
     .option('--offline', 'with --render: use only the cache and local repositories')
+    .option('--shard <I/N>', 'compare only the files shard I of N owns (its clusters; shard 1 also everything else)')
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean }>();
       const format = globals.json ? 'json' : flags.format;
@@ -94,6 +96,7 @@ export function registerDiff(program: Command, io: CliIO): void {
       if (dirs.length === 2 && (flags.base !== undefined || flags.render)) {
         throw new UsageError('pass either two directories or --base/--render, not both', { hint: 'capiform diff DIR_A DIR_B   or   capiform diff --base origin/main' });
       }
+      if (flags.shard !== undefined) parseShard(flags.shard);
       if (flags.jsonOut) requireWritableFile(io.cwd, flags.jsonOut, '--json-out');
       let root = flags.root ? requireFolder(io.cwd, flags.root, '--root', 'pass the folder that holds providers/ and clusters/') : resolve(io.cwd, '.');
       // Run from a sub-folder of the repository: use the repository's top level when it holds the tree.
@@ -138,6 +141,12 @@ export function registerDiff(program: Command, io: CliIO): void {
       } else {
         base = readTreeFromGit(root, flags.base ?? 'HEAD');
         head = await readSettled(root, () => readTreeFromDir(root, 'working tree'));
+      }
+      if (flags.shard !== undefined) {
+        const shard = parseShard(flags.shard);
+        const own = (t: RenderedTree): RenderedTree => ({ ...t, files: new Map([...t.files].filter(([p]) => pathInShard(shard, p))) });
+        base = own(base);
+        head = own(head);
       }
       const secretValues: Record<string, string> = {};
       const warnings: string[] = [];

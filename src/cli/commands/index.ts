@@ -12,6 +12,7 @@ export const commandModules: Record<string, () => Promise<RegisterCommand>> = {
   generate: async () => (await import('./generate.js')).registerGenerate,
   config: async () => (await import('./config.js')).registerConfig,
   diff: async () => (await import('./diff.js')).registerDiff,
+  affected: async () => (await import('./affected.js')).registerAffected,
   plan: async () => (await import('./plan.js')).registerPlan,
   images: async () => (await import('./images.js')).registerImages,
   bundle: async () => (await import('./bundle.js')).registerBundle,

@@ -15,9 +15,12 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
+    .option('--shard <I/N>', 'render (or check) only shard I of N: the clusters hashed to it; shard 1 also providers, ClusterClasses and Argo CD glue')
     .addOption(lockTimeoutOption())
-    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string }, cmd: Command) => {
+    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string; shard?: string }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
+      const { parseShard } = await import('../../render/index.js');
+      const shard = local.shard === undefined ? undefined : parseShard(local.shard);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
       const { checkProject, renderProject } = await import('../../pipeline/index.js');
@@ -29,7 +32,7 @@ export function registerRender(program: Command, io: CliIO): void {
       try {
         const compose = local.check ? checkProject : renderProject;
         const run = (): ReturnType<typeof compose> =>
-          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...(shard ? { shard } : {}), env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
         // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
         const res = local.check
           ? await readSettled(config.dir, run, lockFileName)
@@ -43,7 +46,7 @@ export function registerRender(program: Command, io: CliIO): void {
         if (opts.json) {
           out.stdout(
             `${JSON.stringify(
-              { check: Boolean(local.check), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired },
+              { check: Boolean(local.check), ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired },
               null,
               2,
             )}\n`,

@@ -4,8 +4,7 @@
  * and `mustDateModify`. `ago` reads the clock, so capiform reports it as unsupported instead of guessing.
  */
 import { goQuote } from '../quote.js';
-import { GoNumber, type GoValue } from '../template/index.js';
-import { parseInt64 } from './cast.js';
+import { GoNumber, goParseInt, type GoValue } from '../template/index.js';
 import { fn, goError, str, type FuncTable } from './func.js';
 import { GoTime, parseTime, TimeParseError, zeroTime } from './time.js';
 
@@ -168,7 +167,7 @@ export function dateFuncs(): FuncTable {
     duration: fn('duration', ['interface {}'], ['string'], (a) => {
       const v = a[0] ?? null;
       let n = 0n;
-      if (typeof v === 'string') n = parseInt64(v, 10).value;
+      if (typeof v === 'string') n = goParseInt(v, 10).value;
       else if (v instanceof GoNumber && v.type === 'int64' && typeof v.value === 'bigint') n = v.value;
       return durationString(BigInt.asIntN(64, n * second));
     }),

@@ -1,15 +1,14 @@
 /** sprig's defaults.go (default, empty, coalesce, all, any, ternary, JSON) and reflect.go (typeOf, kindOf, …). */
-import { goTypeName } from '../template/index.js';
-import { kindName } from './fmt.js';
+import { goTypeName, reflectKind } from '../template/index.js';
 import { fn, goError, str, type FuncTable } from './func.js';
-import { JsonError, marshal, marshalIndent, marshalRaw, unmarshal, unmarshalLenient } from './json.js';
+import { GoJsonError, marshal, marshalIndent, marshalRaw, unmarshal, unmarshalLenient } from '../json/index.js';
 import { deepEqual, isEmpty } from './reflect.js';
 
 function jsonOrError(f: () => string): string {
   try {
     return f();
   } catch (e) {
-    if (e instanceof JsonError) goError(e.message);
+    if (e instanceof GoJsonError) goError(e.message);
     throw e;
   }
 }
@@ -18,7 +17,7 @@ function jsonOrEmpty(f: () => string): string {
   try {
     return f();
   } catch (e) {
-    if (e instanceof JsonError) return '';
+    if (e instanceof GoJsonError) return '';
     throw e;
   }
 }
@@ -46,7 +45,7 @@ export function defaultFuncs(): FuncTable {
       try {
         return unmarshal(str(a[0]));
       } catch (e) {
-        if (e instanceof JsonError) goError(e.message);
+        if (e instanceof GoJsonError) goError(e.message);
         throw e;
       }
     }),
@@ -63,8 +62,8 @@ export function defaultFuncs(): FuncTable {
       const t = goTypeName(a[1] ?? null);
       return str(a[0]) === t || `*${str(a[0])}` === t;
     }),
-    kindOf: fn('kindOf', any1, ['string'], (a) => kindName(a[0] ?? null)),
-    kindIs: fn('kindIs', ['string', 'interface {}'], ['bool'], (a) => str(a[0]) === kindName(a[1] ?? null)),
+    kindOf: fn('kindOf', any1, ['string'], (a) => reflectKind(a[0] ?? null)),
+    kindIs: fn('kindIs', ['string', 'interface {}'], ['bool'], (a) => str(a[0]) === reflectKind(a[1] ?? null)),
     deepEqual: fn('deepEqual', ['interface {}', 'interface {}'], ['bool'], (a) => deepEqual(a[0] ?? null, a[1] ?? null)),
     fail: fn('fail', ['string'], ['string', 'error'], (a) => goError(str(a[0]))),
   };

@@ -2,9 +2,8 @@
  * sprig's dict functions (dict.go) on `map[string]interface {}`: Go maps are references, so set/unset/merge change
  * the map they are given, as in Go. merge and mergeOverwrite follow mergo v1.0.1's map rules.
  */
-import { mapValueType, sliceElemType, typedMap, typedSlice, type GoValue, goTypeName } from '../template/index.js';
+import { mapValueType, sliceElemType, sortedKeys, typedMap, typedSlice, type GoValue, goTypeName } from '../template/index.js';
 import { strval } from './cast.js';
-import { compareGoStrings } from './fmt.js';
 import { fn, goError, map, str, type FuncTable } from './func.js';
 import { isEmpty } from './reflect.js';
 
@@ -71,10 +70,6 @@ function dig(ps: GoValue[]): GoValue {
     if (!(step instanceof Map) || mapValueType(step) !== 'interface {}') assertionPanic(step, dictType);
     dict = step as Map<string, GoValue>;
   }
-}
-
-function sortedKeys(m: Map<string, GoValue>): string[] {
-  return [...m.keys()].sort(compareGoStrings);
 }
 
 export function dictFuncs(): FuncTable {

@@ -3,16 +3,8 @@ import { GoFuncError, goFunc, type GoFunc, type GoValue } from '../template/inde
 
 export type FuncTable = Record<string, GoFunc>;
 
-/** A sprig function with Go's parameter and result types (the last param is the `...` element when variadic). */
-export function fn(
-  name: string,
-  params: readonly string[],
-  results: readonly string[],
-  call: (args: GoValue[]) => GoValue,
-  variadic = false,
-): GoFunc {
-  return goFunc(name, params, results, call, variadic);
-}
+/** A sprig function with Go's parameter and result types: the engine's own constructor. */
+export { goFunc as fn };
 
 /** A Go error result or a recovered panic: the engine reports it as `error calling <name>: <message>`. */
 export function goError(message: string): never {

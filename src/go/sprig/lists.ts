@@ -1,7 +1,6 @@
 /** sprig's list functions (list.go): reflection-based, so any slice works, with the library's errors and panics. */
-import { sliceElemType, typedSlice, type GoValue } from '../template/index.js';
+import { reflectKind, sliceElemType, typedSlice, type GoValue } from '../template/index.js';
 import { toInt64 } from './cast.js';
-import { kindName } from './fmt.js';
 import { fn, goError, int, nilDereference, type FuncTable } from './func.js';
 import { deepEqual, isEmpty } from './reflect.js';
 
@@ -9,7 +8,7 @@ import { deepEqual, isEmpty } from './reflect.js';
 function asList(v: GoValue | undefined, describe: (kind: string) => string): GoValue[] {
   if (v === undefined || v === null) goError(nilDereference);
   if (Array.isArray(v)) return v;
-  return goError(describe(kindName(v)));
+  return goError(describe(reflectKind(v)));
 }
 
 /** A function and its `must` twin: the plain one panics with the error the must one returns. */
@@ -130,7 +129,7 @@ export function listFuncs(): FuncTable {
       const res: GoValue[] = [];
       for (const l of a) {
         if (l === null) goError(nilDereference);
-        if (!Array.isArray(l)) goError(`Cannot concat type ${kindName(l)} as list`);
+        if (!Array.isArray(l)) goError(`Cannot concat type ${reflectKind(l)} as list`);
         res.push(...l);
       }
       return res;

@@ -2,9 +2,8 @@
  * sprig's numeric.go and conversion functions: integer math in wrapping int64 (Go's overflow), float math through
  * shopspring/decimal like sprig's addf/subf/mulf/divf, and cast's lenient conversions.
  */
-import { GoNumber, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
-import { parseInt64, toFloat64, toInt64 } from './cast.js';
-import { formatFloat } from './fmt.js';
+import { formatFloat, GoNumber, goParseInt, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
+import { toFloat64, toInt64 } from './cast.js';
 import { bigint, checkSize, fn, goError, str, type FuncTable } from './func.js';
 
 const i64 = (n: bigint): GoNumber => new GoNumber('int64', BigInt.asIntN(64, n));
@@ -17,7 +16,7 @@ interface Decimal {
 
 /** decimal.NewFromFloat: the shortest decimal that round-trips to the float. */
 function decimalFromFloat(f: number): Decimal {
-  if (!Number.isFinite(f)) goError(`Cannot create a Decimal from ${formatFloat(f, 'g')}`);
+  if (!Number.isFinite(f)) goError(`Cannot create a Decimal from ${formatFloat(f, 'g', -1, 64)}`);
   if (f === 0) return { coef: 0n, exp: 0 };
   const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(f.toExponential());
   if (!m) return { coef: 0n, exp: 0 };
@@ -127,15 +126,15 @@ export function numericFuncs(): FuncTable {
     // strconv.Atoi: syntax errors give 0, out-of-range values the clamped bound.
     atoi: fn('atoi', ['string'], ['int'], (a) => {
       const s = str(a[0]);
-      if (/^[+-]?[0-9]+$/.test(s)) return parseInt64(s, 10).value;
+      if (/^[+-]?[0-9]+$/.test(s)) return goParseInt(s, 10).value;
       return 0n;
     }),
     int64: fn('int64', any1, ['int64'], (a) => new GoNumber('int64', toInt64(a[0] ?? null))),
     int: fn('int', any1, ['int'], (a) => toInt64(a[0] ?? null)),
     float64: fn('float64', any1, ['float64'], (a) => toFloat64(a[0] ?? null)),
     toDecimal: fn('toDecimal', any1, ['int64'], (a) => {
-      const r = parseInt64(formatGoValue(a[0] ?? null), 8);
-      return new GoNumber('int64', r.ok ? r.value : 0n);
+      const r = goParseInt(formatGoValue(a[0] ?? null), 8);
+      return new GoNumber('int64', r.err === null ? r.value : 0n);
     }),
     seq: fn('seq', ['int'], ['string'], (a) => seq(a.map(bigint)), true),
     until: fn('until', ['int'], ['[]int'], (a) => {

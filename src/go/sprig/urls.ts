@@ -1,8 +1,7 @@
 /** sprig's url.go: urlParse (net/url.Parse into a dict) and urlJoin (a dict back to URL.String()). */
 import { goQuote } from '../quote.js';
 import { GoUrlError, parseGoUrl } from '../url.js';
-import { type GoValue } from '../template/index.js';
-import { kindName } from './fmt.js';
+import { reflectKind, type GoValue } from '../template/index.js';
 import { fn, goError, map, nilDereference, str, type FuncTable } from './func.js';
 import { utf8 } from './text.js';
 
@@ -110,7 +109,7 @@ function dictGetOrEmpty(d: Map<string, GoValue>, key: string): string {
   if (!d.has(key)) return '';
   const v = d.get(key) ?? null;
   if (v === null) goError(nilDereference);
-  if (typeof v !== 'string') goError(`unable to parse ${key} key, must be of type string, but ${kindName(v)} found`);
+  if (typeof v !== 'string') goError(`unable to parse ${key} key, must be of type string, but ${reflectKind(v)} found`);
   return v;
 }
 

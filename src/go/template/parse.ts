@@ -5,7 +5,7 @@
  */
 import { goQuote } from '../quote.js';
 import { type Item, ItemType, itemString, lex } from './lex.js';
-import { GoSyntaxError, parseFloat64, parseInt0, parseUint0, unquote, unquoteChar } from './strconv.js';
+import { goParseFloat, goParseInt, goParseUint, GoSyntaxError, unquote, unquoteChar } from './strconv.js';
 
 export interface TextNode {
   readonly type: 'text';
@@ -697,8 +697,8 @@ class Parser {
     if (token.typ === ItemType.Complex) {
       // Go reads "re+imi" with fmt.Sscan; both halves are float literals.
       const m = /^([+-]?[^+-]+(?:[eEpP][+-][^+-]+)?)([+-].*)i$/.exec(text);
-      const re = m === null ? undefined : parseFloat64(m[1] ?? '');
-      const im = m === null ? undefined : parseFloat64(m[2] ?? '');
+      const re = m === null ? undefined : goParseFloat(m[1] ?? '');
+      const im = m === null ? undefined : goParseFloat(m[2] ?? '');
       if (re === undefined || im === undefined) this.errorf(`illegal number syntax: ${goQuote(text)}`);
       n.isComplex = true;
       n.complex = [re, im];
@@ -706,7 +706,7 @@ class Parser {
       return n;
     }
     if (text.endsWith('i')) {
-      const f = parseFloat64(text.slice(0, -1));
+      const f = goParseFloat(text.slice(0, -1));
       if (f !== undefined) {
         n.isComplex = true;
         n.complex = [0, f];
@@ -714,18 +714,18 @@ class Parser {
         return n;
       }
     }
-    const u = parseUint0(text);
-    if (u !== undefined) {
+    const u = goParseUint(text, 0);
+    if (u.err === null) {
       n.isUint = true;
-      n.uint64 = u;
+      n.uint64 = u.value;
     }
-    const i = parseInt0(text);
-    if (i !== undefined) {
+    const i = goParseInt(text, 0);
+    if (i.err === null) {
       n.isInt = true;
-      n.int64 = i;
-      if (i === 0n) {
+      n.int64 = i.value;
+      if (i.value === 0n) {
         n.isUint = true;
-        n.uint64 = u ?? 0n;
+        n.uint64 = u.err === null ? u.value : 0n;
       }
     }
     if (n.isInt) {
@@ -735,7 +735,7 @@ class Parser {
       n.isFloat = true;
       n.float64 = Number(n.uint64);
     } else {
-      const f = parseFloat64(text);
+      const f = goParseFloat(text);
       if (f !== undefined) {
         if (!/[.eEpP]/.test(text)) this.errorf(`integer overflow: ${goQuote(text)}`);
         n.isFloat = true;

@@ -1,5 +1,5 @@
 /**
- * The parts of Go's strconv the template parser needs: number literals with Go's syntax (base prefixes, `_`
+ * Go's strconv for the template parser and sprig: integer and float parsing with Go's syntax (base prefixes, `_`
  * separators, hex floats) and Go string/char unquoting. Errors are Go's messages (`invalid syntax`).
  */
 
@@ -44,62 +44,76 @@ export function underscoreOK(s0: string): boolean {
 
 const maxUint64 = (1n << 64n) - 1n;
 
-/** strconv.ParseUint(s, 0, 64); undefined on any error. */
-export function parseUint0(s0: string): bigint | undefined {
-  if (s0 === '') return undefined;
+/**
+ * A strconv.ParseInt / ParseUint result. As in Go, a range error carries the clamped bound (callers such as sprig's
+ * duration use it) and a syntax error 0.
+ */
+export interface GoParsedInt {
+  value: bigint;
+  err: 'syntax' | 'range' | null;
+}
+
+const syntaxError: GoParsedInt = { value: 0n, err: 'syntax' };
+
+/** A digit's value in bases up to 36 (ASCII letters either case); 99 for anything else. */
+function digitValue(c: string): number {
+  const code = c.charCodeAt(0);
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const l = code | 0x20;
+  return l >= 0x61 && l <= 0x7a ? l - 0x61 + 10 : 99;
+}
+
+/** strconv.ParseUint(s, base, 64); base 0 reads Go's literal syntax (0b, 0o, 0x, leading 0, `_` separators). */
+export function goParseUint(s0: string, base: number): GoParsedInt {
+  if (s0 === '') return syntaxError;
+  const base0 = base === 0;
   let s = s0;
-  let base = 10n;
-  if (s[0] === '0') {
-    const p = lower(s[1] ?? '');
-    if (s.length >= 3 && p === 'b') {
-      base = 2n;
-      s = s.slice(2);
-    } else if (s.length >= 3 && p === 'o') {
-      base = 8n;
-      s = s.slice(2);
-    } else if (s.length >= 3 && p === 'x') {
-      base = 16n;
-      s = s.slice(2);
-    } else {
-      base = 8n;
-      s = s.slice(1);
+  if (base0) {
+    base = 10;
+    if (s[0] === '0') {
+      const prefixed: Record<string, number> = { b: 2, o: 8, x: 16 };
+      const p = s.length >= 3 ? prefixed[lower(s[1] ?? '')] : undefined;
+      base = p ?? 8;
+      s = s.slice(p === undefined ? 1 : 2);
     }
   }
+  const b = BigInt(base);
   let n = 0n;
   let underscores = false;
   for (const c of s) {
-    if (c === '_') {
+    if (c === '_' && base0) {
       underscores = true;
       continue;
     }
-    const d = parseInt(c, 36);
-    if (Number.isNaN(d) || BigInt(d) >= base) return undefined;
-    n = n * base + BigInt(d);
-    if (n > maxUint64) return undefined;
+    const d = digitValue(c);
+    if (d >= base) return syntaxError;
+    n = n * b + BigInt(d);
+    // Go stops at the first overflow: a range error even when a bad digit follows.
+    if (n > maxUint64) return { value: maxUint64, err: 'range' };
   }
-  if (underscores && !underscoreOK(s0)) return undefined;
-  return n;
+  if (underscores && !underscoreOK(s0)) return syntaxError;
+  return { value: n, err: null };
 }
 
-/** strconv.ParseInt(s, 0, 64); undefined on any error. */
-export function parseInt0(s: string): bigint | undefined {
-  if (s === '') return undefined;
-  let neg = false;
-  let body = s;
-  if (s[0] === '+' || s[0] === '-') {
-    neg = s[0] === '-';
-    body = s.slice(1);
-  }
-  const u = parseUint0(body);
-  if (u === undefined) return undefined;
-  if (body.includes('_') && !underscoreOK(s)) return undefined;
-  if (!neg && u > (1n << 63n) - 1n) return undefined;
-  if (neg && u > 1n << 63n) return undefined;
-  return neg ? -u : u;
+/** strconv.ParseInt(s, base, 64). */
+export function goParseInt(s: string, base: number): GoParsedInt {
+  if (s === '') return syntaxError;
+  const neg = s[0] === '-';
+  const u = goParseUint(s[0] === '+' || neg ? s.slice(1) : s, base);
+  if (u.err === 'syntax') return syntaxError;
+  const cutoff = 1n << 63n;
+  if (!neg && u.value >= cutoff) return { value: cutoff - 1n, err: 'range' };
+  if (neg && u.value > cutoff) return { value: -cutoff, err: 'range' };
+  return { value: neg ? -u.value : u.value, err: null };
 }
 
-/** strconv.ParseFloat(s, 64) for Go float literals; undefined on syntax or range errors. */
-export function parseFloat64(s: string): number | undefined {
+/**
+ * strconv.ParseFloat(s, 64): Go's float literal syntax (`_` separators, hex mantissas with a `p` exponent) and the
+ * special values `inf`, `infinity` (signed) and `nan`, in any case. Undefined on a syntax or range error.
+ */
+export function goParseFloat(s: string): number | undefined {
+  if (/^[+-]?(inf|infinity)$/i.test(s)) return s[0] === '-' ? -Infinity : Infinity;
+  if (/^nan$/i.test(s)) return NaN;
   if (s === '') return undefined;
   let body = s;
   let neg = false;
@@ -117,7 +131,7 @@ export function parseFloat64(s: string): number | undefined {
     const intPart = hex[1] ?? '';
     const frac = hex[2] ?? '';
     if (intPart === '' && frac === '') return undefined;
-    const mant = BigInt(`0x${intPart}${frac}` === '0x' ? '0' : `0x${intPart}${frac}`);
+    const mant = BigInt(`0x${intPart}${frac}`);
     const exp = Number(hex[3]) - 4 * frac.length;
     value = Number(mant) * 2 ** exp;
   } else if (/^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(body)) {

@@ -124,6 +124,23 @@ export function kindOf(v: GoValue): Kind {
   return 'func';
 }
 
+/** reflect.Value.Kind().String() (sprig's kindOf): `invalid` for nil; the model's basic types are unnamed, so their kind is their type name. */
+export function reflectKind(v: GoValue): string {
+  const k = kindOf(v);
+  switch (k) {
+    case 'nil':
+      return 'invalid';
+    case 'object':
+      return (v as GoObject).goType.startsWith('*') ? 'ptr' : 'struct';
+    case 'int':
+    case 'uint':
+    case 'float':
+      return goTypeName(v);
+    default:
+      return k;
+  }
+}
+
 /** The integer held by an int or uint kind value. */
 export function intValue(v: GoValue): bigint {
   if (typeof v === 'bigint') return v;

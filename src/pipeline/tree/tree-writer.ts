@@ -110,8 +110,16 @@ function readIfFile(p: string): Buffer | null {
   }
 }
 
-/** What a write would change, comparing bytes with the disk. */
-export function diffTree(root: string, files: readonly TreeFile[], verified: ReadonlySet<string> = new Set()): TreeChanges {
+/**
+ * The paths a write is responsible for (`render --shard`): owned files outside it are neither compared nor removed,
+ * and stay listed as owned. Without one, the write covers the whole tree.
+ */
+export type TreeScope = (path: string) => boolean;
+
+const wholeTree: TreeScope = () => true;
+
+/** What a write would change, comparing bytes with the disk. `files` must all lie in `scope`. */
+export function diffTree(root: string, files: readonly TreeFile[], verified: ReadonlySet<string> = new Set(), scope: TreeScope = wholeTree): TreeChanges {
   const owned = readOwned(root);
   const changes: TreeChanges = { added: [], changed: [], removed: [] };
   const desired = new Set<string>();
@@ -124,7 +132,7 @@ export function diffTree(root: string, files: readonly TreeFile[], verified: Rea
     if (current === null) changes.added.push(f.path);
     else if (!current.equals(Buffer.from(f.content, 'utf8'))) changes.changed.push(f.path);
   }
-  for (const p of owned) if (!desired.has(p) && existsSync(join(root, p))) changes.removed.push(p);
+  for (const p of owned) if (scope(p) && !desired.has(p) && existsSync(join(root, p))) changes.removed.push(p);
   changes.added.sort(compareBytes);
   changes.changed.sort(compareBytes);
   changes.removed.sort(compareBytes);
@@ -301,6 +309,8 @@ export interface WriteTreeOptions {
   hook?: StepHook;
   /** The lock file to replace together with the tree, in the same journaled swap (written only when it differs). */
   lock?: { name: string; content: string };
+  /** The part of the tree this write covers (default: all of it). */
+  scope?: TreeScope;
 }
 
 export interface WriteTreeResult extends TreeChanges {
@@ -312,8 +322,10 @@ export interface WriteTreeResult extends TreeChanges {
 export function writeTree(root: string, files: readonly TreeFile[], opts: WriteTreeOptions = {}): WriteTreeResult {
   const hook = opts.hook ?? crashHook(opts.env ?? {});
   const repaired = repairTree(root);
-  const changes = diffTree(root, files, opts.verified);
-  const newOwned = ownedText(files.map((f) => f.path));
+  const scope = opts.scope ?? wholeTree;
+  const changes = diffTree(root, files, opts.verified, scope);
+  const owned = readOwned(root);
+  const newOwned = ownedText(new Set([...[...owned].filter((p) => !scope(p)), ...files.map((f) => f.path)]));
   const ownedPath = join(root, stateDir, ownedFile);
   const ownedCurrent = readIfFile(ownedPath);
   const touched = new Set([...changes.added, ...changes.changed, ...changes.removed].map(topDir));
@@ -326,7 +338,6 @@ export function writeTree(root: string, files: readonly TreeFile[], opts: WriteT
   const state = join(root, stateDir);
   const staging = join(state, 'staging');
   const desired = new Map(files.map((f) => [f.path, f.content]));
-  const owned = readOwned(root);
   const changedSet = new Set([...changes.added, ...changes.changed]);
   const dirs = [...touched].sort(compareBytes);
   const journal: Journal = { version: 2, phase: 'staging', dirs: dirs.map((name) => ({ name, staged: true })), ...(newLock ? { lock: newLock.name } : {}) };
@@ -336,7 +347,7 @@ export function writeTree(root: string, files: readonly TreeFile[], opts: WriteT
   mkdirSync(staging, { recursive: true });
   for (const dir of dirs) {
     // Unchanged files and files we do not own are linked; owned files that go away are left behind.
-    carryOver(root, dir, staging, (p) => changedSet.has(p) || (owned.has(p) && !desired.has(p)));
+    carryOver(root, dir, staging, (p) => changedSet.has(p) || (owned.has(p) && scope(p) && !desired.has(p)));
     for (const [p, content] of desired) {
       if (topDir(p) !== dir || !changedSet.has(p)) continue;
       const dst = join(staging, p);

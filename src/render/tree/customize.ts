@@ -146,7 +146,16 @@ export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProv
       if (want.resources) c.resources = structuredClone(want.resources);
     });
   }
-  p.patches.forEach((patch, i) => {
+  applyJsonPatches(objs, p.patches, p.configPath, p.label);
+  return objs;
+}
+
+/**
+ * Applies each RFC 6902 patch, in order, to every object its target selects (a provider's, or a cluster's after its
+ * template). A target that selects nothing, or an operation that fails, is an InputError at `<configPath>.patches[i]`.
+ */
+export function applyJsonPatches(objs: KubeObject[], patches: ResolvedProvider['patches'], configPath: string, of: string): void {
+  patches.forEach((patch, i) => {
     const t = patch.target;
     const targets = objs.filter((o) => {
       const m = rec(o.metadata);
@@ -158,7 +167,7 @@ export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProv
       );
     });
     if (targets.length === 0) {
-      throw new InputError(`patch target ${JSON.stringify(t)} matches no object of ${p.label}`, { where: `${p.configPath}.patches[${i}].target` });
+      throw new InputError(`patch target ${JSON.stringify(t)} matches no object of ${of}`, { where: `${configPath}.patches[${i}].target` });
     }
     for (const o of targets) {
       try {
@@ -166,10 +175,9 @@ export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProv
       } catch (err) {
         const m = rec(o.metadata);
         throw new InputError(`patch failed on ${String(o.kind)} ${m?.namespace ? `${String(m.namespace)}/` : ''}${String(m?.name)}: ${(err as Error).message.split('\n')[0]}`, {
-          where: `${p.configPath}.patches[${i}]`,
+          where: `${configPath}.patches[${i}]`,
         });
       }
     }
   });
-  return objs;
 }

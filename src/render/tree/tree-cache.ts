@@ -179,18 +179,22 @@ export class TreeCache {
     for (const [dir, e] of Object.entries(this.next)) {
       if (e.files.some((name) => differing.has(`${dir}/${name}`))) delete this.next[dir];
     }
-    this.save(true);
+    this.save((dir) => dir in this.next);
   }
 
   /**
    * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
-   * the directory's other recorded variants. Directories this run did not record are dropped, unless `keepOthers`.
+   * the directory's other recorded variants. `written`: the directories this run wrote (default: all).
    */
-  save(keepOthers = false): void {
+  save(written: (dir: string) => boolean = () => true): void {
     if (!this.file) return;
     try {
-      const out: Record<string, TreeCacheEntry[]> = keepOthers ? { ...this.entries } : {};
+      const out: Record<string, TreeCacheEntry[]> = {};
+      // A partial write (one shard) keeps the entries of the directories it did not write, and records none for
+      // them: what it rendered there is not what is on disk.
+      for (const [dir, entries] of Object.entries(this.entries)) if (!written(dir)) out[dir] = entries;
       for (const [dir, e] of Object.entries(this.next)) {
+        if (!written(dir)) continue;
         if (!e.stats) {
           e.stats = e.files.map((name) => identity(join(this.root, dir, name)) ?? 'missing');
         }
