@@ -6,5 +6,6 @@ export { writeFileAtomic, temporarySibling, isTemporarySibling, type AtomicWrite
 export { sha256Hex, digestOf } from './hash.js';
 export { compareBytes, gzipReproducible } from './bytes.js';
 export { defaultCacheDir } from './cache-root.js';
+export { rememberValid, validatedBefore } from './validated.js';
 export { ContentCache, type HttpCacheEntry } from './content-cache.js';
 export { acquireProcessLock, withProcessLock, pidAlive, type LockOwner, type ProcessLock, type ProcessLockOptions } from './process-lock.js';

@@ -1,12 +1,12 @@
 /** capi.config.*: types, defineConfig, the schema and the loader. (clusterctl.yaml lives in ./clusterctl.) */
 export { defineConfig } from './define-config.js';
 export { configFileNames, findConfigFile, loadConfig, readConfigFile, validateConfig, type LoadConfigOptions } from './load.js';
-export { configSchema, contractPattern, isVersionConstraint, providerKinds } from './schema.js';
-export { configJsonSchema, configJsonSchemaId, configJsonSchemaPath } from './json-schema.js';
+export { contractPattern, isVersionConstraint, providerKinds } from './kinds.js';
+export { configJsonSchemaId, configJsonSchemaPath } from './json-schema-id.js';
 export type * from './types.js';
 export { isSecretVariable, looksLikeCredential, markersIn, redact, secretMarker, secretValues } from './secrets.js';
 export { flavorGrammar, flavorPattern, flavorProblem } from './names.js';
-export { isSemanticVersion, orderCandidates, satisfiesConstraint } from './constraints.js';
+export { isSemanticVersion, npmSemver, orderCandidates, satisfiesConstraint } from './constraints.js';
 export { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 export {
   ClusterctlConfig,

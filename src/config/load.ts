@@ -1,17 +1,24 @@
 /**
  * Finding and reading `capi.config.*`. Stage 1 (parse against the schema) happens here; TypeScript configs are
- * loaded with jiti, imported only when needed so commands that never read a config do not pay for it.
+ * loaded with jiti, imported only when needed so commands that never read a config do not pay for it. The schema
+ * (and with it zod) is loaded only to validate a config, not by everything that imports this folder's door.
  */
 import { existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { serialize } from 'node:v8';
+import { defaultCacheDir, rememberValid, sha256Hex, validatedBefore } from '../cache/index.js';
+import { codeFingerprint } from '../version.js';
 import { ConfigError } from '../errors.js';
 import { MAX_CONFIG_SIZE, parseJsonValue, parseYamlValue, readTextFile, ValueSyntaxError } from '../yaml/index.js';
 import { configTimeoutMs, DEFAULT_CONFIG_TIMEOUT_SECONDS, importConfigIsolated } from './load-isolated.js';
 import { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 import { checkConfig, checkForm, normaliseConfig } from './normalise.js';
-import { configSchema } from './schema.js';
+import { secretValues } from './secrets.js';
 import type { ResolvedConfig } from './types.js';
+import type { configSchema as ConfigSchema } from './schema.js';
+
+type ParsedConfig = z.output<typeof ConfigSchema>;
 
 /** Discovery order in the working directory (the first that exists wins). */
 export const configFileNames = [
@@ -43,15 +50,24 @@ export function findConfigFile(cwd: string, explicit?: string): string {
 
 /**
  * Reads the file and returns the plain value it exports (before validation). TypeScript and JavaScript configs run
- * in a worker thread bounded by `timeoutMs` (load-isolated.ts).
+ * in a worker thread bounded by `timeoutMs` (load-isolated.ts); with `cacheDir`, compiled TypeScript is reused.
  */
 export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TIMEOUT_SECONDS * 1000): Promise<unknown> {
+  return (await readConfigValue(file, timeoutMs)).value;
+}
+
+/** `readConfigFile` with the compiled-config cache in `cacheDir`; `keepCompiled` as in load-isolated.ts. */
+async function readConfigValue(
+  file: string,
+  timeoutMs: number,
+  cacheDir?: string,
+): Promise<{ value: unknown; keepCompiled?: (secrets: readonly string[]) => void }> {
   const ext = extname(file);
   if (ext === '.json' || ext === '.yaml' || ext === '.yml') {
     const text = readTextFile(file, MAX_CONFIG_SIZE, 'config file');
     const format = ext === '.json' ? 'JSON' : 'YAML';
     try {
-      return format === 'JSON' ? parseJsonValue(text) : parseYamlValue(text);
+      return { value: format === 'JSON' ? parseJsonValue(text) : parseYamlValue(text) };
     } catch (err) {
       if (!(err instanceof ValueSyntaxError)) throw err;
       const where = err.line === undefined ? file : `${file}:${err.line}${err.col === undefined ? '' : `:${err.col}`}`;
@@ -62,7 +78,7 @@ export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TI
   if (ext !== '.ts' && ext !== '.mts' && ext !== '.js' && ext !== '.mjs') {
     throw new ConfigError(`unsupported config file type "${ext}"`, { where: file, hint: `use one of ${configFileNames.join(', ')}` });
   }
-  const reply = await importConfigIsolated(file, timeoutMs);
+  const reply = await importConfigIsolated(file, timeoutMs, cacheDir);
   if (!reply.ok) {
     if (reply.notPlainData) {
       throw new ConfigError(`the config's value is not plain data: ${reply.message}`, {
@@ -84,13 +100,13 @@ export async function readConfigFile(file: string, timeoutMs = DEFAULT_CONFIG_TI
       hint: 'export the config: `export default defineConfig({ … })` or `export const config = defineConfig({ … })`',
     });
   }
-  return reply.value;
+  return reply.keepCompiled ? { value: reply.value, keepCompiled: reply.keepCompiled } : { value: reply.value };
 }
 
 type AnySchema = z.core.$ZodType;
 
-/** The object schema at `path` inside the config schema, to list the allowed keys of an object. */
-function shapeAt(path: readonly PropertyKey[], schema: AnySchema = configSchema): string[] | null {
+/** The object schema at `path` inside `schema` (the config schema), to list the allowed keys of an object. */
+function shapeAt(path: readonly PropertyKey[], schema: AnySchema): string[] | null {
   let s = schema;
   for (;;) {
     const def = s._zod.def as { type: string; innerType?: AnySchema };
@@ -127,16 +143,16 @@ function wrongShape(branch: readonly SchemaIssue[]): boolean {
   return branch.every((i) => i.code === 'invalid_type' && i.path.length === 0);
 }
 
-/** zod issues → config issues with a path and what is allowed. */
-export function schemaIssues(error: z.ZodError): ConfigIssue[] {
-  return issuesOf(error.issues);
+/** zod issues of the config schema → config issues with a path and what is allowed. */
+function schemaIssues(error: z.ZodError, schema: AnySchema): ConfigIssue[] {
+  return issuesOf(error.issues, schema);
 }
 
-function issuesOf(issues: readonly SchemaIssue[]): ConfigIssue[] {
+function issuesOf(issues: readonly SchemaIssue[], schema: AnySchema): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      const allowed = shapeAt(issue.path);
+      const allowed = shapeAt(issue.path, schema);
       for (const key of issue.keys) {
         out.push({
           path: formatConfigPath([...issue.path, key]),
@@ -154,7 +170,7 @@ function issuesOf(issues: readonly SchemaIssue[]): ConfigIssue[] {
       // (a typo in `core: { … }` is about the entry, not about `core` not being a list).
       const meant = issue.errors.filter((branch) => !wrongShape(branch));
       if (meant.length === 1 && meant[0]) {
-        out.push(...issuesOf(meant[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as SchemaIssue)));
+        out.push(...issuesOf(meant[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as SchemaIssue), schema));
         continue;
       }
       if (meant.length === 0) {
@@ -182,13 +198,33 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Validates an already-read config value; every problem is reported at once. */
-export function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}): ResolvedConfig {
-  const parsed = configSchema.safeParse(value);
-  if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error));
-  const form = checkForm(parsed.data);
+/** The digest a valid config value is remembered under (see cache/validated.ts), or undefined if it has none. */
+function validConfigKey(value: unknown): string | undefined {
+  try {
+    return sha256Hex(`config\0${codeFingerprint()}\0${sha256Hex(serialize(value))}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates an already-read config value; every problem is reported at once. With `cacheDir`, a value that passed
+ * the schema before skips it (the schema only checks: its output is its input).
+ */
+export async function validateConfig(value: unknown, file: string, env: NodeJS.ProcessEnv = {}, cacheDir?: string): Promise<ResolvedConfig> {
+  const key = cacheDir === undefined ? undefined : validConfigKey(value);
+  let data: ParsedConfig;
+  if (key !== undefined && validatedBefore(cacheDir, key)) data = value as ParsedConfig;
+  else {
+    const { configSchema } = await import('./schema.js');
+    const parsed = configSchema.safeParse(value);
+    if (!parsed.success) throw configIssuesError(file, schemaIssues(parsed.error, configSchema));
+    data = parsed.data;
+    if (key !== undefined) rememberValid(cacheDir, key);
+  }
+  const form = checkForm(data);
   if (form.length > 0) throw configIssuesError(file, form);
-  const config = normaliseConfig(parsed.data, file, env);
+  const config = normaliseConfig(data, file, env);
   const issues = checkConfig(config);
   if (issues.length > 0) throw configIssuesError(file, issues);
   return config;
@@ -197,6 +233,9 @@ export function validateConfig(value: unknown, file: string, env: NodeJS.Process
 /** Finds, reads, validates and normalises the config. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<ResolvedConfig> {
   const file = findConfigFile(opts.cwd, opts.configFile);
-  const value = await readConfigFile(file, configTimeoutMs(opts.env ?? {}));
-  return validateConfig(value, file, opts.env ?? {});
+  const cacheDir = defaultCacheDir(opts.env ?? {});
+  const { value, keepCompiled } = await readConfigValue(file, configTimeoutMs(opts.env ?? {}), cacheDir);
+  const config = await validateConfig(value, file, opts.env ?? {}, cacheDir);
+  keepCompiled?.(secretValues(config));
+  return config;
 }

@@ -6,7 +6,8 @@ import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { manifestLabel, providerTypeByFlag, providerTypeOrder } from '../capi/index.js';
 import { formatConfigPath, type ConfigIssue } from './issues.js';
-import { providerKinds, type configSchema, type ProviderKind, type providerSchema, type targetSchema, type variablesSchema } from './schema.js';
+import { providerKinds, type ProviderKind } from './kinds.js';
+import type { configSchema, providerSchema, targetSchema, variablesSchema } from './schema.js';
 import type { ResolvedArgoCd, ResolvedCluster, ResolvedConfig, ResolvedProvider, ResolvedVariables } from './types.js';
 
 type ParsedConfig = z.output<typeof configSchema>;

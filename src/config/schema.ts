@@ -2,14 +2,11 @@
  * The zod schema of `capi.config.*` (stage 1 of loading: parse). Descriptions double as the committed JSON Schema
  * (`schema/capi.config.schema.json`) and as editor help; keep them short and user-facing.
  */
-import semver from 'semver';
 import { z } from 'zod';
+import { contractPattern, isVersionConstraint } from './kinds.js';
 import { flavorPattern, flavorProblem } from './names.js';
 
-/** `latest`, an exact version (`v1.13.5`) or a semver range (`~1.13.0`, `^2.10`, `>=1.12 <1.14`). */
-export function isVersionConstraint(value: string): boolean {
-  return value === 'latest' || semver.valid(value) !== null || semver.validRange(value) !== null;
-}
+export { contractPattern, isVersionConstraint, providerKinds, type ProviderKind } from './kinds.js';
 
 const versionAllowed = 'an exact version (v1.13.5), a semver range (~1.13.0, ^2.10) or "latest"';
 
@@ -19,9 +16,6 @@ export const versionConstraintSchema = z
     error: (iss) => `${JSON.stringify(iss.input)} is not a version or range; use ${versionAllowed}`,
   })
   .describe(`Provider version: ${versionAllowed}.`);
-
-/** A CAPI contract name: `v1beta2`, `v1alpha4`, `v1`. */
-export const contractPattern = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
 
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -173,9 +167,6 @@ export const providerSchema = z
     patches: z.array(patchSchema).optional(),
   })
   .describe('A Cluster API provider.');
-
-export const providerKinds = ['core', 'bootstrap', 'controlPlane', 'infrastructure', 'ipam', 'addon', 'runtimeExtension'] as const;
-export type ProviderKind = (typeof providerKinds)[number];
 
 export const providersSchema = z
   .strictObject({

@@ -1,4 +1,8 @@
-/** Go behaviour capiform reproduces byte for byte (DESIGN.md "Layout": the layer just above errors). A leaf. */
+/**
+ * Go behaviour capiform reproduces byte for byte (DESIGN.md "Layout": the layer just above errors). A leaf.
+ * text/template (./template) and sprig (./sprig) are doors of their own, imported by what renders templates: every
+ * command imports this door, and those two are ~30 modules and a regexp engine.
+ */
 export { goQuote } from './quote.js';
 export { escapedPath, GoUrlError, parseGoUrl, type GoUrl } from './url.js';
 export {
@@ -14,5 +18,3 @@ export {
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
 export { checkGoJson, decodeGoJson, GoJsonError, GoJsonSyntaxError } from './json/index.js';
-export * from './template/index.js';
-export { hermeticTxtFuncMap, nondeterministicSprigFunctions } from './sprig/index.js';

@@ -25,10 +25,13 @@ export function lockFromBytes(bytes: Uint8Array, where: string): LockDocument {
   return { text, lock: parseLock(text, where) };
 }
 
-/** Reads the lock at `path`; `where` names it in messages (default: the path). */
-export function readLockDocument(path: string, where = path): LockDocument {
+/**
+ * Reads the lock at `path`; `where` names it in messages (default: the path). With `cacheDir`, a lock text found
+ * valid before is not checked against the schema again.
+ */
+export function readLockDocument(path: string, where = path, cacheDir?: string): LockDocument {
   const text = readLockText(path, where);
-  return { text, lock: parseLock(text, where) };
+  return { text, lock: parseLock(text, where, cacheDir) };
 }
 
 /** A lock file as read, one management cluster's or a fleet's, with its text exactly as stored. */
@@ -37,10 +40,13 @@ export interface LockFileDocument {
   readonly lock: LockFile;
 }
 
-/** Reads the lock at `path` whichever form it has; `where` names it in messages (default: the path). */
-export function readLockFile(path: string, where = path): LockFileDocument {
+/**
+ * Reads the lock at `path` whichever form it has; `where` names it in messages (default: the path). With `cacheDir`,
+ * a lock text found valid before is not checked against the schema again.
+ */
+export function readLockFile(path: string, where = path, cacheDir?: string): LockFileDocument {
   const text = readLockText(path, where);
-  return { text, lock: parseLockFile(text, where) };
+  return { text, lock: parseLockFile(text, where, cacheDir) };
 }
 
 /** The lock in `bytes` whichever form it has. */

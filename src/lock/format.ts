@@ -2,8 +2,10 @@
  * `capi.lock.yaml` on disk: a header comment, `lockfileVersion` first, explicit key order, sorted entries, no
  * timestamps and no absolute paths, so the same resolution always writes the same bytes.
  */
-import { z } from 'zod';
-import { compareBytes } from '../cache/index.js';
+import { createRequire } from 'node:module';
+import type { z } from 'zod';
+import { compareBytes, rememberValid, sha256Hex, validatedBefore } from '../cache/index.js';
+import { codeFingerprint } from '../version.js';
 import { InputError } from '../errors.js';
 import { providerTypeOrder, providerTypes } from '../capi/index.js';
 import { formatConfigPath } from '../config/index.js';
@@ -68,34 +70,56 @@ function sectionToDisk(lock: Lock): Record<string, unknown> {
   return doc;
 }
 
-const sha = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' });
-const fileSchema = z
-  .strictObject({ name: z.string().min(1), path: z.string().min(1).optional(), url: z.string().min(1).optional(), sha256: sha, size: z.int().min(0) })
-  .refine((f) => (f.path === undefined) !== (f.url === undefined), { error: 'needs exactly one of path and url' })
-  .refine((f) => f.path === undefined || !(f.path.startsWith('/') || /^[A-Za-z]:/.test(f.path)), { error: 'path must be relative to the config directory' });
-const sourceSchema = z.strictObject({ kind: z.enum(['local', 'github', 'gitlab', 'https']), url: z.string().min(1) });
-const sectionShape = {
-  configDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 hex digits>' }),
-  contract: z.string().min(1),
-  providers: z.array(
-    z.strictObject({
-      name: z.string().min(1),
-      type: z.enum(providerTypes),
-      label: z.string().min(1),
-      constraint: z.string().min(1),
-      version: z.string().min(1),
-      contract: z.string().min(1),
-      source: sourceSchema,
-      files: z.array(fileSchema),
+type Zod = typeof import('zod');
+
+/**
+ * The lock's schemas, built on first use with zod loaded then: a lock already found valid (see cache/validated.ts)
+ * never needs them.
+ */
+function lockSchemasOf(z: Zod) {
+  const sha = z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lowercase hex digits' });
+  const fileSchema = z
+    .strictObject({ name: z.string().min(1), path: z.string().min(1).optional(), url: z.string().min(1).optional(), sha256: sha, size: z.int().min(0) })
+    .refine((f) => (f.path === undefined) !== (f.url === undefined), { error: 'needs exactly one of path and url' })
+    .refine((f) => f.path === undefined || !(f.path.startsWith('/') || /^[A-Za-z]:/.test(f.path)), { error: 'path must be relative to the config directory' });
+  const sourceSchema = z.strictObject({ kind: z.enum(['local', 'github', 'gitlab', 'https']), url: z.string().min(1) });
+  const sectionShape = {
+    configDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 hex digits>' }),
+    contract: z.string().min(1),
+    providers: z.array(
+      z.strictObject({
+        name: z.string().min(1),
+        type: z.enum(providerTypes),
+        label: z.string().min(1),
+        constraint: z.string().min(1),
+        version: z.string().min(1),
+        contract: z.string().min(1),
+        source: sourceSchema,
+        files: z.array(fileSchema),
+      }),
+    ),
+    certManager: z.strictObject({ version: z.string().min(1), source: sourceSchema, files: z.array(fileSchema) }).optional(),
+  };
+  return {
+    lockSchema: z.strictObject({ lockfileVersion: z.literal(lockfileVersion), ...sectionShape }),
+    fleetLockSchema: z.strictObject({
+      lockfileVersion: z.literal(lockfileVersion),
+      targets: z.record(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { error: 'is not a management cluster name' }), z.strictObject(sectionShape)),
     }),
-  ),
-  certManager: z.strictObject({ version: z.string().min(1), source: sourceSchema, files: z.array(fileSchema) }).optional(),
-};
-const lockSchema = z.strictObject({ lockfileVersion: z.literal(lockfileVersion), ...sectionShape });
-const fleetLockSchema = z.strictObject({
-  lockfileVersion: z.literal(lockfileVersion),
-  targets: z.record(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { error: 'is not a management cluster name' }), z.strictObject(sectionShape)),
-});
+  };
+}
+
+let schemasMemo: ReturnType<typeof lockSchemasOf> | undefined;
+
+function lockSchemas(): ReturnType<typeof lockSchemasOf> {
+  schemasMemo ??= lockSchemasOf(createRequire(import.meta.url)('zod') as Zod);
+  return schemasMemo;
+}
+
+type ParsedSingle = z.output<ReturnType<typeof lockSchemasOf>['lockSchema']>;
+type ParsedFleet = z.output<ReturnType<typeof lockSchemasOf>['fleetLockSchema']>;
+type SectionData = Omit<ParsedSingle, 'lockfileVersion'>;
+type ParsedFile = SectionData['providers'][number]['files'][number];
 
 const fixHint = 'delete capi.lock.yaml and run `capiform lock` to write a fresh one';
 
@@ -132,24 +156,36 @@ function brokenLock(error: z.ZodError, file: string): InputError {
   return new InputError(`capi.lock.yaml is broken (edited by hand?):\n${problems.join('\n')}`, { where: file, hint: fixHint }, 'E_LOCK_BROKEN');
 }
 
-/** The lock from its text, one management cluster's or a fleet's; explains a broken or too new file. */
-export function parseLockFile(text: string, file: string): LockFile {
-  const raw = decodeLock(text, file);
-  if (!isFleetValue(raw)) return parseSingle(raw, file);
-  const parsed = fleetLockSchema.safeParse(raw);
+/**
+ * The schema check of a decoded lock, skipped for a text that passed it before under the same code (with `cacheDir`;
+ * the schema only checks: its output is its input).
+ */
+function checked<T>(raw: unknown, text: string, file: string, cacheDir: string | undefined, schema: () => z.ZodType<T>): T {
+  const key = cacheDir === undefined ? undefined : sha256Hex(`lock\0${codeFingerprint()}\0${sha256Hex(text)}`);
+  if (key !== undefined && validatedBefore(cacheDir, key)) return raw as T;
+  const parsed = schema().safeParse(raw);
   if (!parsed.success) throw brokenLock(parsed.error, file);
+  if (key !== undefined) rememberValid(cacheDir, key);
+  return parsed.data;
+}
+
+/** The lock from its text, one management cluster's or a fleet's; explains a broken or too new file. */
+export function parseLockFile(text: string, file: string, cacheDir?: string): LockFile {
+  const raw = decodeLock(text, file);
+  if (!isFleetValue(raw)) return parseSingle(raw, text, file, cacheDir);
+  const data: ParsedFleet = checked(raw, text, file, cacheDir, () => lockSchemas().fleetLockSchema);
   const targets = new Map<string, Lock>();
-  for (const name of Object.keys(parsed.data.targets).sort(compareBytes)) {
-    targets.set(name, sectionFrom(parsed.data.lockfileVersion, parsed.data.targets[name]!));
+  for (const name of Object.keys(data.targets).sort(compareBytes)) {
+    targets.set(name, sectionFrom(data.lockfileVersion, data.targets[name]!));
   }
-  return { lockfileVersion: parsed.data.lockfileVersion, targets };
+  return { lockfileVersion: data.lockfileVersion, targets };
 }
 
 /**
  * One management cluster's lock from its text; explains a broken or too new file. `file` names it in messages. A
  * fleet's lock is refused with a hint: the caller must say which management cluster it means (`lockSection`).
  */
-export function parseLock(text: string, file: string): Lock {
+export function parseLock(text: string, file: string, cacheDir?: string): Lock {
   const raw = decodeLock(text, file);
   if (isFleetValue(raw)) {
     const names = Object.keys((raw as { targets?: Record<string, unknown> }).targets ?? {}).sort(compareBytes);
@@ -159,16 +195,13 @@ export function parseLock(text: string, file: string): Lock {
       'E_LOCK_FLEET',
     );
   }
-  return parseSingle(raw, file);
+  return parseSingle(raw, text, file, cacheDir);
 }
 
-function parseSingle(raw: unknown, file: string): Lock {
-  const parsed = lockSchema.safeParse(raw);
-  if (!parsed.success) throw brokenLock(parsed.error, file);
-  return sectionFrom(parsed.data.lockfileVersion, parsed.data);
+function parseSingle(raw: unknown, text: string, file: string, cacheDir: string | undefined): Lock {
+  const data: ParsedSingle = checked(raw, text, file, cacheDir, () => lockSchemas().lockSchema);
+  return sectionFrom(data.lockfileVersion, data);
 }
-
-type SectionData = z.output<z.ZodObject<typeof sectionShape>>;
 
 function sectionFrom(version: number, d: SectionData): Lock {
   const providers: LockedProvider[] = d.providers.map((p) => ({ ...p, files: p.files.map(stripUndefined) }));
@@ -200,7 +233,7 @@ export function lockSection(lock: LockFile, target: string | undefined, file: st
   return isFleetLock(lock) ? lock.targets.get(target) : undefined;
 }
 
-function stripUndefined(f: z.output<typeof fileSchema>): LockedFile {
+function stripUndefined(f: ParsedFile): LockedFile {
   const out: { name: string; path?: string; url?: string; sha256: string; size: number } = { name: f.name, sha256: f.sha256, size: f.size };
   if (f.path !== undefined) out.path = f.path;
   if (f.url !== undefined) out.url = f.url;

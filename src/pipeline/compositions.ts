@@ -211,14 +211,19 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   return result({ lockWritten: lock.changed, changes, repaired });
 }
 
-/** `capiform render --check`: what `render` would change; writes nothing. */
+/**
+ * `capiform render --check`: what `render` would change; writes nothing in the project. The directories found up to
+ * date go to the tree cache, so the next check compares digests instead of rendering them again.
+ */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
     const { files, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: true }, true);
     return result({ lockWritten: false, changes: diffTree(opts.config.dir, files, verified, scope), repaired: 'none' });
   }
   const { run, rendered, files, result, scope } = await assembled(opts, { contents: false, readBytes: true }, true);
-  return result({ lockWritten: false, changes: diffTree(run.ctx.config.dir, files, rendered.cache.verified, scope), repaired: 'none' });
+  const changes = diffTree(run.ctx.config.dir, files, rendered.cache.verified, scope);
+  rendered.cache.saveChecked(new Set([...changes.added, ...changes.changed]));
+  return result({ lockWritten: false, changes, repaired: 'none' });
 }
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */

@@ -136,7 +136,7 @@ function defaultFlavor(files: readonly string[] | null): string | undefined {
 }
 
 /** A provisional config: the providers asked for, at `latest`, from `repository`. */
-function provisionalConfig(req: InitRequest): ResolvedConfig {
+async function provisionalConfig(req: InitRequest): Promise<ResolvedConfig> {
   const url = req.repository;
   const entry = (p: InitProvider): Record<string, string> => ({ name: p.name, version: 'latest', ...(url !== undefined ? { url } : {}) });
   const raw = {
@@ -166,7 +166,7 @@ function requested(req: InitRequest, p: ResolvedProvider): InitProvider | undefi
 export async function initProject(req: InitRequest): Promise<InitResult> {
   const dir = resolvePath(req.dir);
   checkNothingToOverwrite(dir, req.force);
-  const config = provisionalConfig(req);
+  const config = await provisionalConfig(req);
   const factory = req.repositories ?? repositoryFactory({ env: req.env, offline: req.offline ?? false });
   const url = urlFor(dir, req.repository);
 

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultCacheDir } from '../cache/index.js';
 import { CapiformError, UsageError } from '../errors.js';
 import {
   checkContractPin,
@@ -38,7 +39,7 @@ export async function readProject(ctx: PipelineContext): Promise<ProjectState> {
   const { config } = ctx;
   const lockPath = join(config.dir, lockFileName);
   checkLockPath(lockPath);
-  const file = existsSync(lockPath) ? readLockFile(lockPath) : undefined;
+  const file = existsSync(lockPath) ? readLockFile(lockPath, lockPath, ctx.env ? defaultCacheDir(ctx.env) : undefined) : undefined;
   const existingDocument = file && lockDocumentFor(file, config.target, ctx);
   const existing = existingDocument?.lock;
   if (ctx.frozen && !existing) {

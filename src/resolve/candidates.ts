@@ -13,8 +13,7 @@
  * read so far satisfies read the listing to the end. A history that breaks (A) or (B) (say, an old release re-created
  * after 100 newer ones) is resolved from the pages read; GOPROXY (the default) lists every version at once.
  */
-import semver from 'semver';
-import { orderCandidates } from '../config/index.js';
+import { npmSemver, orderCandidates } from '../config/index.js';
 import type { ProviderRepository } from './repository.js';
 import { compareSemantic, formatSemantic, tryParseSemantic, type SemanticVersion } from '../go/index.js';
 
@@ -104,7 +103,7 @@ function isSettled(candidate: string, seen: readonly string[], pageMaxima: reado
     const upper = compareSemantic(to, bound) <= 0 ? to : bound;
     if (compareSemantic(from, upper) >= 0) continue;
     try {
-      if (semver.intersects(`>=${formatSemantic(from)} <${formatSemantic(upper)}`, range)) return false;
+      if (npmSemver().intersects(`>=${formatSemantic(from)} <${formatSemantic(upper)}`, range)) return false;
     } catch {
       return false; // a range semver cannot compare (huge numbers): read on rather than guess
     }

@@ -5,9 +5,8 @@
  */
 import { dirname, isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import semver from 'semver';
 import { CapiformError, ConfigError, ResolutionError } from '../errors.js';
-import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
+import { npmSemver, type ResolvedConfig, type ResolvedProvider } from '../config/index.js';
 import { builtinProviders } from './catalog.js';
 import { constraintRule, settledCandidates } from './candidates.js';
 import type { HttpClient, ProgressListener } from './http/client.js';
@@ -143,7 +142,7 @@ export async function providerRepository(p: ResolvedProvider, configDir: string,
       componentsFile: loc.componentsFile,
       kind: loc.kind,
       explicitKind: p.repositoryType !== undefined,
-      version: semver.valid(p.constraint) ? p.constraint : undefined,
+      version: npmSemver().valid(p.constraint) ? p.constraint : undefined,
     };
     return { repo: await factory(request), source: loc.source };
   } catch (err) {
@@ -177,10 +176,10 @@ export const certManagerLabel = 'cert-manager';
  * else the highest release in the range (cert-manager has no CAPI contract to check).
  */
 async function certManagerVersion(constraint: string, repo: ProviderRepository, pinned: string | undefined): Promise<string> {
-  if (semver.valid(constraint)) return constraint;
+  if (npmSemver().valid(constraint)) return constraint;
   if (pinned !== undefined) return pinned;
   for await (const v of settledCandidates(repo, constraintRule(constraint))) return v;
-  const all = (await repo.listVersions()).filter((v) => semver.valid(v)).sort((a, b) => semver.rcompare(a, b));
+  const all = (await repo.listVersions()).filter((v) => npmSemver().valid(v)).sort((a, b) => npmSemver().rcompare(a, b));
   throw new ResolutionError(`cert-manager (certManager.version): no version satisfies "${constraint}"; available: ${all.length ? all.slice(0, 12).join(', ') : 'none'}`, {
     where: repo.url,
     hint: all.length ? 'change certManager.version to a range one of these satisfies' : certManagerRepositoryHint,
@@ -196,7 +195,7 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
   const cm = config.certManager;
   if (!cm) return undefined;
   // clusterctl's default cert-manager repository; a range is resolved from its release listing like a provider's.
-  const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${semver.valid(cm.version) ? cm.version : 'latest'}/cert-manager.yaml`;
+  const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${npmSemver().valid(cm.version) ? cm.version : 'latest'}/cert-manager.yaml`;
   const kind = repositoryKindOf(url, cm.repositoryType);
   const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
   const request: RepositoryRequest = {
@@ -207,7 +206,7 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
     componentsFile: 'cert-manager.yaml',
     kind,
     explicitKind: cm.repositoryType !== undefined,
-    version: semver.valid(cm.version) ? cm.version : undefined,
+    version: npmSemver().valid(cm.version) ? cm.version : undefined,
   };
   try {
     return { repo: await factory(request), source: sourceFor(kind, url, config.dir) };
@@ -226,7 +225,7 @@ function missingCertManagerRelease(url: string, version: string, configDir: stri
   if (root.split(/[\\/]/).pop() === certManagerLabel || existsSync(resolvePath(root, certManagerLabel))) return undefined;
   return new ConfigError(`no cert-manager release: capiform looked for ${resolvePath(root, certManagerLabel)}/<version>/cert-manager.yaml`, {
     where: 'certManager.url',
-    hint: `copy cert-manager's release there (${certManagerLabel}/${semver.valid(version) ? version : '<version>'}/cert-manager.yaml from https://github.com/cert-manager/cert-manager/releases), or ${certManagerRepositoryHint}`,
+    hint: `copy cert-manager's release there (${certManagerLabel}/${npmSemver().valid(version) ? version : '<version>'}/cert-manager.yaml from https://github.com/cert-manager/cert-manager/releases), or ${certManagerRepositoryHint}`,
   });
 }
 
@@ -312,7 +311,7 @@ export async function resolveVersions(config: ResolvedConfig, opts: ResolveOptio
     if (seen.length === 0) {
       // Every page was read to find that nothing fits, so the full list costs nothing more.
       const all = await ref.repo.listVersions();
-      const sorted = all.filter((v) => semver.valid(v)).sort((a, b) => semver.rcompare(a, b));
+      const sorted = all.filter((v) => npmSemver().valid(v)).sort((a, b) => npmSemver().rcompare(a, b));
       problems.push(
         `${p.label} (${p.configPath}.version): no version satisfies "${p.constraint}"; available: ${sorted.length ? sorted.slice(0, 12).join(', ') : 'none'}`,
       );

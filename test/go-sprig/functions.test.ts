@@ -5,17 +5,8 @@
  * (bigint), floats and JSON numbers as float64 (number). Results are shown the way `{{ … }}` prints them.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  formatGoValue as printValue,
-  GoFuncError,
-  GoNumber,
-  GoObject,
-  goTypeName as typeName,
-  hermeticTxtFuncMap,
-  nondeterministicSprigFunctions,
-  typedSlice,
-  type GoValue,
-} from '../../src/go/index.js';
+import { formatGoValue as printValue, GoFuncError, GoNumber, GoObject, goTypeName as typeName, typedSlice, type GoValue } from '../../src/go/template/index.js';
+import { hermeticTxtFuncMap, nondeterministicSprigFunctions } from '../../src/go/sprig/index.js';
 
 const funcs = hermeticTxtFuncMap();
 

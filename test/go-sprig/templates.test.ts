@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { goValueFromJSON, hermeticTxtFuncMap, parseTemplate } from '../../src/go/index.js';
+import { goValueFromJSON, parseTemplate } from '../../src/go/template/index.js';
+import { hermeticTxtFuncMap } from '../../src/go/sprig/index.js';
 
 const funcs = hermeticTxtFuncMap();
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type GoValue, goValueFromJSON, goValueToJSON, parseTemplate } from '../../src/go/index.js';
+import { type GoValue, goValueFromJSON, goValueToJSON, parseTemplate } from '../../src/go/template/index.js';
 import { parseJsonValue, parseYamlValue } from '../../src/yaml/index.js';
 import { sharedDir } from '../helpers/shared.js';
 

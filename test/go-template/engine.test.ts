@@ -3,21 +3,7 @@
  * Go's exact errors, and the bounds that keep a hostile template from exhausting memory or the stack.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  GoFuncError,
-  GoNumber,
-  GoObject,
-  GoTemplateError,
-  type GoFunc,
-  type GoValue,
-  goFunc,
-  goValueFromJSON,
-  goValueToJSON,
-  maxOutputBytes,
-  parseTemplate,
-  typedMap,
-  typedSlice,
-} from '../../src/go/index.js';
+import { GoFuncError, GoNumber, GoObject, GoTemplateError, type GoFunc, type GoValue, goFunc, goValueFromJSON, goValueToJSON, maxOutputBytes, parseTemplate, typedMap, typedSlice } from '../../src/go/template/index.js';
 import { runJSON } from './fixtures.js';
 
 describe('goValueFromJSON: encoding/json into interface{}', () => {

@@ -4,7 +4,7 @@
  * maps, typed nil pointers) are left out.
  */
 import { describe, expect, it } from 'vitest';
-import { GoNumber, type GoValue, typedMap, typedSlice } from '../../src/go/index.js';
+import { GoNumber, type GoValue, typedMap, typedSlice } from '../../src/go/template/index.js';
 import { Struct, intMap, ints, run, tVal, testFuncs, uint } from './fixtures.js';
 
 type ExecCase = [name: string, input: string, output: string, data: GoValue, ok: boolean];

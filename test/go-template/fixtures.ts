@@ -2,23 +2,7 @@
  * Go's text/template test data (exec_test.go's T, tVal and function map) in the value model, so the upstream
  * tables can be transcribed with their data. Struct stands in for a Go struct pointer with fields and methods.
  */
-import {
-  type FuncMap,
-  GoFuncError,
-  GoNumber,
-  GoObject,
-  type GoFunc,
-  type GoValue,
-  goFunc,
-  goValueFromJSON,
-  parseTemplate,
-  sprint,
-  sprintf,
-  sprintln,
-  type TemplateOptions,
-  typedMap,
-  typedSlice,
-} from '../../src/go/index.js';
+import { type FuncMap, GoFuncError, GoNumber, GoObject, type GoFunc, type GoValue, goFunc, goValueFromJSON, parseTemplate, sprint, sprintf, sprintln, type TemplateOptions, typedMap, typedSlice } from '../../src/go/template/index.js';
 
 export class Struct extends GoObject {
   constructor(

@@ -3,7 +3,7 @@
  * untyped Go ints are `int` (bigint), floats float64 (number), runes int32, []byte a []uint8 slice.
  */
 import { describe, expect, it } from 'vitest';
-import { GoNumber, type GoValue, formatGoValue, sprint, sprintf, sprintln, typedMap, typedSlice } from '../../src/go/index.js';
+import { GoNumber, type GoValue, formatGoValue, sprint, sprintf, sprintln, typedMap, typedSlice } from '../../src/go/template/index.js';
 
 const rune = (c: string): GoNumber => new GoNumber('int32', BigInt(c.codePointAt(0) ?? 0));
 const i32 = (n: number): GoNumber => new GoNumber('int32', BigInt(n));

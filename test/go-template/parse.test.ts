@@ -4,7 +4,7 @@
  * Go prints it, the line being that of the furthest token read.
  */
 import { describe, expect, it } from 'vitest';
-import { GoTemplateError, goFunc, parseTemplate } from '../../src/go/index.js';
+import { GoTemplateError, goFunc, parseTemplate } from '../../src/go/template/index.js';
 
 const funcs = { contains: goFunc('contains', ['string', 'string'], ['bool'], () => true) };
 

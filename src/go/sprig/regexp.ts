@@ -7,7 +7,8 @@
  * same thread priorities, so every match, submatch and empty-match rule is Go's. Positions are UTF-16 indexes of the
  * JavaScript string, stepping by code point where Go steps by UTF-8 sequence; the matched text is the same.
  */
-import { RE2JS } from '@bufbuild/re2';
+import { createRequire } from 'node:module';
+import type { RE2JS } from '@bufbuild/re2';
 import { goQuote } from '../quote.js';
 
 export class RegexpError extends Error {}
@@ -79,6 +80,17 @@ interface Thread {
   cap: number[];
 }
 
+let re2Class: typeof RE2JS | undefined;
+
+/**
+ * @bufbuild/re2, loaded when the first expression is compiled: every command imports src/go, few ever run sprig's
+ * regex functions, and the package is twenty modules.
+ */
+function re2(): typeof RE2JS {
+  re2Class ??= (createRequire(import.meta.url)('@bufbuild/re2') as { RE2JS: typeof RE2JS }).RE2JS;
+  return re2Class;
+}
+
 /** A compiled Go regular expression. */
 export class GoRegexp {
   private readonly re: CompiledRE2;
@@ -100,7 +112,7 @@ export class GoRegexp {
   static compile(expr: string): GoRegexp {
     let compiled: RE2JS;
     try {
-      compiled = new RE2JS(expr);
+      compiled = new (re2())(expr);
     } catch (e) {
       throw new RegexpError(e instanceof Error ? e.message : String(e));
     }

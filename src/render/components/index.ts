@@ -151,7 +151,9 @@ export function renderComponents(input: RenderComponentsInput): Components {
       version: input.version,
       targetNamespace: hit.targetNamespace,
       images: hit.images,
-      objects: hit.objects,
+      get objects() {
+        return hit.objects() ?? compute().objects;
+      },
       get entries() {
         return compute().entries;
       },

@@ -171,6 +171,18 @@ export class TreeCache {
   }
 
   /**
+   * After a check (`render --check`), which writes no tree: remembers the directories whose files on disk hold exactly
+   * what this run rendered, so the next check or render reuses them instead of rendering again. A directory with a
+   * file in `differing` (tree paths) records nothing, and every directory keeps its earlier entries.
+   */
+  saveChecked(differing: ReadonlySet<string>): void {
+    for (const [dir, e] of Object.entries(this.next)) {
+      if (e.files.some((name) => differing.has(`${dir}/${name}`))) delete this.next[dir];
+    }
+    this.save((dir) => dir in this.next);
+  }
+
+  /**
    * Writes the entries of this run (after the tree is written), with the files' current identity, each in front of
    * the directory's other recorded variants. `written`: the directories this run wrote (default: all).
    */

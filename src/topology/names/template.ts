@@ -5,7 +5,7 @@
  *
  * A class's naming template is the same for every Cluster of a fleet, so parsed templates are kept (bounded).
  */
-import { goValueFromJSON, parseTemplate, type GoTemplate } from '../../go/index.js';
+import { goValueFromJSON, parseTemplate, type GoTemplate } from '../../go/template/index.js';
 import { NamingTemplateError } from './errors.js';
 
 const templateName = 'template name generator';

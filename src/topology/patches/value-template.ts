@@ -4,18 +4,9 @@
  * as encoding/json decodes into `interface{}` (numbers are float64), and the output read back as YAML
  * (`sigs.k8s.io/yaml.Unmarshal`: YAML 1.1 scalars, the first document, empty text is null).
  */
-import {
-  goQuote,
-  GoTemplateError,
-  goValueFromJSON,
-  hermeticTxtFuncMap,
-  nondeterministicSprigFunctions,
-  parseTemplate,
-  type FuncMap,
-  type GoFunc,
-  type GoTemplate,
-  type GoValue,
-} from '../../go/index.js';
+import { goQuote } from '../../go/index.js';
+import { GoTemplateError, goValueFromJSON, parseTemplate, type FuncMap, type GoFunc, type GoTemplate, type GoValue } from '../../go/template/index.js';
+import { hermeticTxtFuncMap, nondeterministicSprigFunctions } from '../../go/sprig/index.js';
 import { unmarshalYamlToJson } from '../../yaml/index.js';
 import type { VariableMap } from './variables.js';
 

@@ -5,7 +5,7 @@
  * their input, so one dispatcher serves the three files and files of other names with the same shapes.
  */
 import { expect } from 'vitest';
-import { goValueToJSON } from '../../../src/go/index.js';
+import { goValueToJSON } from '../../../src/go/template/index.js';
 import {
   calculateTemplateData,
   calculateValue,
