@@ -3,6 +3,7 @@
  * prints, a ValidationRule in Go's `%#v` form.
  */
 import { errorBody, omitValue, type FieldError } from '../field/index.js';
+import type { ValidationRule } from '../schema/index.js';
 
 export {
   fieldInvalid as invalid,
@@ -12,17 +13,8 @@ export {
   fieldNotSupported as notSupported,
 } from '../field/index.js';
 
-interface RuleFields {
-  rule?: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
-
 /** `field.Invalid(path, rule, detail)`: the API server prints the whole rule struct as the bad value. */
-export function invalidRule(field: string, rule: RuleFields, detail: string): FieldError {
+export function invalidRule(field: string, rule: ValidationRule, detail: string): FieldError {
   const q = (s: string | undefined): string => JSON.stringify(s ?? '');
   const ptr = (v: unknown, type: string): string => (v === undefined ? `(${type})(nil)` : `(${type})(${JSON.stringify(v)})`);
   const printed =
