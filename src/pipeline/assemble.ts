@@ -8,6 +8,7 @@ import {
   addDir,
   aggregate,
   argocdManifests,
+  fleetArgocdManifests,
   headerText,
   mergeDuplicates,
   namespaceDir,
@@ -22,6 +23,7 @@ import {
   type RenderContext,
   type TreeFile,
 } from '../render/index.js';
+import type { ResolvedConfig } from '../config/index.js';
 import type { ProviderResolution, Resolution } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';
@@ -37,7 +39,8 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
   if (rendered.problems.length > 0) throw aggregate(rendered.problems, config);
   mergeDuplicates(rendered);
 
-  if (config.argocd) {
+  // With generator "clusters" the fleet's one ApplicationSet (fleetGlue) stamps this management cluster's Applications.
+  if (config.argocd && config.argocd.generator !== 'clusters') {
     const a = config.argocd;
     const providerDirs = resolution.providers.map((r) => ({
       label: r.provider.label,
@@ -54,7 +57,7 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
       namespaces: namespaces.map((ns) => ({ namespace: ns, dir: namespaceDir(ns), wave: syncWaves.namespaces })),
       clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
       mode: a.mode,
-      ...(a.generator ? { generator: a.generator } : {}),
+      ...(a.generator !== undefined && a.generator !== 'clusters' ? { generator: a.generator } : {}),
       ...(a.project ? { project: a.project } : {}),
       ...(a.destination ? { destination: a.destination } : {}),
       ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
@@ -65,6 +68,23 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
     for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
   }
   return files;
+}
+
+/** A fleet's own files: with `argocd.generator: "clusters"`, the one ApplicationSet under the top-level `argocd/`. */
+export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
+  const a = fleet.argocd;
+  if (!fleet.targets || !a) return [];
+  const glue = fleetArgocdManifests({
+    repoURL: a.repoURL,
+    targetRevision: a.targetRevision,
+    ...(a.path ? { pathPrefix: a.path } : {}),
+    ...(a.project ? { project: a.project } : {}),
+    ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
+    ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
+    ...(a.automated !== undefined ? { automated: a.automated } : {}),
+    header: headerText,
+  });
+  return glue.map((f) => ({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) }));
 }
 
 /** The tree's files in the order they are written and listed. */

@@ -14,7 +14,7 @@ import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError,
 import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
-import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
+import { assembleTree, fleetGlue, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
 import { recordArtifacts, renderTree } from './render-stage.js';
@@ -100,7 +100,9 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
     runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock });
   }
+  const scope = targetScope(only === undefined ? undefined : targets[0]?.tree, shardScope(opts.shard));
   const files = runs.flatMap((r) => r.files);
+  if (render) files.push(...fleetGlue(fleet).filter((f) => scope(f.path)));
   sortTree(files);
   if (checkPaths) checkTreePaths(fleet.dir, files.map((f) => f.path));
   const lockPath = join(fleet.dir, lockFileName);
@@ -137,7 +139,7 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     targets: runs.map((r) => r.config.target!),
     ...over,
   });
-  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope: targetScope(only === undefined ? undefined : targets[0]?.tree, shardScope(opts.shard)) };
+  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope };
 }
 
 interface FleetRun {

@@ -11,6 +11,7 @@ export { emitManifests, type KubeObject, type ManifestEntry } from '../../yaml/i
 export {
   argocdManifests,
   clusterDirectorySyncWaves,
+  fleetArgocdManifests,
   declaredNamespaces,
   kustomizationFor,
   namespaceDir,
