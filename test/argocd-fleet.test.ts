@@ -234,16 +234,20 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
     expect(docs.map((d) => `${d.kind as string}/${(d.metadata as { name: string }).name}`)).toEqual(['ApplicationSet/capi-fleet']);
   });
 
-  it('belongs to shard 1 and is left alone by render --target', async () => {
+  it('belongs to shard 1, with or without --target: it depends on no management cluster', async () => {
     expect(shardOfPath('argocd/apps/applicationset.yaml', 4)).toBe(1);
     const dir = await rendered(fleetWith(fleetSet));
     const before = read(dir, 'argocd/apps/applicationset.yaml');
     testdir({ 'capi.config.mjs': fleetWith(fleetSet.replace("targetRevision: 'main'", "targetRevision: 'release'")) }, dir);
+    const two = await runCli(['render', '--check', '--shard', '2/2'], { cwd: dir });
+    expect(two.stderr).not.toContain('argocd/');
+    for (const args of [['--shard', '1/2'], ['--target', 'us-east', '--shard', '1/2'], ['--target', 'eu-west']]) {
+      const check = await runCli(['render', '--check', ...args], { cwd: dir });
+      expect(check.code, args.join(' ')).toBe(1);
+      expect(check.stderr).toContain('argocd/apps/applicationset.yaml');
+    }
     expect((await runCli(['render', '--target', 'eu-west'], { cwd: dir })).code).toBe(0);
-    expect(read(dir, 'argocd/apps/applicationset.yaml')).toBe(before);
-    const check = await runCli(['render', '--check', '--shard', '1/2'], { cwd: dir });
-    expect(check.code).toBe(1);
-    expect(check.stderr).toContain('argocd/apps/applicationset.yaml');
+    expect(read(dir, 'argocd/apps/applicationset.yaml')).toBe(before.replaceAll('revision: main', 'revision: release').replaceAll('targetRevision: main', 'targetRevision: release'));
   });
 
   it('is a fleet-wide setting: the config says where it does not fit', async () => {

@@ -155,11 +155,14 @@ function lockSectionsOf(text: string, where: string): [string, Lock][] {
   return isFleetLock(lock) ? [...lock.targets] : [];
 }
 
-/** A fleet's tree paths one run writes or compares: those under one target's tree folder (all without one) in `scope`. */
+/**
+ * A fleet's tree paths one run writes or compares, within `scope`: with `--target`, that management cluster's folder
+ * and the fleet's own files (the one ApplicationSet, which depends on no management cluster), never another's folder.
+ */
 function targetScope(tree: string | undefined, scope: TreeScope): TreeScope {
   if (tree === undefined) return scope;
   const prefix = `${tree}/`;
-  return (path) => path.startsWith(prefix) && scope(path);
+  return (path) => (path.startsWith(prefix) || !path.startsWith('targets/')) && scope(path);
 }
 
 /**

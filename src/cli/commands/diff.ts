@@ -74,7 +74,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--bundle <file>', 'with --render (implied): read every provider release from this air-gapped bundle (no network, no cache)')
     .option('--offline', 'with --render: use only the cache and local repositories')
     .option('--shard <I/N>', 'compare only the files shard I of N owns (its clusters; shard 1 also everything else)')
-    .option('--target <name>', "a fleet: compare only this management cluster's files (targets/<name>/)")
+    .option('--target <name>', "a fleet: compare only this management cluster's files (targets/<name>/, and the fleet's own argocd/)")
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean }>();
       const format = globals.json ? 'json' : flags.format;
@@ -177,7 +177,7 @@ export function registerDiff(program: Command, io: CliIO): void {
 }
 
 /**
- * `diff --target NAME`: only the files under `targets/<NAME>/`. The name must be a management cluster of one of the
+ * `diff --target NAME`: only the files under `targets/<NAME>/` (and the fleet's own). The name must be a management cluster of one of the
  * two trees (a tree on disk or in git has no config to ask).
  */
 function targetFiles(target: string, base: RenderedTree, head: RenderedTree): (t: RenderedTree) => RenderedTree {
@@ -189,6 +189,7 @@ function targetFiles(target: string, base: RenderedTree, head: RenderedTree): (t
   if (!names.has(target)) {
     throw new UsageError(`--target ${target}: no such management cluster in either tree`, { hint: `use one of: ${[...names].sort().join(', ')}` });
   }
+  // The fleet's own files (its one ApplicationSet) belong to every management cluster, as `render --target` has them.
   const prefix = `targets/${target}/`;
-  return (t) => ({ ...t, files: new Map([...t.files].filter(([p]) => p.startsWith(prefix))) });
+  return (t) => ({ ...t, files: new Map([...t.files].filter(([p]) => p.startsWith(prefix) || !p.startsWith('targets/'))) });
 }
