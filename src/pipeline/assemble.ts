@@ -123,13 +123,15 @@ export function lockModel(ctx: PipelineContext, project: ProjectState, resolved:
   };
   const text = formatLock(lock);
   const changed = project.existingDocument?.text !== text;
+  // In a fleet, the section of the management cluster that needs them.
+  const entry = ctx.config.target === undefined ? 'files' : `targets.${ctx.config.target}`;
   if (changed && ctx.frozen) {
-    throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
+    throw new LockStaleError('rendering needs entries the lock does not have', entry, 'run `capiform lock` and commit capi.lock.yaml');
   }
   if (changed && partial) {
     throw new LockStaleError(
       'a shard other than 1 renders from the lock as it is, and this config needs entries it does not have',
-      'files',
+      entry,
       'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
     );
   }
