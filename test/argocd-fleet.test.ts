@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
+import { fixtureRepository, fleetFixtureConfig, fleetProject, testdir } from './helpers/pipeline-fixtures.js';
 import { hasKubectl, kubectlSkipped } from './helpers/kubectl.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';
 import { goValueFromJSON, parseTemplate } from '../src/go/template/index.js';
@@ -20,7 +20,7 @@ import { hermeticTxtFuncMap } from '../src/go/sprig/index.js';
 import { readManifest, schemaCatalogOf, validateManifests } from '../src/validate/index.js';
 import { shardOfPath } from '../src/render/index.js';
 
-const fleetConfig = readFileSync(new URL('./fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
+const fleetConfig = fleetFixtureConfig;
 
 /** A cluster whose Application name is longer than 63 characters: the name is cut and hashed. */
 const longName = 'a-workload-cluster-with-a-rather-long-name-for-its-application';
@@ -38,8 +38,7 @@ function fleetWith(argocd: string): string {
 const fleetSet = "{ repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main', mode: 'applicationset', generator: 'clusters' }";
 
 async function rendered(config: string): Promise<string> {
-  const dir = testdir({ 'capi.config.mjs': config });
-  fixtureRepository(dir);
+  const dir = fleetProject(config);
   const r = await runCli(['render'], { cwd: dir });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -251,8 +250,7 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
   });
 
   it('is a fleet-wide setting: the config says where it does not fit', async () => {
-    const dir = testdir({ 'capi.config.mjs': fleetWith(fleetSet.replace("mode: 'applicationset', ", '')) });
-    fixtureRepository(dir);
+    const dir = fleetProject(fleetWith(fleetSet.replace("mode: 'applicationset', ", '')));
     const noMode = await runCli(['lock'], { cwd: dir });
     expect(noMode.code).toBe(2);
     expect(noMode.stderr).toContain('argocd.mode: must be "applicationset" with generator "clusters"');

@@ -8,14 +8,14 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureProject, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
+import { fixtureProject, fleetFixtureConfig, fleetProject, testdir } from './helpers/pipeline-fixtures.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';
 import { loadConfig } from '../src/config/index.js';
 import { memoryCache } from '../src/lock/index.js';
 import { lockProject, renderProject } from '../src/pipeline/index.js';
 import { shardOfPath } from '../src/render/index.js';
 
-const fleetConfig = readFileSync(new URL('./fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
+const fleetConfig = fleetFixtureConfig;
 
 /** `count` clusters of a management cluster: every third a ClusterClass topology, the rest plain, in 6 namespaces. */
 function clusters(target: string, count: number): string {
@@ -46,8 +46,7 @@ function copyOf(dir: string): string {
 describe('a fleet of 300 clusters in 4 shards', { timeout: 300_000 }, () => {
   it('the union of the shards is the full render, and each shard checks clean', async () => {
     expect(scaledConfig.match(/infrastructure: 'docker', kubernetesVersion/g)).toHaveLength(300);
-    const locked = testdir({ 'capi.config.mjs': scaledConfig });
-    fixtureRepository(locked);
+    const locked = fleetProject(scaledConfig);
     const cache = memoryCache();
     await lockProject({ config: await loadConfig({ cwd: locked }), cache });
 
@@ -82,8 +81,7 @@ describe('a shard other than 1 and a lock that would change', { timeout: 120_000
   const widen = (text: string): string => text.replace("core: { name: 'cluster-api', version: '~1.12.0'", "core: { name: 'cluster-api', version: '^1.12.0'");
 
   it('fails with E_LOCK_STALE (exit 2), saying what to run, and writes nothing', async () => {
-    const dir = testdir({ 'capi.config.mjs': fleetConfig });
-    fixtureRepository(dir);
+    const dir = fleetProject();
     expect((await runCli(['render'], { cwd: dir })).code).toBe(0);
     testdir({ 'capi.config.mjs': widen(fleetConfig) }, dir);
     const before = snapshotDir(dir);

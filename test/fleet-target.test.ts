@@ -7,18 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureProject, fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
+import { fixtureProject, fleetFixtureConfig, fleetProject, testdir } from './helpers/pipeline-fixtures.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';
 import { parseLockFile, type FleetLock } from '../src/lock/index.js';
 import { shardOfPath } from '../src/render/index.js';
 
-const fleetConfig = readFileSync(new URL('./fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
-
-function fleetProject(config = fleetConfig): string {
-  const dir = testdir({ 'capi.config.mjs': config });
-  fixtureRepository(dir);
-  return dir;
-}
+const fleetConfig = fleetFixtureConfig;
 
 const read = (dir: string, p: string): string => readFileSync(join(dir, p), 'utf8');
 

@@ -20,10 +20,11 @@ import {
   syncWaves,
   withHeader,
   workloadNamespaces,
+  type FleetArgoCdInput,
   type RenderContext,
   type TreeFile,
 } from '../render/index.js';
-import type { ResolvedConfig } from '../config/index.js';
+import type { ResolvedArgoCd, ResolvedConfig } from '../config/index.js';
 import type { ProviderResolution, Resolution } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';
@@ -49,32 +50,23 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
     }));
     if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: providerSyncWave('CertManager') });
     const glue = argocdManifests({
-      repoURL: a.repoURL,
-      targetRevision: a.targetRevision,
-      ...(a.path ? { pathPrefix: a.path } : {}),
+      ...argoSettings(a),
       providers: providerDirs,
       clusterClasses: rendered.classDirs,
       namespaces: namespaces.map((ns) => ({ namespace: ns, dir: namespaceDir(ns), wave: syncWaves.namespaces })),
       clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
       mode: a.mode,
       ...(a.generator !== undefined && a.generator !== 'clusters' ? { generator: a.generator } : {}),
-      ...(a.project ? { project: a.project } : {}),
       ...(a.destination ? { destination: a.destination } : {}),
-      ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
-      ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
-      ...(a.automated !== undefined ? { automated: a.automated } : {}),
-      header: headerText,
     });
-    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
+    files.push(...withHeaders(glue));
   }
   return files;
 }
 
-/** A fleet's own files: with `argocd.generator: "clusters"`, the one ApplicationSet under the top-level `argocd/`. */
-export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
-  const a = fleet.argocd;
-  if (!fleet.targets || !a) return [];
-  const glue = fleetArgocdManifests({
+/** The config's Argo CD settings every piece of glue shares. */
+function argoSettings(a: ResolvedArgoCd): FleetArgoCdInput {
+  return {
     repoURL: a.repoURL,
     targetRevision: a.targetRevision,
     ...(a.path ? { pathPrefix: a.path } : {}),
@@ -83,8 +75,18 @@ export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
     ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
     ...(a.automated !== undefined ? { automated: a.automated } : {}),
     header: headerText,
-  });
+  };
+}
+
+function withHeaders(glue: readonly TreeFile[]): TreeFile[] {
   return glue.map((f) => ({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) }));
+}
+
+/** A fleet's own files: with `argocd.generator: "clusters"`, the one ApplicationSet under the top-level `argocd/`. */
+export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
+  const a = fleet.argocd;
+  if (!fleet.targets || !a) return [];
+  return withHeaders(fleetArgocdManifests(argoSettings(a)));
 }
 
 /** The tree's files in the order they are written and listed. */

@@ -12,6 +12,7 @@ export {
   argocdManifests,
   clusterDirectorySyncWaves,
   fleetArgocdManifests,
+  type FleetArgoCdInput,
   declaredNamespaces,
   kustomizationFor,
   namespaceDir,
