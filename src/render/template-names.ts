@@ -25,3 +25,8 @@ export function clusterClassFileName(name: string): string {
   }
   return `clusterclass-${name}.yaml`;
 }
+
+/** A cluster template (`cluster-template[-<flavor>].yaml`) or ClusterClass (`clusterclass-<name>.yaml`) file of a release. */
+export function isTemplateFileName(name: string): boolean {
+  return /^(cluster-template(-.+)?|clusterclass-.+)\.yaml$/.test(name);
+}
