@@ -14,7 +14,7 @@ import { alterImage } from './components/images.js';
 import { relocateCrsImages } from './crs-images.js';
 import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
 import { withVariablesHint } from './problems.js';
-import { clusterClassFileName, templateFileName } from './template-names.js';
+import { clusterClassFileName, templateFileName, templatePinNote } from './template-names.js';
 import { applyJsonPatches } from './tree/customize.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import { addDir, fileContent, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
@@ -251,6 +251,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       if (kept) yaml = emitManifests(kept);
       const clusterObjects = kept ?? named.objects;
       topologyChecks.push({ c, where, fresh: true, objects: () => clusterObjects, classDirs: extra.classes.map(classDirOf) });
+      if (c.templateVersion !== undefined) yaml = `${templatePinNote(r.provider.label, r.version, c.templateVersion)}\n${yaml}`;
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
       if (inputs !== undefined) ctx.cache.record(dir, inputs, dirFiles, extra);
