@@ -111,6 +111,10 @@ describe('template pins', { timeout: 240_000 }, () => {
     expect(upgraded.code).toBe(0);
     expect(`${upgraded.stdout}${upgraded.stderr}`).toContain('infrastructure-docker template pin "~1.12.0": v1.12.4 → v1.12.5');
     expect(read(p.dir, 'capi.lock.yaml')).toContain('  constraint: ~1.12.0\n  version: v1.12.5\n');
+    // Same bytes, another release: the tree cache keys the cluster by the pinned version, so it renders again.
+    await render(p);
+    expect(read(p.dir, 'clusters/team-a/old/cluster.yaml')).toContain('# templates: infrastructure-docker v1.12.5 (templateVersion "~1.12.0")\n');
+    expect((await runCli(['render', '--check', '--frozen'], { cwd: p.dir, env: p.env })).code).toBe(0);
   });
 
   it('config errors name the path, exit 2 and write nothing', async () => {
@@ -225,5 +229,24 @@ describe('template pins', { timeout: 240_000 }, () => {
     const locked = await runCli(['lock', '--json'], { cwd: dir, env });
     expect(JSON.parse(locked.stdout).targets['eu-west'].templatePins).toEqual([{ label: 'infrastructure-docker', constraint: '~1.12.0', version: 'v1.12.4' }]);
     expect((await runCli(['render', '--check', '--frozen'], { cwd: dir, env })).code).toBe(0);
+  });
+
+  it('sharded renders of pinned clusters add up to the full render and leave the lock as `capiform lock` wrote it', async () => {
+    const clusters = [1, 2, 3, 4, 5, 6].map((i) => (i <= 3 ? dev(`old-${i}`, 'team-a', ", templateVersion: 'v1.12.4'") : dev(`new-${i}`, 'team-b'))).join(', ');
+    const full = project(clusters);
+    await render(full);
+    const sharded = project(clusters);
+    expect((await runCli(['lock'], { cwd: sharded.dir, env: sharded.env })).code).toBe(0);
+    const lockText = read(sharded.dir, 'capi.lock.yaml');
+    for (const shard of ['2/2', '1/2']) {
+      const r = await runCli(['render', '--shard', shard, '--frozen'], { cwd: sharded.dir, env: sharded.env });
+      expect(r.stderr, shard).toBe('');
+      expect(r.code, shard).toBe(0);
+      expect(read(sharded.dir, 'capi.lock.yaml'), shard).toBe(lockText);
+    }
+    expect(lockText).toBe(read(full.dir, 'capi.lock.yaml'));
+    for (const path of ['clusterclasses/team-a/quick-start/clusterclass.yaml', ...[1, 2, 3].map((i) => `clusters/team-a/old-${i}/cluster.yaml`), 'clusters/team-b/new-4/cluster.yaml']) {
+      expect(read(sharded.dir, path), path).toBe(read(full.dir, path));
+    }
   });
 });
