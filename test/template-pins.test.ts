@@ -103,6 +103,7 @@ describe('template pins', { timeout: 240_000 }, () => {
 
     const kept = await runCli(['lock'], { cwd: p.dir, env: p.env });
     expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('infrastructure-docker v1.13.1 (v1beta2)\ncert-manager v1.19.1\ninfrastructure-docker v1.12.4 templates (templateVersion "~1.12.0")\n');
     expect(read(p.dir, 'capi.lock.yaml')).toContain('  constraint: ~1.12.0\n  version: v1.12.4\n');
     const other = await runCli(['lock', '--upgrade', 'cluster-api'], { cwd: p.dir, env: p.env });
     expect(other.code).toBe(0);
