@@ -3,6 +3,8 @@
  *
  * - Provider and cert-manager manifests (`providers/**`): clusterctl's `InspectImages` rule — containers then init
  *   containers of every Deployment and DaemonSet (spec §5.3). Their images are already after the `images:` overrides.
+ *   A provider in the Cluster API Operator's form holds the upstream release in a ConfigMap: its workloads are read
+ *   from there, as the operator customizes them (./operator-images.ts).
  * - Cluster and ClusterClass manifests (`clusters/**`, `clusterclasses/**`): the pod templates of every workload
  *   kind, including manifests embedded in ConfigMaps and Secrets (what a ClusterResourceSet applies), but only images
  *   that are explicit: a value still holding `${…}` is not an image anyone can mirror.
@@ -19,6 +21,7 @@ import { InputError, UsageError } from '../errors.js';
 import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/index.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { kubeadmImages } from './kubeadm-images.js';
+import { isOperatorForm, operatorWorkloads } from './operator-images.js';
 
 export interface ImageUse {
   /** Tree file: `providers/cluster-api/components.yaml`. */
@@ -212,7 +215,9 @@ function imagesInFiles(files: readonly TreeFileInput[]): { image: string; use: I
   for (const f of files) {
     const rule = ruleFor(f.path);
     if (!rule) continue;
-    found.push(...imagesOfObjects(parseRelevant(f.content, f.path, rule), f.path, rule === 'provider'));
+    // A provider in operator form holds its release in a ConfigMap: list what the operator runs from it.
+    const objects = rule === 'provider' && isOperatorForm(f.content) ? operatorWorkloads(f.content, f.path) : parseRelevant(f.content, f.path, rule);
+    found.push(...imagesOfObjects(objects, f.path, rule === 'provider'));
   }
   return found;
 }
