@@ -2,7 +2,7 @@
  * `capiform affected --base REF`: the clusters whose rendered output or topology-expanded state changes between a git
  * ref and the working tree. Real git, a local provider repository fixture, no network.
  */
-import { writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { affectedClusters, formatAffected, type AffectedReport } from '../src/plan/affected/index.js';
@@ -180,5 +180,47 @@ describe('capiform affected', { timeout: 240_000 }, () => {
     const report = JSON.parse(json.stdout) as AffectedReport;
     expect(report.clusters).toEqual([{ target: '', namespace: 'team-b', name: 'plain', key: '/team-b/plain', reasons: ['rendered output changed'] }]);
     expect(git(dir, 'status', '--porcelain')).toBe(' M capi.config.ts\n');
+  });
+
+  it('on the embedded example: a ClusterClass patch edited in the provider repository and re-locked affects the one Cluster that enables it', async () => {
+    const dir = tempDir();
+    for (const f of ['capi.config.ts', 'capi.lock.yaml', 'examples']) cpSync(join(repoRoot, f), join(dir, f), { recursive: true });
+    // A plain object export: under vitest a `capiform` import would make the config loader transpile all of src/.
+    const configFile = join(dir, 'capi.config.ts');
+    writeFileSync(configFile, readFileSync(configFile, 'utf8').replace("import { defineConfig } from 'capiform';\n", '').replace('export default defineConfig({', 'export default ({'));
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'base');
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: tempDir('capiform-cache-') };
+    const cls = join(dir, 'examples', 'repository', 'infrastructure-docker', 'v1.12.4', 'clusterclass-quick-start.yaml');
+    writeFileSync(cls, once('enforce-version: "latest"', 'enforce-version: "v1.33"')(readFileSync(cls, 'utf8')));
+    expect((await runCli(['lock', '--upgrade'], { cwd: dir, env })).code).toBe(0);
+    const r = await runCli(['affected', '--base', 'main', '--json'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as AffectedReport;
+    expect(rows(report)).toEqual([['/team-a/dev-1', ['topology-expanded state changed: controlPlane']]]);
+    expect(report.shared).toEqual(['clusterclasses/team-a/quick-start/clusterclass.yaml']);
+  });
+
+  it('a fleet: a variable of one management cluster affects its clusters and names its target', async () => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, CAPIFORM_CACHE_DIR: tempDir('capiform-cache-') };
+    const fleet = readFileSync(new URL('./fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
+    const dir = testdir({ 'capi.config.mjs': fleet, '.gitignore': '.capiform/\n' });
+    fixtureRepository(dir);
+    git(dir, 'init', '-q', '-b', 'main');
+    expect((await runCli(['lock'], { cwd: dir, env })).code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'base');
+    writeFileSync(join(dir, 'capi.config.mjs'), once("variables: { DOCKER_REGION: 'us' }", "variables: { DOCKER_REGION: 'us-2' }")(fleet));
+    expect((await runCli(['lock'], { cwd: dir, env })).code).toBe(0);
+    const r = await runCli(['affected', '--base', 'main', '--json'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as AffectedReport;
+    expect(report.clusters).toEqual([{ target: 'us-east', namespace: 'team-b', name: 'plain', key: 'us-east/team-b/plain', reasons: ['rendered output changed'] }]);
+    expect(report.targets).toEqual(['us-east']);
+    expect(report.shared.every((p) => p.startsWith('targets/us-east/'))).toBe(true);
+    const text = await runCli(['affected', '--base', 'main'], { cwd: dir, env });
+    expect(text.stdout.split('\n')[0]).toBe('us-east/team-b/plain\trendered output changed');
   });
 });
