@@ -73,7 +73,7 @@ function topologyReason(review: ClusterTopologyReview, classChanged: boolean): s
   return undefined;
 }
 
-/** The tree folder of a Cluster object of the index (`clusters/<ns>/<name>/`), by the file it came from. */
+/** The file each Cluster object of the index (`ns/name`) came from: its folder names the cluster the tree gives it. */
 function clusterFiles(index: TreeIndex): Map<string, string> {
   const out = new Map<string, string>();
   for (const o of index.objects.values()) {
