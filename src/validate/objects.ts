@@ -7,30 +7,7 @@ import { FieldPath, validateCustomResource, type FieldError, type JSONSchemaProp
 import { validateCelRules } from '../topology/cel/index.js';
 import { hasCelRules } from '../topology/openapi/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
-import { groupOf, type KindSchema, type SchemaCatalog } from './schemas.js';
-
-/** API groups whose kinds are built into the API server: without an OpenAPI document they are not checked. */
-const builtInGroups = new Set([
-  '',
-  'apps',
-  'batch',
-  'autoscaling',
-  'policy',
-  'rbac.authorization.k8s.io',
-  'admissionregistration.k8s.io',
-  'apiextensions.k8s.io',
-  'apiregistration.k8s.io',
-  'networking.k8s.io',
-  'storage.k8s.io',
-  'scheduling.k8s.io',
-  'coordination.k8s.io',
-  'discovery.k8s.io',
-  'node.k8s.io',
-  'certificates.k8s.io',
-  'events.k8s.io',
-  'flowcontrol.apiserver.k8s.io',
-  'resource.k8s.io',
-]);
+import { builtInGroups, groupOf, type KindSchema, type SchemaCatalog } from './schemas.js';
 
 export interface ObjectsResult {
   findings: Finding[];
