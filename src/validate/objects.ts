@@ -88,8 +88,15 @@ function hasRules(schema: JSONSchemaProps): boolean {
   return known;
 }
 
+/**
+ * The customresource strategy runs the CEL validator from a nil field path on the whole object: rules there see
+ * `apiVersion`, `kind` and `metadata.name`/`generateName`, and their errors print the path as `<nil>`.
+ */
 function celRules(schema: JSONSchemaProps, object: unknown, old: unknown, path: FieldPath): FieldError[] {
-  return validateCelRules(schema, object, old, path === FieldPath.nil() ? '' : path.toString());
+  const root = path === FieldPath.nil();
+  const errors = validateCelRules(schema, object, old, root ? '' : path.toString(), { resourceRoot: root });
+  const nil = FieldPath.nil().toString();
+  return root ? errors.map((e) => (e.field === '' ? { ...e, field: nil, message: `${nil}${e.message}` } : e)) : errors;
 }
 
 function fromFieldError(src: SourceObject, e: FieldError): Finding {

@@ -15,6 +15,8 @@ import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, rea
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
+export { builtInSchemas };
+
 export interface ValidateRequest {
   /** Where relative paths are read from and reported against. */
   cwd: string;
