@@ -28,7 +28,7 @@ export interface BuiltInSchemas {
 const modelsPackage = 'kubernetes-models';
 const apimachineryPackage = '@kubernetes-models/apimachinery';
 const refPrefix = '#/components/schemas/';
-/** Most definitions one kind pulls in (a Pod template reaches about 150); more means the package is not what we read. */
+/** Most definitions one kind pulls in (a Deployment reaches about 110); more means the package is not what we read. */
 const maxDefinitions = 2000;
 
 /** Kubernetes' definitions whose Go types unmarshal themselves: written here as Kubernetes' OpenAPI v3 writes them. */

@@ -1,7 +1,7 @@
 /**
  * The installed `kubernetes-models` package as the source of built-in kinds' schemas: its files are found next to
- * capiform's own modules and read on demand, one kind's definitions at a time (a ConfigMap reads three small files,
- * a Deployment about 150), and kept for the process.
+ * capiform's own modules and read on demand, one kind's definitions at a time (a ConfigMap reads eight small files,
+ * a Deployment about 200), and kept for the process.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
