@@ -94,7 +94,7 @@ rules:
     ]);
   });
 
-  it('reports an unknown top-level field of a ConfigMap and a value of the wrong type', () => {
+  it('reports an unknown top-level field of a ConfigMap as a warning (it may be newer than the definitions) and a value of the wrong type as an error', () => {
     const text = `apiVersion: v1
 kind: ConfigMap
 metadata: { name: settings, namespace: team-a }
@@ -102,7 +102,8 @@ data: { replicas: 3 }
 colour: blue
 `;
     expect(check(text).findings).toEqual([
-      'core.yaml:1: error: ConfigMap team-a/settings: unknown field "colour"',
+      'core.yaml:1: warning: ConfigMap team-a/settings: unknown field "colour" in kubernetes-models@4.3.1\'s definitions\n' +
+        "    hint: it may be newer than that Kubernetes release: pass your cluster's OpenAPI v3 documents with --schemas to check it",
       'core.yaml:1: error: ConfigMap team-a/settings: data.replicas: Invalid value: "integer": data.replicas in body must be of type string: "integer"',
     ]);
   });
@@ -144,7 +145,16 @@ spec:
         x-kubernetes-validations: [{ rule: 'true' }]
   colour: red
 `;
-    expect(check(text).findings).toEqual(['core.yaml:1: error: CustomResourceDefinition widgets.example.com: unknown field "spec.colour"']);
+    expect(check(text).findings).toEqual([
+      'core.yaml:1: warning: CustomResourceDefinition widgets.example.com: unknown field "spec.colour" in kubernetes-models@4.3.1\'s definitions\n' +
+        "    hint: it may be newer than that Kubernetes release: pass your cluster's OpenAPI v3 documents with --schemas to check it",
+    ]);
+  });
+
+  it("a field newer than the package's Kubernetes release (a sidecar's restartPolicy) warns and does not fail", () => {
+    const text = deployment('1').replace('      containers:\n', '      initContainers:\n      - name: proxy\n        image: envoy:1.31\n        restartPolicy: Always\n      containers:\n');
+    const report = validateManifests({ objects: readManifest(text, 'core.yaml').objects, builtIn: builtInSchemas() });
+    expect(report.findings.map((f) => [f.severity, f.field])).toEqual([['warning', 'spec.template.spec.initContainers[0].restartPolicy']]);
   });
 
   it('a Kubernetes OpenAPI document passed with --schemas takes precedence over the built-in definitions', () => {

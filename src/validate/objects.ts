@@ -76,7 +76,16 @@ function schemaFindings(src: SourceObject, found: KindSchema): Finding[] {
   const object = found.custom ? src.object : withoutNulls(src.object, 0);
   // The API server builds a CEL validator only for schemas with rules; without one nothing is left unchecked.
   const result = validateCustomResource(found.schema, object, found.custom && hasRules(found.schema) ? { cel: celRules } : {});
-  const out: Finding[] = result.unknownFields.map((field) => findingAt(src, { severity: 'error', field, message: `unknown field "${field}"` }));
+  const out: Finding[] = result.unknownFields.map((field) =>
+    found.bundled
+      ? findingAt(src, {
+          severity: 'warning',
+          field,
+          message: `unknown field "${field}" in ${found.origin}'s definitions`,
+          hint: "it may be newer than that Kubernetes release: pass your cluster's OpenAPI v3 documents with --schemas to check it",
+        })
+      : findingAt(src, { severity: 'error', field, message: `unknown field "${field}"` }),
+  );
   for (const e of result.errors) out.push(fromFieldError(src, e));
   return out;
 }

@@ -17,6 +17,11 @@ export interface KindSchema {
   readonly custom: boolean;
   /** Whether the version is served (`spec.versions[].served`). */
   readonly served: boolean;
+  /**
+   * Read from the built-in schemas' package rather than the inputs: its Kubernetes release can be older than the
+   * cluster's, so a field it does not know may be a newer field, not a mistake.
+   */
+  readonly bundled?: boolean;
 }
 
 export class SchemaCatalog {
@@ -34,7 +39,7 @@ export class SchemaCatalog {
     const found = this.kinds.get(k);
     if (found || !this.builtIn || this.builtInMisses.has(k) || !builtInGroups.has(groupOf(apiVersion))) return found;
     const doc = this.builtIn.documentFor(apiVersion, kind);
-    if (doc) this.addOpenApiDocument(doc, this.builtIn.origin, this.builtIn.origin);
+    if (doc) this.addOpenApiDocument(doc, this.builtIn.origin, this.builtIn.origin, true);
     const added = this.kinds.get(k);
     if (!added) this.builtInMisses.add(k);
     return added;
@@ -76,7 +81,7 @@ export class SchemaCatalog {
   }
 
   /** Adds every kind a Kubernetes OpenAPI v3 document declares (`x-kubernetes-group-version-kind`). */
-  addOpenApiDocument(doc: Record<string, unknown>, file: string, origin = 'openapi'): number {
+  addOpenApiDocument(doc: Record<string, unknown>, file: string, origin = 'openapi', bundled = false): number {
     const components = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
     const resolver = new RefResolver(components);
     let added = 0;
@@ -91,7 +96,7 @@ export class SchemaCatalog {
         // Lists, options and status are declared too; only the kinds manifests hold matter, and the first wins.
         const k = key(apiVersion, gvk.kind);
         if (this.kinds.has(k)) continue;
-        this.kinds.set(k, { schema: resolver.resolve(name), origin, file, custom: false, served: true });
+        this.kinds.set(k, { schema: resolver.resolve(name), origin, file, custom: false, served: true, bundled });
         added++;
       }
     }
