@@ -14,6 +14,7 @@ import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError,
 import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
+import { enforceContract, lintResolvedProviders, type ContractFinding } from './contract-lint.js';
 import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
@@ -90,13 +91,14 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     if (!render) {
       const run = await resolved(request);
       await recordArtifacts(run.ctx, run.resolved);
-      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved) });
+      const findings = await lintResolvedProviders(config, run.resolved);
+      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings });
       continue;
     }
     const one = await assembled(request, render, false);
     const prefix = `${config.tree!}/`;
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
-    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock });
+    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [] });
   }
   const files = runs.flatMap((r) => r.files);
   sortTree(files);
@@ -142,6 +144,8 @@ interface FleetRun {
   rendered: RenderContext | undefined;
   files: TreeFile[];
   lock: LockModel;
+  /** `lock`: the provider-contract findings of this management cluster's providers. */
+  findings: ContractFinding[];
 }
 
 function lockTargetsOf(text: string, where: string): string[] {
@@ -239,14 +243,19 @@ export async function renderInMemory(opts: PipelineRequest): Promise<PipelineRes
 /** `capiform lock`: resolves the config and writes the lock alone. */
 export async function lockProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
-    const { ctx, lock, changed, lockPath, result } = await assembledFleet(opts, undefined, false);
-    return result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' });
+    const { ctx, runs, lock, changed, lockPath, result } = await assembledFleet(opts, undefined, false);
+    const contractFindings = runs.flatMap((r) => r.findings);
+    await enforceContract(opts.config, contractFindings);
+    return { ...result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' }), contractFindings };
   }
   const run = await resolved(opts);
   await recordArtifacts(run.ctx, run.resolved);
   const lock = lockModel(run.ctx, run.project, run.resolved);
+  // The lint reads the release but never the lock: its findings cannot change the lock's bytes.
+  const contractFindings = await lintResolvedProviders(opts.config, run.resolved);
+  await enforceContract(opts.config, contractFindings);
   const lockWritten = applyLock(run.ctx, run.project.lockPath, lock.lock, lock.changed);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none' };
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings };
 }
 
 const compositions = { render: renderProject, check: checkProject, memory: renderInMemory, lock: lockProject } as const;

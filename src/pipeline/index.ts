@@ -8,6 +8,7 @@
  */
 export { checkProject, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
 export type { ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+export { formatContractFindings, type ContractFinding } from './contract-lint.js';
 export { buildBundle, type BundleRequest, type BundleResult } from './bundle.js';
 export { configImageOverrides, upstreamTree } from './images.js';
 export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/index.js';
 import type { ArtifactCache, Lock, LockDrift, LockFile } from '../lock/index.js';
 import type { OmittedObject, Shard, TreeChanges, TreeFile } from '../render/index.js';
 import type { HttpClient, ProgressListener, RepositoryFactory, RepositoryRef } from '../resolve/index.js';
+import type { ContractFinding } from './contract-lint.js';
 
 export type { OmittedObject } from '../render/index.js';
 
@@ -73,4 +74,6 @@ export interface PipelineResult {
   changes: TreeChanges | undefined;
   omitted: OmittedObject[];
   repaired: 'none' | 'discarded' | 'completed';
+  /** `lock`: the provider-contract findings of the providers it resolved (none with `contractLint: "off"`). */
+  contractFindings?: ContractFinding[];
 }
