@@ -200,6 +200,7 @@ export function checkTarget(config: ResolvedConfig, target: string): void {
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
     const { ctx, runs, files, text, changed, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
+    if (opts.validate !== false) await validateFleet(opts.config.dir, runs);
     const { changes, repaired } = applyTree(ctx, files, verified, text, scope);
     for (const r of runs) if (r.rendered) saveTreeCache(r.rendered.cache, scope, `${r.config.tree!}/`);
     return result({ lockWritten: changed, changes, repaired });
@@ -213,6 +214,20 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
   saveTreeCache(rendered.cache, scope);
   return result({ lockWritten: lock.changed, changes, repaired });
+}
+
+/**
+ * A fleet's `render` validates each management cluster's tree as the single form does its own: the changed cluster
+ * and ClusterClass files of `targets/<name>/`, against the CRDs of that management cluster's providers.
+ */
+async function validateFleet(dir: string, runs: readonly FleetRun[]): Promise<void> {
+  const trees = runs.map((r) => {
+    const prefix = `${r.config.tree!}/`;
+    const own = r.files.map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
+    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target! };
+  });
+  if (trees.every((t) => t.toCheck.length === 0)) return;
+  (await import('./validate/index.js')).validateRenderedTrees(trees);
 }
 
 /**
