@@ -200,12 +200,16 @@ export function checkTarget(config: ResolvedConfig, target: string): void {
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
     const { ctx, runs, files, text, changed, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
+    const contractFindings = await lintRelocked(runs);
+    await enforceContract(opts.config, contractFindings);
     if (opts.validate !== false) await validateFleet(opts.config.dir, runs);
     const { changes, repaired } = applyTree(ctx, files, verified, text, scope);
     for (const r of runs) if (r.rendered) saveTreeCache(r.rendered.cache, scope, `${r.config.tree!}/`);
-    return result({ lockWritten: changed, changes, repaired });
+    return { ...result({ lockWritten: changed, changes, repaired }), contractFindings };
   }
   const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
+  const contractFindings = await lintRelocked([{ config: opts.config, run, lock }]);
+  await enforceContract(opts.config, contractFindings);
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
@@ -213,7 +217,17 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   }
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
   saveTreeCache(rendered.cache, scope);
-  return result({ lockWritten: lock.changed, changes, repaired });
+  return { ...result({ lockWritten: lock.changed, changes, repaired }), contractFindings };
+}
+
+/**
+ * A `render` that writes a new or changed lock (section) resolves like `lock`, so it lints the providers it pins like
+ * `lock` does; a render from the lock as it is lints nothing (the lock was linted when it was written).
+ */
+async function lintRelocked(runs: ReadonlyArray<{ config: ResolvedConfig; run: { resolved: ResolvedProject }; lock: LockModel }>): Promise<ContractFinding[]> {
+  const out: ContractFinding[] = [];
+  for (const r of runs) if (r.lock.changed) out.push(...(await lintResolvedProviders(r.config, r.run.resolved)));
+  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The provider-contract lint at lock time: every provider `lock` resolved is checked on the release files the lock
- * pins (its components, metadata.yaml and the templates the clusters use), with the rules of `validate --contract`.
+ * pins (its components, metadata.yaml and the templates the clusters use), with the rules of `validate --contract`
+ * (but for `template.topology-class`, which needs the whole release: a class file the lock does not pin may exist).
  * Real releases break MUST rules (CAPA's contract labels, CAPZ's template names), so by default the findings are only
  * reported; `contractLint: "strict"` turns a MUST violation into a failed lock. Findings never change the lock.
  */
@@ -30,7 +31,7 @@ export async function lintResolvedProviders(config: ResolvedConfig, resolved: Re
       const bytes = await store.read(source, r.version, name);
       if (bytes !== null) files.push({ name, text: decodeUtf8(bytes, r.repo.fileLocation(r.version, name), { keepBom: true }) });
     }
-    findings.push(...lintProviderRelease({ label: r.provider.label, version: r.version, files }));
+    findings.push(...lintProviderRelease({ label: r.provider.label, version: r.version, files, partial: true }));
   }
   const sorted = sortFindings(findings);
   return config.target === undefined ? sorted : sorted.map((f) => ({ ...f, target: config.target! }));

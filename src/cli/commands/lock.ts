@@ -3,10 +3,9 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { contractPattern } from '../../config/index.js';
 import type { Lock } from '../../lock/index.js';
-import type { ContractFinding } from '../../pipeline/index.js';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
-import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
+import { contractSummary, lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, printContractFindings, redacting } from './pipeline-shared.js';
 
 export function registerLock(program: Command, io: CliIO): void {
   program
@@ -75,28 +74,4 @@ export function registerLock(program: Command, io: CliIO): void {
         throw redactError(err);
       }
     });
-}
-
-const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** `lock --json`: the provider-contract lint's result, next to the versions. */
-function contractSummary(findings: readonly ContractFinding[]): { errors: number; warnings: number; findings: readonly ContractFinding[] } {
-  return { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length, findings };
-}
-
-/**
- * The provider-contract findings on stderr, one line each, and a summary; `--quiet` keeps only the MUST violations.
- * They do not fail the lock unless the config says `contractLint: "strict"` (then the run failed before this).
- */
-async function printContractFindings(io: CliIO, findings: readonly ContractFinding[], quiet: boolean): Promise<void> {
-  const shown = quiet ? findings.filter((f) => f.severity === 'error') : findings;
-  if (shown.length === 0) return;
-  const { formatContractFindings } = await import('../../pipeline/index.js');
-  for (const line of await formatContractFindings(shown)) io.stderr(`${line}\n`);
-  if (quiet) return;
-  const { errors, warnings } = contractSummary(findings);
-  const releases = new Set(findings.map((f) => `${f.target ?? ''}\0${f.file.split('/').slice(0, 2).join('/')}`)).size;
-  io.stderr(
-    `provider contract: ${count(errors, 'error')}, ${count(warnings, 'warning')} in ${count(releases, 'provider')} (locked anyway; contractLint: "strict" refuses MUST violations, "off" skips the lint)\n`,
-  );
 }
