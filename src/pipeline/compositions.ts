@@ -14,13 +14,13 @@ import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError,
 import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
-import { enforceContract, lintResolvedProviders, type ContractFinding } from './contract-lint.js';
+import { enforceContract, lintResolvedProviders } from './contract-lint.js';
 import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
 import { recordArtifacts, renderTree } from './render-stage.js';
 import { resolveProject, type ResolvedProject } from './resolve-stage.js';
-import type { PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+import type { ContractFinding, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
 
 async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; project: ProjectState; resolved: ResolvedProject }> {
   const ctx = pipelineContext(opts);

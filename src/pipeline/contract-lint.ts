@@ -10,9 +10,7 @@ import { InputError } from '../errors.js';
 import type { Finding } from '../validate/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
 import type { ResolvedProject } from './resolve-stage.js';
-
-/** A lock-time finding; in a fleet, the management cluster whose section resolved the provider. */
-export type ContractFinding = Finding & { readonly target?: string };
+import type { ContractFinding } from './types.js';
 
 /**
  * Lints the providers of `resolved` (cert-manager is no CAPI provider). Reads through the artifact store, which has
