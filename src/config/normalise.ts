@@ -149,6 +149,7 @@ function resolveTarget(parsed: ParsedConfig, name: string, target: ParsedTarget,
     secrets: resolveSecrets(parsed),
     templates: { hashNames },
     output: parsed.output ?? 'components',
+    contractLint: parsed.contractLint ?? 'warn',
     clusters: resolveClusters(target.clusters, hashNames, prefix, env),
     // Paths in the repository point into the target's folder; names and destination keep management clusters apart
     // when one Argo CD syncs them all.
@@ -192,6 +193,7 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     secrets: resolveSecrets(parsed),
     templates,
     output: parsed.output ?? 'components',
+    contractLint: parsed.contractLint ?? 'warn',
     clusters: fleet ? [] : resolveClusters(parsed.clusters, templates.hashNames, '', env),
     // A fleet's own `argocd` is its one ApplicationSet (generator "clusters"); otherwise each target has its glue.
     argocd: !fleet || parsed.argocd?.generator === 'clusters' ? resolveArgoCd(parsed.argocd) : undefined,

@@ -350,6 +350,12 @@ export const configSchema = z
       .describe(
         'How providers/<label>/ holds each provider: "components" (default: the rendered components, as clusterctl installs them) or "operator" (a Cluster API Operator provider object carrying manager, deployment, images, variables as a Secret reference and patches, with its release in a ConfigMap).',
       ),
+    contractLint: z
+      .enum(['warn', 'strict', 'off'])
+      .optional()
+      .describe(
+        'The provider-contract lint `capiform lock` runs over every provider it resolves: "warn" (default: findings on stderr, the lock is written), "strict" (a MUST violation fails the lock, exit 2, and leaves capi.lock.yaml untouched) or "off".',
+      ),
   })
   .describe('capiform configuration (capi.config.ts).');
 

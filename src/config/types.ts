@@ -121,6 +121,9 @@ export interface ResolvedArgoCd {
   readonly automated: false | { prune: boolean; selfHeal: boolean } | undefined;
 }
 
+/** "warn": findings are printed; "strict": a MUST violation fails `lock`; "off": no lint. */
+export type ContractLintMode = 'warn' | 'strict' | 'off';
+
 /** The fully defaulted, read-only config every later stage uses. */
 export interface ResolvedConfig {
   /** Absolute path of the config file. */
@@ -149,4 +152,6 @@ export interface ResolvedConfig {
   readonly tree?: string;
   /** How providers/<label>/ holds each provider (absent: "components"). */
   readonly output?: 'components' | 'operator';
+  /** What `lock` does with provider-contract findings (absent: "warn"); a fleet's management clusters share it. */
+  readonly contractLint?: ContractLintMode;
 }

@@ -7,7 +7,8 @@
  * reads and checks is ./validate: each has a door of its own for commands that need only that.
  */
 export { checkProject, checkTarget, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
-export type { ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+export type { ContractFinding, ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+export { formatContractFindings } from './contract-lint.js';
 export { buildBundle, type BundleRequest, type BundleResult } from './bundle.js';
 export { configImageOverrides, upstreamTree } from './images.js';
 export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';

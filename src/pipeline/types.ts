@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/index.js';
 import type { ArtifactCache, Lock, LockDrift, LockFile } from '../lock/index.js';
 import type { OmittedObject, Shard, TreeChanges, TreeFile } from '../render/index.js';
 import type { HttpClient, ProgressListener, RepositoryFactory, RepositoryRef } from '../resolve/index.js';
+import type { Finding } from '../validate/index.js';
 
 export type { OmittedObject } from '../render/index.js';
 
@@ -11,6 +12,9 @@ export type { OmittedObject } from '../render/index.js';
  * and records artifacts only; `memory` writes nothing and returns every file with its contents (`diff --render`).
  */
 export type PipelineMode = 'render' | 'check' | 'lock' | 'memory';
+
+/** A provider-contract finding of `lock`; in a fleet, the management cluster whose section resolved the provider. */
+export type ContractFinding = Finding & { readonly target?: string };
 
 /** What every composition takes. */
 export interface PipelineRequest {
@@ -76,4 +80,6 @@ export interface PipelineResult {
   changes: TreeChanges | undefined;
   omitted: OmittedObject[];
   repaired: 'none' | 'discarded' | 'completed';
+  /** `lock`: the provider-contract findings of the providers it resolved (none with `contractLint: "off"`). */
+  contractFindings?: ContractFinding[];
 }

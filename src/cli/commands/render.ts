@@ -4,7 +4,7 @@ import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../exit-status.js';
 import { withBundle } from './bundle-option.js';
-import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
+import { contractSummary, lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, printContractFindings, redacting, shortList } from './pipeline-shared.js';
 
 export function registerRender(program: Command, io: CliIO): void {
   program
@@ -46,17 +46,19 @@ export function registerRender(program: Command, io: CliIO): void {
               return r.repaired === 'none' ? { ...r, repaired } : r;
             });
         const ch = res.changes!;
+        const findings = res.contractFindings ?? [];
         const differing = [...ch.added, ...ch.changed, ...ch.removed].sort();
         if (local.check && res.lockChanged) differing.unshift('capi.lock.yaml');
         if (opts.json) {
           out.stdout(
             `${JSON.stringify(
-              { check: Boolean(local.check), ...target, ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired },
+              { check: Boolean(local.check), ...target, ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired, ...(findings.length > 0 ? { contractLint: contractSummary(findings) } : {}) },
               null,
               2,
             )}\n`,
           );
         }
+        if (!opts.json) await printContractFindings(out, findings, opts.quiet ?? false);
         if (res.repaired !== 'none') say(`repaired an interrupted earlier render (${res.repaired} its staged changes)`);
         if (res.omitted.length > 0 && !opts.json && !opts.quiet) {
           out.stderr('objects left out because they would hold credentials; provision them by other means (external-secrets, SOPS):\n');
