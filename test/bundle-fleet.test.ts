@@ -87,6 +87,7 @@ describe('bundle of a fleet', () => {
     }
     // Zarf pulls the upstream source; the manifests name the mirror.
     expect(components.find((c) => c.name === 'infrastructure-docker')!.images).toEqual(['registry.k8s.io/cluster-api/capd-controller:v0.0.0']);
+    expect(text('images.txt')).toContain('registry.k8s.io/cluster-api/capd-controller:v0.0.0 registry.internal/eu/capd-controller:v0.0.0\n');
     expect(components.find((c) => c.name === 'clusters')!.manifests[0]!.files).toEqual(['tree/targets/eu-west/clusters/team-b/namespace.yaml', 'tree/targets/eu-west/clusters/team-b/plain/cluster.yaml']);
 
     const capd = text('operator/infrastructure-docker.yaml');
