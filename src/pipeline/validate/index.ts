@@ -13,6 +13,9 @@ import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/inde
 import { treeRoots } from '../../render/index.js';
 import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
+import { builtInSchemas } from './kubernetes-models.js';
+
+export { builtInSchemas };
 
 export interface ValidateRequest {
   /** Where relative paths are read from and reported against. */
@@ -44,6 +47,7 @@ export function validateProject(req: ValidateRequest): ValidationReport {
     objects: [...inputs.objects, ...expanded.objects],
     schemaObjects: [...schemaFiles.objects, ...projectCrds.objects],
     openApiDocuments: [...inputs.openApiDocuments, ...schemaFiles.openApiDocuments],
+    builtIn: builtInSchemas(),
   });
   return expanded.findings.length === 0 ? report : reportOf([...report.findings, ...expanded.findings], report.objects, report.checked, report.unchecked);
 }
@@ -160,7 +164,7 @@ export function validateRendered(
         .filter(wanted)
         .flatMap((doc) => readManifest(doc, f.path).objects.filter((o) => isCrd(o.object)));
     });
-  const report = validateManifests({ objects, schemaObjects }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
   const errors = report.findings.filter((f) => f.severity === 'error');
   if (errors.length === 0) return;
   const listed = errors.slice(0, maxListedFindings).map((f) => `  ${formatFinding(f)}`);
