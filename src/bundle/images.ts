@@ -25,6 +25,7 @@ import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type 
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { kubeadmImages } from './kubeadm-images.js';
 import { isOperatorForm, operatorWorkloads } from './operator-images.js';
+import { targetRoot } from './tree-roots.js';
 
 export interface ImageUse {
   /** Tree file: `providers/cluster-api/components.yaml`. */
@@ -159,11 +160,6 @@ export function imagesOfObjects(objects: readonly KubeObject[], file: string, pr
     }
   }
   return out;
-}
-
-/** The management cluster folder a fleet's tree path lies in (`targets/<name>/`), or `''` in the single form. */
-function targetRoot(path: string): string {
-  return /^targets\/[^/]+\//.exec(path)?.[0] ?? '';
 }
 
 /** Which rule a tree file follows, or null for files that hold no workloads (kustomizations, Argo CD glue). */

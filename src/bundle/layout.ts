@@ -7,6 +7,7 @@ import { compareBytes, sha256Hex } from '../cache/index.js';
 import { IntegrityError } from '../errors.js';
 import type { ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
+import { managementRoots } from './tree-roots.js';
 import type { ImageOverrides } from '../render/components/index.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
@@ -40,8 +41,11 @@ export interface BundleInput {
   /** `images:` for clusterctl.yaml (the config's global and per-provider overrides). */
   readonly imageOverrides?: ImageOverrides;
   readonly extras?: readonly Extra[];
-  /** The config's provider settings, variables and images for the operator form's provider objects. */
-  readonly operator?: OperatorSettings;
+  /**
+   * The config's provider settings, variables and images for the operator form's provider objects; in a fleet, those
+   * of each management cluster the tree holds (by name).
+   */
+  readonly operator?: OperatorSettings | ((target: string | undefined) => OperatorSettings | undefined);
 }
 
 /** The components file a lock entry recorded (`infrastructure-components-development.yaml` for CAPD's dev release). */
@@ -159,70 +163,95 @@ function zarfName(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'capi';
 }
 
+/**
+ * One component per provider and cert-manager (its manifests and images) and an optional `clusters` one. A fleet
+ * bundle holding several management clusters gets them per management cluster, named `<target>-<label>` and optional
+ * (a cluster installs one management stack: `zarf package deploy --components '<target>-*'`); a provider that
+ * management cluster does not run gets none.
+ */
 function zarfPackage(name: string, lock: Lock, tree: readonly BundleTreeFile[], images: readonly ImageRecord[]): string {
-  const groups: { name: string; dir: string }[] = [];
-  if (lock.certManager) groups.push({ name: 'cert-manager', dir: 'providers/cert-manager/' });
-  for (const p of lock.providers) groups.push({ name: p.label, dir: `providers/${p.label}/` });
+  const roots = managementRoots(tree.map((f) => f.path));
+  const several = roots.length > 1;
   let out = `kind: ZarfPackageConfig\nmetadata:\n  name: ${q(zarfName(name))}\n  description: ${q('Cluster API management stack rendered by capiform')}\n  version: ${q(lock.providers[0]?.version ?? '0.0.0')}\ncomponents:\n`;
   const manifestFiles = (prefix: string): string[] =>
     tree
       .filter((f) => f.path.startsWith(prefix) && !/kustomization\.yaml$/.test(f.path))
       .map((f) => `${treeDir}/${f.path}`)
       .sort(compareBytes);
-  for (const g of groups) {
-    const imgs = sourcesOf(images.filter((r) => r.usedBy.some((u) => u.file.startsWith(g.dir))));
-    out += `- name: ${q(zarfName(g.name))}\n  required: true\n`;
-    if (imgs.length > 0) out += `  images:\n${yamlList(imgs, '  ')}`;
-    out += `  manifests:\n  - name: ${q(zarfName(g.name))}\n    files:\n${yamlList(manifestFiles(g.dir), '    ')}`;
-  }
-  const clusterFiles = [...manifestFiles('clusterclasses/'), ...manifestFiles('clusters/')];
-  if (clusterFiles.length > 0) {
-    const imgs = sourcesOf(images.filter((r) => r.usedBy.some((u) => u.file.startsWith('clusters/') || u.file.startsWith('clusterclasses/'))));
-    out += `- name: clusters\n  required: false\n`;
-    if (imgs.length > 0) out += `  images:\n${yamlList(imgs, '  ')}`;
-    out += `  manifests:\n  - name: clusters\n    files:\n${yamlList(clusterFiles, '    ')}`;
+  const component = (componentName: string, required: boolean, dirs: readonly string[], files: readonly string[]): string => {
+    const imgs = sourcesOf(images.filter((r) => r.usedBy.some((u) => dirs.some((d) => u.file.startsWith(d)))));
+    const n = q(zarfName(componentName));
+    let c = `- name: ${n}\n  required: ${required}\n`;
+    if (imgs.length > 0) c += `  images:\n${yamlList(imgs, '  ')}`;
+    return `${c}  manifests:\n  - name: ${n}\n    files:\n${yamlList(files, '    ')}`;
+  };
+  for (const root of roots) {
+    const named = (label: string): string => (several ? `${root.target}-${label}` : label);
+    const labels = [...(lock.certManager ? ['cert-manager'] : []), ...lock.providers.map((p) => p.label)];
+    for (const label of labels) {
+      const dir = `${root.prefix}providers/${label}/`;
+      const files = manifestFiles(dir);
+      // The single form keeps a component per locked provider; a fleet's union lock names providers some management
+      // clusters do not run.
+      if (root.target !== undefined && files.length === 0) continue;
+      out += component(named(label), !several, [dir], files);
+    }
+    const clusterDirs = [`${root.prefix}clusterclasses/`, `${root.prefix}clusters/`];
+    const clusterFiles = clusterDirs.flatMap(manifestFiles);
+    if (clusterFiles.length > 0) out += component(named('clusters'), false, clusterDirs, clusterFiles);
   }
   return out;
 }
 
-function targetNamespaceOf(tree: readonly BundleTreeFile[], label: string): string {
-  const comp = tree.find((f) => f.path === `providers/${label}/components.yaml`);
+function targetNamespaceOf(tree: readonly BundleTreeFile[], providerDir: string, label: string): string {
+  const comp = tree.find((f) => f.path === `${providerDir}components.yaml`);
   const m = comp ? /(?:^|\n)kind: Namespace\n(?:[^\n]*\n)*?metadata:\n(?:  [^\n]*\n)*?  name: ([^\s]+)\n/.exec(comp.content) : null;
   return m?.[1] ?? `${label}-system`;
 }
 
-/** The Cluster API Operator's air-gapped form: per provider, its release in a ConfigMap and the provider object. */
+/**
+ * The Cluster API Operator's air-gapped form: per provider, its release in a ConfigMap and the provider object, as
+ * `operator/<label>.yaml`; per management cluster (`operator/<target>/<label>.yaml`) when the tree holds several.
+ */
 function operatorFiles(
   lock: Lock,
   tree: readonly BundleTreeFile[],
-  settings: OperatorSettings | undefined,
+  settings: BundleInput['operator'],
   read: (label: string, version: string, name: string) => Uint8Array,
 ): ArchiveFile[] {
   const out: ArchiveFile[] = [];
-  for (const p of lock.providers) {
-    // A tree rendered in operator form already holds this file, made from the same lock and config with the
-    // components rendered in memory (their namespace and relocated images), which this tree no longer has.
-    const rendered = tree.find((f) => f.path === `providers/${p.label}/operator.yaml`);
-    if (rendered) {
-      const text = rendered.content;
-      out.push({ path: `operator/${p.label}.yaml`, content: text.startsWith(`${generatedHeader}\n`) ? text.slice(generatedHeader.length + 1) : text });
-      continue;
+  const roots = managementRoots(tree.map((f) => f.path));
+  for (const root of roots) {
+    const outDir = roots.length > 1 ? `operator/${root.target}/` : 'operator/';
+    const rootSettings = typeof settings === 'function' ? settings(root.target) : settings;
+    for (const p of lock.providers) {
+      const dir = `${root.prefix}providers/${p.label}/`;
+      // A fleet's union lock names providers some management clusters do not run.
+      if (root.target !== undefined && !tree.some((f) => f.path.startsWith(dir))) continue;
+      // A tree rendered in operator form already holds this file, made from the same lock and config with the
+      // components rendered in memory (their namespace and relocated images), which this tree no longer has.
+      const rendered = tree.find((f) => f.path === `${dir}operator.yaml`);
+      if (rendered) {
+        const text = rendered.content;
+        out.push({ path: `${outDir}${p.label}.yaml`, content: text.startsWith(`${generatedHeader}\n`) ? text.slice(generatedHeader.length + 1) : text });
+        continue;
+      }
+      const text = (name: string): string => Buffer.from(read(p.label, p.version, name)).toString('utf8');
+      const content = operatorManifests(
+        {
+          name: p.name,
+          type: p.type,
+          label: p.label,
+          version: p.version,
+          namespace: targetNamespaceOf(tree, dir, p.label),
+          components: text(componentsFileOf(p)),
+          metadata: text('metadata.yaml'),
+          renderedComponents: tree.find((f) => f.path === `${dir}components.yaml`)?.content,
+        },
+        rootSettings,
+      );
+      if (content !== undefined) out.push({ path: `${outDir}${p.label}.yaml`, content });
     }
-    const text = (name: string): string => Buffer.from(read(p.label, p.version, name)).toString('utf8');
-    const content = operatorManifests(
-      {
-        name: p.name,
-        type: p.type,
-        label: p.label,
-        version: p.version,
-        namespace: targetNamespaceOf(tree, p.label),
-        components: text(componentsFileOf(p)),
-        metadata: text('metadata.yaml'),
-        renderedComponents: tree.find((f) => f.path === `providers/${p.label}/components.yaml`)?.content,
-      },
-      settings,
-    );
-    if (content !== undefined) out.push({ path: `operator/${p.label}.yaml`, content });
   }
   return out;
 }

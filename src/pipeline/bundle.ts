@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { bundleFiles, checkLockedFiles, defaultBundleName, imagesOfTree, lockedFileReader, mtimeFromEnv, readProjectLock, readTree, writeArchive, type Extra } from '../bundle/index.js';
 import type { LockedFile } from '../lock/index.js';
+import type { OperatorSettings } from '../render/index.js';
 import type { ProgressListener } from '../resolve/index.js';
 import { checkTarget } from './compositions.js';
 import { configImageOverrides, upstreamTree } from './images.js';
@@ -53,8 +54,7 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
   // Release files are checked against the lock before anything renders from them (and read once).
   const read = memoized(lockedFileReader(dir, req.env));
   checkLockedFiles(lock.lock, read);
-  // A fleet's images are listed as its tree names them (after `images:` relocation).
-  const sources = config.targets ? undefined : await upstreamTree(config, { env: req.env, onProgress: req.onProgress });
+  const sources = await upstreamTree(config, { env: req.env, onProgress: req.onProgress });
   const images = imagesOfTree(tree, { ...(sources ? { sources } : {}), overrides: imageOverrides });
   const files = bundleFiles({
     name,
@@ -66,7 +66,8 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
     images,
     imageOverrides,
     extras: req.extras,
-    operator: { providers: config.providers, variables: config.variables, images: config.images },
+    // A fleet's provider objects carry each management cluster's own settings (its providers, variables, images).
+    operator: (t) => operatorSettings(t === undefined ? config : config.targets?.find((c) => c.target === t)),
   });
   const archive = writeArchive(
     files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
@@ -75,6 +76,10 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
   const out = req.target(name);
   writeFileAtomic(out, archive);
   return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
+}
+
+function operatorSettings(config: ResolvedConfig | undefined): OperatorSettings | undefined {
+  return config && { providers: config.providers, variables: config.variables, images: config.images };
 }
 
 function memoized(read: (label: string, version: string, file: LockedFile) => Uint8Array): (label: string, version: string, file: LockedFile) => Uint8Array {

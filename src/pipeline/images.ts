@@ -17,11 +17,13 @@ export function configImageOverrides(config: ResolvedConfig): ImageOverrides {
 
 /**
  * The tree as it would render without any `images:` relocation (in memory, from the lock): where every image
- * comes from. `undefined` when the config relocates nothing, so the tree already names the sources.
+ * comes from. `undefined` when the config relocates nothing, so the tree already names the sources. A fleet renders
+ * every management cluster without its own relocation too.
  */
 export async function upstreamTree(config: ResolvedConfig, opts: { env: NodeJS.ProcessEnv; onProgress: ProgressListener | undefined }): Promise<readonly TreeFileInput[] | undefined> {
-  if (Object.keys(configImageOverrides(config)).length === 0) return undefined;
-  const plain: ResolvedConfig = { ...config, images: {}, providers: config.providers.map((p) => ({ ...p, images: undefined })) };
+  if (![config, ...(config.targets ?? [])].some((c) => Object.keys(configImageOverrides(c)).length > 0)) return undefined;
+  const unrelocated = (c: ResolvedConfig): ResolvedConfig => ({ ...c, images: {}, providers: c.providers.map((p) => ({ ...p, images: undefined })) });
+  const plain: ResolvedConfig = { ...unrelocated(config), ...(config.targets ? { targets: config.targets.map(unrelocated) } : {}) };
   const res = await renderInMemory({ config: plain, env: opts.env, onProgress: opts.onProgress });
   return res.files;
 }
