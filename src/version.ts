@@ -11,12 +11,25 @@ import { fileURLToPath } from 'node:url';
 let versionMemo: string | undefined;
 let codeMemo: string | undefined;
 
+/** package.json beside src/ or dist/, or two levels up from the bundled CLI (dist/bundle/). */
+function packageJsonText(): string {
+  try {
+    return readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  }
+}
+
 export function capiformVersion(): string {
-  versionMemo ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  versionMemo ??= (JSON.parse(packageJsonText()) as { version: string }).version;
   return versionMemo;
 }
 
-/** Digest of every module of this capiform (src/ or dist/; declaration files do not run) and the YAML library's version. */
+/**
+ * Digest of every module of this capiform (src/, dist/, or the bundled CLI's dist/bundle/: the folder of this module;
+ * declaration files do not run) and the YAML library's version.
+ */
 function walkedDigest(base: string): string {
   const h = createHash('sha256');
   const walk = (dir: string): void => {
@@ -62,9 +75,12 @@ function codeDigest(): string {
   return codeMemo;
 }
 
-/** Writes the stamp `codeDigest` reads (the build's last step; see package.json `build`). Returns the digest. */
-export function stampCodeDigest(): string {
-  const base = dirname(fileURLToPath(import.meta.url));
+/**
+ * Writes the stamp `codeDigest` reads into `dir` (this module's folder unless given: the bundled CLI's folder has its
+ * own), as the build's last step (scripts/stamp-code-digest.mjs). Returns the digest.
+ */
+export function stampCodeDigest(dir?: string): string {
+  const base = dir ?? dirname(fileURLToPath(import.meta.url));
   const digest = walkedDigest(base);
   writeFileSync(join(base, stampFile), `${JSON.stringify({ digest })}\n`);
   return digest;

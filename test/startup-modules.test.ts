@@ -3,12 +3,13 @@
  * `render --check` and `--version` must not pull in the parts of capiform and the packages they do not use (the
  * validator, the topology engine, zod, jiti, octokit, CEL, RE2, handlebars, the `yaml` package for portable files):
  * one import in the wrong place once put ~20 modules back on `generate`'s path unnoticed. No timing here: each command
- * runs in a real process with a hook that lists every module it loads, and the list is checked.
+ * runs in a real process (the CLI built as `npm run build` builds it) with a hook that lists every module it loads,
+ * and the sources of each bundled chunk (from its source map), and the list is checked.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compiledCli } from './helpers/compiled-cli.js';
 import { tempDir, testdir } from './helpers/testdir.js';
@@ -60,6 +61,15 @@ beforeAll(async () => {
   );
 }, 120_000);
 
+/** The source files a bundled chunk was built from (absolute paths), from its source map. */
+function sourcesOf(module: string): string[] {
+  if (!module.startsWith('file:') || !module.endsWith('.js')) return [];
+  const file = fileURLToPath(module);
+  if (!existsSync(`${file}.map`)) return [];
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+  return map.sources.map((s) => resolve(dirname(file), s));
+}
+
 /** Runs the CLI and returns the modules it loaded (file URLs and paths), after checking it succeeded. */
 function modulesOf(argv: string[], cwd: string, env: Record<string, string> = {}): string[] {
   const list = join(tempDir('capiform-modules-'), 'modules.txt');
@@ -72,9 +82,11 @@ function modulesOf(argv: string[], cwd: string, env: Record<string, string> = {}
   });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
-  const modules = readFileSync(list, 'utf8').split('\n').filter(Boolean);
+  const loaded = readFileSync(list, 'utf8').split('\n').filter(Boolean);
+  // A chunk of the bundled CLI stands for the sources its source map lists.
+  const modules = loaded.flatMap((m) => [m, ...sourcesOf(m)]);
   // The hook saw the CLI itself: an empty list would pass every check below.
-  expect(modules.some((m) => m.endsWith('/src/cli/main.js'))).toBe(true);
+  expect(modules.some((m) => m.endsWith('/src/cli/main.ts'))).toBe(true);
   return modules;
 }
 
