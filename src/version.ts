@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 let versionMemo: string | undefined;
 let codeMemo: string | undefined;
 
-/** package.json beside src/ or dist/, or two levels up from the bundled CLI (dist/bundle/). */
+/** package.json beside src/ or dist/, or two levels up from the bundled CLI (dist/cli-bundle/). */
 function packageJsonText(): string {
   try {
     return readFileSync(new URL('../package.json', import.meta.url), 'utf8');
@@ -27,8 +27,8 @@ export function capiformVersion(): string {
 }
 
 /**
- * Digest of every module of this capiform (src/, dist/, or the bundled CLI's dist/bundle/: the folder of this module;
- * declaration files do not run) and the YAML library's version.
+ * Digest of every module of this capiform (src/, dist/, or the bundled CLI's dist/cli-bundle/: the folder of this
+ * module; declaration files do not run) and the YAML library's version.
  */
 function walkedDigest(base: string): string {
   const h = createHash('sha256');

@@ -1,7 +1,7 @@
 /**
  * The CLI from the current sources, built once, for tests that spawn real `capiform` processes: through jiti every
  * process spent about two seconds loading the sources. It is built the way `npm run build` builds the shipped CLI
- * (scripts/bundle-cli.mjs: dist/bundle/, with the library beside it for configs that import more than
+ * (scripts/bundle-cli.mjs: dist/cli-bundle/, with the library beside it for configs that import more than
  * `defineConfig`, and the doors tests import in processes of their own) and run through the real bin/capiform.js, so spawned tests exercise what users run. The copy is
  * written under node_modules/.cache, so the project's packages resolve, in a folder named after a digest of src/,
  * the launcher, the bundler and package.json: test workers and later runs share it, and a change gets a fresh one.
