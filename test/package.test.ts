@@ -47,7 +47,7 @@ describe('the packed npm package', () => {
   it('holds the CLI, the library (init included) and the JSON Schema', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'silent' } });
     const files = new Set((JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path));
-    for (const f of ['package.json', 'bin/capiform.js', 'dist/index.js', 'dist/cli/commands/init.js', 'dist/config/scaffold.js', 'dist/pipeline/init.js', configJsonSchemaPath]) {
+    for (const f of ['package.json', 'bin/capiform.js', 'dist/cli-bundle/cli.js', 'dist/index.js', 'dist/cli/commands/init.js', 'dist/config/scaffold.js', 'dist/pipeline/init.js', configJsonSchemaPath]) {
       expect(files, `${f} (run \`npm run build\` first)`).toContain(f);
     }
     expect([...files].some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);

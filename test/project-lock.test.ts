@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireProcessLock } from '../src/cache/index.js';
 import { runCli } from './helpers/cli.js';
-import { compiledCli } from './helpers/compiled-cli.js';
+import { compiledCli, compiledDoor } from './helpers/compiled-cli.js';
 import { fixtureConfigPlain, fixtureProject, type FixtureConfigOptions } from './helpers/pipeline-fixtures.js';
 import { fileContents } from './helpers/file-contents.js';
 import { testdir } from './helpers/testdir.js';
@@ -135,7 +135,7 @@ describe('the project writer lock', { timeout: 300_000 }, () => {
 
   it('processes racing to take over one stale lock hold it one at a time', async () => {
     const cli = await compiledCli();
-    const lockModule = join(dirname(cli), 'src/cache/process-lock.js');
+    const lockModule = compiledDoor(cli, 'cache');
     const dir = testdir();
     const file = join(dir, 'writer.lock');
     const log = join(dir, 'log');

@@ -190,11 +190,12 @@ describe('the tree cache follows every input', { timeout: 120_000 }, () => {
   it('a capiform version bump renders afresh: no directory is reused from the older version, and the tree stays right', async () => {
     // A copy of the compiled CLI whose package.json can be bumped, with the same code.
     const build = tempDir('capiform-version-');
-    cpSync(join(await compiledCli(), '..'), build, { recursive: true });
+    // The launcher is bin/capiform.js inside the copy.
+    cpSync(join(await compiledCli(), '..', '..'), build, { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules'), join(build, 'node_modules'), 'junction');
     const p = example();
     const run = (...argv: string[]): { code: number | null; stdout: string; stderr: string } => {
-      const r = spawnSync(process.execPath, [join(build, 'cli.mjs'), ...argv], {
+      const r = spawnSync(process.execPath, [join(build, 'bin', 'capiform.js'), ...argv], {
         cwd: p.dir,
         encoding: 'utf8',
         env: { PATH: process.env.PATH, HOME: p.cache, CAPIFORM_CACHE_DIR: p.cache },

@@ -4,7 +4,7 @@
  * `generate provider` runs (`client/generate_provider.go`, `internal/contract/version.go`).
  */
 import { InputError, ResolutionError, CapiformError } from '../errors.js';
-import { parseYamlDocument, yamlDocumentValue } from '../yaml/index.js';
+import { parseYamlDocument, portableValue, readPortableYaml, yamlDocumentValue } from '../yaml/index.js';
 import { manifestLabel } from '../capi/index.js';
 import type { ProviderRepository } from './repository.js';
 import { goQuote, parseSemantic, tryParseSemantic, VersionParseError, type SemanticVersion } from '../go/index.js';
@@ -44,19 +44,26 @@ function decodeString(v: unknown, where: string): string {
   throw new Error(`json: cannot unmarshal ${type} into Go struct field ${where} of type string`);
 }
 
-/**
- * Decodes metadata.yaml the way the scheme's universal decoder does: YAML 1.1 (first document) → JSON → typed
- * `Metadata`; a missing apiVersion/kind is defaulted from the target type. Throws a plain Error with the decoder's
- * message (callers wrap it).
- */
-export function decodeMetadata(text: string): Metadata {
+/** The first document's value; a release's metadata.yaml is portable YAML, read without loading the package. */
+function metadataValue(text: string): unknown {
+  const portable = readPortableYaml(text);
+  if (portable !== undefined) return portable === null ? null : portableValue(portable);
   const doc = parseYamlDocument(text, 'providerMetadata');
   const err = doc.errors[0];
   if (err) {
     const line = err.linePos?.[0]?.line;
     throw new Error(`error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${err.message.split('\n')[0]}`);
   }
-  const data = yamlDocumentValue(doc, 'providerMetadata');
+  return yamlDocumentValue(doc, 'providerMetadata');
+}
+
+/**
+ * Decodes metadata.yaml the way the scheme's universal decoder does: YAML 1.1 (first document) → JSON → typed
+ * `Metadata`; a missing apiVersion/kind is defaulted from the target type. Throws a plain Error with the decoder's
+ * message (callers wrap it).
+ */
+export function decodeMetadata(text: string): Metadata {
+  const data = metadataValue(text);
   if (data === null || data === undefined) {
     return { apiVersion: metadataApiVersion, kind: 'Metadata', releaseSeries: [] };
   }

@@ -53,6 +53,7 @@ export {
 } from './package.js';
 export { checkNodeDepth, isStackOverflow, parseJsonValue, parseYamlValue, ValueSyntaxError } from './value.js';
 export { onWarning, warn } from './warnings.js';
+export { portableValue, readPortableYaml, type PortableNode, type PortableScalar } from './portable.js';
 export { unmarshalYamlToJson, YamlToJsonError } from './unmarshal.js';
 
 /** An object to write, with the source document it came from when it was read from a file. */

@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as YAMLNS from 'yaml';
+import { emitPortable } from './portable.js';
 import { readProfiles, writeProfiles, type ReadProfileName, type WriteProfileName } from './profiles.js';
 
 let yamlMod: typeof YAMLNS | undefined;
@@ -42,7 +43,7 @@ export function yamlDocumentValue(doc: YamlDocument, profile: ValueProfileName):
 
 /** A value as YAML text with a write profile's options (one document, final newline). */
 export function stringifyYaml(value: unknown, profile: WriteProfileName): string {
-  return yamlPackage().stringify(value, writeProfiles[profile]);
+  return emitPortable(value) ?? yamlPackage().stringify(value, writeProfiles[profile]);
 }
 
 export function isYamlAlias(node: unknown): node is YAMLNS.Alias {

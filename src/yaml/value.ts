@@ -7,6 +7,7 @@
 import { lineCol, MAX_NESTING_DEPTH } from './input.js';
 import { isYamlMap, isYamlPair, isYamlSeq, parseYamlDocument, yamlDocumentValue } from './package.js';
 import { MAX_ALIAS_COUNT } from './profiles.js';
+import { portableValue, readPortableYaml } from './portable.js';
 
 /** Why a text is not an acceptable value, at a 1-based line (and column) when known. */
 export class ValueSyntaxError extends Error {
@@ -31,6 +32,9 @@ function tooDeep(line: number | undefined, col?: number): ValueSyntaxError {
 
 /** One YAML document as a plain value (undefined when empty). Throws ValueSyntaxError. */
 export function parseYamlValue(text: string): unknown {
+  // The lock capiform writes (and most YAML configs) is portable: same value, without loading the package.
+  const portable = readPortableYaml(text);
+  if (portable !== undefined) return portable === null ? null : portableValue(portable);
   const doc = parseYamlDocument(text, 'config');
   const err = doc.errors[0];
   if (err) {

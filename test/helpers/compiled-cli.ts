@@ -1,12 +1,13 @@
 /**
- * The CLI from the current sources, compiled once, for tests that spawn real `capiform` processes: through jiti every
- * process spent about two seconds loading the sources; compiled, it starts like the built CLI. TypeScript's
- * `transpileModule` (no type check, the build's options) writes the output under node_modules/.cache, so the
- * project's packages resolve, in a folder named after a digest of src/ and package.json: test workers and later runs
- * share it, and a change to the sources gets a fresh one.
+ * The CLI from the current sources, built once, for tests that spawn real `capiform` processes: through jiti every
+ * process spent about two seconds loading the sources. It is built the way `npm run build` builds the shipped CLI
+ * (scripts/bundle-cli.mjs: dist/cli-bundle/, with the library beside it for configs that import more than
+ * `defineConfig`, and the doors tests import in processes of their own) and run through the real bin/capiform.js, so spawned tests exercise what users run. The copy is
+ * written under node_modules/.cache, so the project's packages resolve, in a folder named after a digest of src/,
+ * the launcher, the bundler and package.json: test workers and later runs share it, and a change gets a fresh one.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -20,46 +21,35 @@ function files(dir: string): string[] {
     });
 }
 
-/** Path of a script that runs the CLI (`node <path> render …`) from a compiled copy of the current sources. */
+/** Folders whose door tests import in processes of their own (compiledDoor). */
+const doors = ['cache'] as const;
+
+/** Path of the built module of `src/<folder>/index.ts`, for a script a test runs in a process of its own. */
+export function compiledDoor(cli: string, folder: (typeof doors)[number]): string {
+  return join(dirname(cli), '..', 'dist', 'doors', `${folder}.js`);
+}
+
+/** Path of the launcher (`node <path> render …`) of a build of the current sources. */
 export async function compiledCli(): Promise<string> {
-  const sources = files(join(root, 'src')).filter((p) => !p.endsWith('.test.ts'));
-  const h = createHash('sha256').update(readFileSync(join(root, 'node_modules/typescript/package.json'))).update(readFileSync(join(root, 'package.json')));
+  const sources = [...files(join(root, 'src')).filter((p) => !p.endsWith('.test.ts')), join(root, 'bin', 'capiform.js'), join(root, 'scripts', 'bundle-cli.mjs'), import.meta.filename];
+  const h = createHash('sha256').update(readFileSync(join(root, 'node_modules/esbuild/package.json'))).update(readFileSync(join(root, 'package.json')));
   for (const p of sources) h.update(relative(root, p)).update('\0').update(readFileSync(p)).update('\0');
   // One folder per checkout: git worktrees can share node_modules, and each removes the copies it no longer needs.
   const checkout = createHash('sha256').update(root).digest('hex').slice(0, 8);
   const out = join(root, 'node_modules', '.cache', `capiform-src-${checkout}`, h.digest('hex').slice(0, 16));
-  const entry = join(out, 'cli.mjs');
+  const entry = join(out, 'bin', 'capiform.js');
   if (existsSync(entry)) {
     utimesSync(out, new Date(), new Date());
     return entry;
   }
 
-  // Loaded only to compile: it takes a second.
-  const { default: ts } = await import('typescript');
   const tmp = `${out}.tmp-${process.pid}-${Date.now()}`;
-  const { options } = ts.convertCompilerOptionsFromJson(
-    (JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: object }).compilerOptions,
-    root,
-  );
-  for (const p of sources) {
-    const target = join(tmp, relative(root, p));
-    mkdirSync(dirname(target), { recursive: true });
-    if (!p.endsWith('.ts')) {
-      copyFileSync(p, target);
-      continue;
-    }
-    const js = ts.transpileModule(readFileSync(p, 'utf8'), {
-      compilerOptions: { ...options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, declaration: false },
-      fileName: p,
-    });
-    writeFileSync(target.replace(/\.ts$/, '.js'), js.outputText);
-  }
-  // main.ts reads ../../package.json (the version); it also makes the .js files ES modules.
+  const { bundleCli } = await import('../../scripts/bundle-cli.mjs');
+  await bundleCli({ root, outRoot: tmp, entries: { index: 'src/index.ts', ...Object.fromEntries(doors.map((d) => [`doors/${d}`, `src/${d}/index.ts`])) } });
+  mkdirSync(join(tmp, 'bin'), { recursive: true });
+  copyFileSync(join(root, 'bin', 'capiform.js'), join(tmp, 'bin', 'capiform.js'));
+  // The version comes from ../../package.json of the bundle; it also makes the .js files ES modules.
   copyFileSync(join(root, 'package.json'), join(tmp, 'package.json'));
-  writeFileSync(
-    join(tmp, 'cli.mjs'),
-    "import { main } from './src/cli/main.js';\nprocess.exitCode = await main(process.argv.slice(2));\n",
-  );
   try {
     renameSync(tmp, out);
   } catch {

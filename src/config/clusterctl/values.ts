@@ -13,7 +13,9 @@ import {
   isYamlSeq,
   MAX_NESTING_DEPTH,
   parseYamlDocuments,
+  readPortableYaml,
   ValueSyntaxError,
+  type PortableNode,
   type YamlDocument,
   type YamlNode,
 } from '../../yaml/index.js';
@@ -164,10 +166,41 @@ function tooDeepConfig(source: string, line: number | undefined): ConfigError {
 }
 
 /**
+ * The config values of a portable document (most clusterctl.yaml files: URLs, names, versions), typed by yaml.v3's
+ * rules as the package's path types them; undefined past the node budget, for that path to report.
+ */
+function fromPortable(node: PortableNode, budget: { n: number }): ConfigValue | undefined {
+  if (--budget.n < 0) return undefined;
+  if (node.t === 'scalar') return node.plain === null ? { kind: 'str', text: String(node.value) } : resolvePlainScalar(node.plain);
+  if (node.t === 'seq') {
+    const items: ConfigValue[] = [];
+    for (const item of node.items) {
+      const v = fromPortable(item, budget);
+      if (v === undefined) return undefined;
+      items.push(v);
+    }
+    return items;
+  }
+  const out: ConfigMap = new Map();
+  for (const [key, item] of node.entries) {
+    const v = fromPortable(item, budget);
+    if (v === undefined) return undefined;
+    out.set(goToLower(key), v);
+  }
+  return out;
+}
+
+/**
  * Parses clusterctl.yaml (or .json) text as viper reads it. Errors are ConfigErrors `While parsing config: …`
  * with `where` = `source:line`.
  */
 export function parseConfigText(text: string, source: string): ConfigMap {
+  const portable = readPortableYaml(text);
+  if (portable === null) return new Map();
+  if (portable?.t === 'map') {
+    const value = fromPortable(portable, { n: maxNodes });
+    if (value !== undefined) return value as ConfigMap;
+  }
   const first = parseYamlDocuments(text, 'clusterctl')[0];
   if (!first) return new Map();
   const err = first.errors[0];
