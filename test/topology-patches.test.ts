@@ -634,6 +634,20 @@ describe('JSON patches as CAPI applies them (evanphx/json-patch v5)', () => {
     expect(doc).toEqual({ spec: { list: ['a', 'b', 'c'], map: { k: 'v' } } });
   });
 
+  it('copies only what the operations reach: later operations see earlier ones, a failure leaves the input intact', () => {
+    const input = { spec: { list: ['a', { n: 1 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } };
+    const out = applyJsonPatch(input, [
+      { op: 'add', path: '/spec/list/1/m', value: 2 },
+      { op: 'replace', path: '/spec/list/-1/n', value: 3 },
+    ]);
+    expect(out).toEqual({ spec: { list: ['a', { n: 3, m: 2 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } });
+    expect(out.status).toBe(input.status);
+    expect((out.spec as { map: unknown }).map).toBe(input.spec.map);
+    expect(input).toEqual({ spec: { list: ['a', { n: 1 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } });
+    expect(() => applyJsonPatch(input, [{ op: 'remove', path: '/spec/list/1/n' }, { op: 'remove', path: '/spec/map/nope' }])).toThrow(JsonPatchError);
+    expect(input).toEqual({ spec: { list: ['a', { n: 1 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } });
+  });
+
   it('counts negative indices from the end, as evanphx does by default', () => {
     expect(apply({ op: 'replace', path: '/spec/list/-1', value: 'z' }).spec).toEqual({ list: ['a', 'b', 'z'], map: { k: 'v' } });
     expect(apply({ op: 'remove', path: '/spec/list/-3' }).spec).toEqual({ list: ['b', 'c'], map: { k: 'v' } });

@@ -63,9 +63,13 @@ export function removeNestedField(obj: JsonObject, path: readonly string[]): voi
   if (parent.found && isObject(parent.value)) delete parent.value[path[path.length - 1] as string];
 }
 
-/** Sets an own property, also for keys such as `__proto__` that are ordinary names in Go maps. */
+/**
+ * Sets an own property, also for `__proto__`, an ordinary name in Go maps. Only that key needs defineProperty
+ * (on plain objects every other assignment makes or updates an own data property), which is many times slower.
+ */
 export function setOwn(obj: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 /** A deep copy of a JSON value (much faster than structuredClone for the small objects patches move around). */

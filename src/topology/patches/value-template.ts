@@ -8,6 +8,7 @@ import { goQuote } from '../../go/index.js';
 import { GoTemplateError, goValueFromJSON, parseTemplate, type FuncMap, type GoFunc, type GoTemplate, type GoValue } from '../../go/template/index.js';
 import { hermeticTxtFuncMap, nondeterministicSprigFunctions } from '../../go/sprig/index.js';
 import { unmarshalYamlToJson } from '../../yaml/index.js';
+import { setOwn } from './json.js';
 import type { VariableMap } from './variables.js';
 
 /** A template that failed to parse, execute or read back; the message is CAPI's wrapped error text. */
@@ -94,7 +95,7 @@ export function withNondeterministicCallListener<T>(onRandom: NondeterministicCa
  */
 export function calculateTemplateData(variables: VariableMap): Map<string, GoValue> {
   const obj: Record<string, unknown> = {};
-  for (const [name, value] of variables) Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of variables) setOwn(obj, name, value);
   return goValueFromJSON(obj) as Map<string, GoValue>;
 }
 
