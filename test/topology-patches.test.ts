@@ -288,6 +288,34 @@ describe('applyPatches', () => {
     expect(desired.infrastructureCluster).toEqual(before);
   });
 
+  it("gives every template the variables as decoded for it: sprig's set in one does not reach the next", () => {
+    const { blueprint, desired } = setup(`
+- name: rename
+  definitions:
+  - selector: {apiVersion: controlplane.cluster.x-k8s.io/v1beta2, kind: KubeadmControlPlaneTemplate, matchResources: {controlPlane: true}}
+    jsonPatches:
+    - op: add
+      path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/clusterName
+      valueFrom: {template: '{{ $_ := set .builtin.cluster "name" "changed" }}{{ .builtin.cluster.name }}'}
+    - op: add
+      path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/controlPlaneEndpoint
+      valueFrom: {template: '{{ .builtin.cluster.name }}:6443'}
+- name: read
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {infrastructureCluster: true}}
+    jsonPatches:
+    - op: add
+      path: /spec/template/spec/loadBalancer/name
+      valueFrom: {template: '{{ .builtin.cluster.name }}-lb'}
+`);
+    applyPatches(blueprint, desired);
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration')).toMatchObject({
+      clusterName: 'changed',
+      controlPlaneEndpoint: 'capi-quickstart:6443',
+    });
+    expect(at(desired.infrastructureCluster, 'spec.loadBalancer.name')).toBe('capi-quickstart-lb');
+  });
+
   it('applies patches in class order: a later patch sees what an earlier one added', () => {
     const { blueprint, desired } = setup(`
 - name: create-files
