@@ -261,7 +261,10 @@ export const argocdSchema = z
     targetRevision: z.string().min(1).optional().describe('Default "HEAD".'),
     path: z.string().optional().describe('Path of the config directory inside the repository (default "").'),
     mode: z.enum(['applications', 'applicationset']).optional().describe('Default "applications".'),
-    generator: z.enum(['list', 'git']).optional(),
+    generator: z
+      .enum(['list', 'git', 'clusters'])
+      .optional()
+      .describe('ApplicationSet generator: "list" (default), "git" directories, or "clusters" (a fleet: one ApplicationSet for every management cluster, an Argo CD cluster generator crossed with git generators over targets/<name>/).'),
     project: z.string().min(1).optional(),
     destination: z
       .union([z.strictObject({ server: z.string().min(1) }), z.strictObject({ name: z.string().min(1) })])

@@ -113,7 +113,7 @@ export interface ResolvedArgoCd {
   readonly targetRevision: string;
   readonly path: string;
   readonly mode: 'applications' | 'applicationset';
-  readonly generator: 'list' | 'git' | undefined;
+  readonly generator: 'list' | 'git' | 'clusters' | undefined;
   readonly project: string | undefined;
   readonly destination: { server: string } | { name: string } | undefined;
   readonly namespace: string | undefined;

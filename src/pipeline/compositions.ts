@@ -10,11 +10,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock } from '../lock/index.js';
+import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock, type Lock } from '../lock/index.js';
 import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
-import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
+import { assembleTree, fleetGlue, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
 import { recordArtifacts, renderTree } from './render-stage.js';
@@ -82,8 +82,10 @@ function shardScope(shard: Shard | undefined, prefix = ''): TreeScope {
  */
 async function assembledFleet(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean } | undefined, checkPaths: boolean) {
   const fleet = opts.config;
-  const targets = fleet.targets ?? [];
   const upgrades = targetUpgrades(opts);
+  // `render --target NAME` renders (or checks) that management cluster alone; `lock --target` only limits --upgrade.
+  const only = render ? opts.target : undefined;
+  const targets = (fleet.targets ?? []).filter((t) => only === undefined || t.target === only);
   const runs: FleetRun[] = [];
   for (const config of targets) {
     const request: PipelineRequest = { ...opts, config, upgrade: upgrades.get(config.target!) };
@@ -98,16 +100,20 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
     runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock });
   }
+  const scope = targetScope(only === undefined ? undefined : targets[0]?.tree, shardScope(opts.shard));
   const files = runs.flatMap((r) => r.files);
+  if (render) files.push(...fleetGlue(fleet).filter((f) => scope(f.path)));
   sortTree(files);
   if (checkPaths) checkTreePaths(fleet.dir, files.map((f) => f.path));
-  const lock: FleetLock = { lockfileVersion, targets: new Map(runs.map((r) => [r.config.target!, r.lock.lock])) };
-  const text = formatLock(lock);
   const lockPath = join(fleet.dir, lockFileName);
   const before = existsSync(lockPath) ? readLockFile(lockPath).text : undefined;
+  // With --target, the other management clusters' sections stay as they are on disk.
+  const kept = only === undefined || before === undefined ? [] : [...lockSectionsOf(before, lockPath)].filter(([n]) => n !== only);
+  const lock: FleetLock = { lockfileVersion, targets: new Map([...kept, ...runs.map((r) => [r.config.target!, r.lock.lock] as const)]) };
+  const text = formatLock(lock);
   const changed = before !== text;
   if (changed && opts.frozen) {
-    const gone = before === undefined ? [] : [...lockTargetsOf(before, lockPath)].filter((n) => !lock.targets.has(n));
+    const gone = before === undefined ? [] : lockSectionsOf(before, lockPath).map(([n]) => n).filter((n) => !lock.targets.has(n));
     throw new LockStaleError(
       gone.length > 0 ? `it has sections for management clusters the config no longer has: ${gone.join(', ')}` : 'rendering needs entries the lock does not have',
       gone.length > 0 ? `targets.${gone[0]!}` : 'targets',
@@ -133,7 +139,7 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     targets: runs.map((r) => r.config.target!),
     ...over,
   });
-  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope: shardScope(opts.shard) };
+  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope };
 }
 
 interface FleetRun {
@@ -144,9 +150,19 @@ interface FleetRun {
   lock: LockModel;
 }
 
-function lockTargetsOf(text: string, where: string): string[] {
+function lockSectionsOf(text: string, where: string): [string, Lock][] {
   const lock = parseLockFile(text, where);
-  return isFleetLock(lock) ? [...lock.targets.keys()] : [];
+  return isFleetLock(lock) ? [...lock.targets] : [];
+}
+
+/**
+ * A fleet's tree paths one run writes or compares, within `scope`: with `--target`, that management cluster's folder
+ * and the fleet's own files (the one ApplicationSet, which depends on no management cluster), never another's folder.
+ */
+function targetScope(tree: string | undefined, scope: TreeScope): TreeScope {
+  if (tree === undefined) return scope;
+  const prefix = `${tree}/`;
+  return (path) => (path.startsWith(prefix) || !path.startsWith('targets/')) && scope(path);
 }
 
 /**
@@ -194,6 +210,7 @@ export function checkTarget(config: ResolvedConfig, target: string): void {
 
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
   if (opts.config.targets) {
     const { ctx, runs, files, text, changed, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
     const { changes, repaired } = applyTree(ctx, files, verified, text, scope);
@@ -216,6 +233,7 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
  * date go to the tree cache, so the next check compares digests instead of rendering them again.
  */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
   if (opts.config.targets) {
     const { files, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: true }, true);
     return result({ lockWritten: false, changes: diffTree(opts.config.dir, files, verified, scope), repaired: 'none' });
@@ -228,6 +246,7 @@ export async function checkProject(opts: PipelineRequest): Promise<PipelineResul
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
 export async function renderInMemory(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
   if (opts.config.targets) {
     const { result } = await assembledFleet(opts, { contents: true, readBytes: false }, false);
     return result({ lockWritten: false, changes: undefined, repaired: 'none' });

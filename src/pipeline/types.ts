@@ -15,7 +15,10 @@ export type PipelineMode = 'render' | 'check' | 'lock' | 'memory';
 /** What every composition takes. */
 export interface PipelineRequest {
   config: ResolvedConfig;
-  /** A fleet: `--upgrade` applies to this management cluster only (the others keep their sections). */
+  /**
+   * A fleet's management cluster: `render`, `check` and a render in memory render only it (its `targets/<name>/` and
+   * lock section; the other sections stay as on disk); `lock --upgrade` re-resolves only its section.
+   */
   target?: string;
   /** Never change the lock; fail, naming the entry, when the config no longer matches it. */
   frozen?: boolean;

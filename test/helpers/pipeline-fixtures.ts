@@ -3,7 +3,7 @@
  * repository in clusterctl's local layout (core, kubeadm bootstrap/control plane, docker with a ClusterClass flavor,
  * cert-manager) with two versions each.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from './testdir.js';
 
@@ -252,4 +252,14 @@ export function fixtureProject(o: FixtureConfigOptions = {}, style: FixtureConfi
   writeFixtureConfig(root, o, style);
   fixtureRepository(root);
   return root;
+}
+
+/** test/fixtures/fleet/capi.config.mjs: two management clusters, `eu-west` and `us-east`, sharing most settings. */
+export const fleetFixtureConfig = readFileSync(new URL('../fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
+
+/** A fleet project: `config` (default: the fleet fixture) as capi.config.mjs beside the fixture repository. */
+export function fleetProject(config = fleetFixtureConfig): string {
+  const dir = testdir({ 'capi.config.mjs': config });
+  fixtureRepository(dir);
+  return dir;
 }
