@@ -6,7 +6,9 @@
 //      `kubectl kustomize` applying the same namespace and the two clusterctl labels to the same file (goal <= 0.5x);
 //   2. `render --check --frozen` on a copy of the embedded example's up-to-date tree, next to `kubectl kustomize`
 //      building each of the tree's kustomizations (goal <= 0.3x);
-//   3. bench/topology.mjs (1,000 vs 100 topology clusters), when present, with the other bench/*.mjs scripts.
+//   3. bench/topology.mjs (1,000 vs 100 topology clusters, in process) and bench/fleet.mjs (`render` and
+//      `plan topology` of 1,000 vs 100 topology clusters, whole process), when present, with the other bench/*.mjs
+//      scripts.
 // With BENCH_PREVIOUS=<folder of an earlier capiform checkout, built> the same commands of that capiform run in the
 // same alternation, for regressions. Also: startup time, and a check that `generate` loads none of the heavy
 // dependencies. Prints a markdown table and writes bench/out/results.json.
@@ -199,7 +201,7 @@ const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+
 // Other helpers' micro-benchmarks, when present.
 const extra = {};
 // BENCH_EXTRAS=0 skips them (the pipeline bench alone renders 10,000 clusters).
-const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle', 'topology'];
+const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle', 'topology', 'fleet'];
 for (const name of extras) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;
@@ -239,7 +241,11 @@ md += table(`2. render --check --frozen on the embedded example's up-to-date tre
 md += table('startup', [startup, nodeBare]);
 md += `**generate provider / kustomize = ${fmt(ratio)}** wall, ${fmt(capiform.cpuRatio)} CPU (goal ≤ 0.5×; cold cache ${fmt(ratioCold)}).\n\n`;
 md += `**render --check / kustomize = ${fmt(checkRatio)}** wall, ${fmt(check.cpuRatio)} CPU (goal ≤ 0.3×).\n\n`;
-md += topology ? `**plan topology, 1,000 / 100 clusters = ${topology.ratio}×** (bench/topology.mjs; peak RSS ${topology.peakRssMb} MB).\n` : 'Topology: bench/topology.mjs did not run.\n';
+md += topology ? `**topology expansion in process, 1,000 / 100 clusters = ${topology.ratio}×** (bench/topology.mjs; peak RSS ${topology.peakRssMb} MB).\n` : 'Topology: bench/topology.mjs did not run.\n';
+const fleet = extra.fleet?.results;
+for (const r of fleet?.commands ?? []) {
+  md += `\n**${r.command}, ${r.big.clusters.toLocaleString('en-US')} / ${r.small.clusters} topology clusters = ${r.ratio.toFixed(2)}×** wall, ${r.cpuRatio.toFixed(2)}× CPU (whole process, goal ≤ 6×; peak RSS ${r.big.peakRssMb} MB, goal ≤ 512 MB).\n`;
+}
 if (previousBin) {
   md += `\nAgainst the previous capiform (${previousDir}): generate ${fmt(capiform.median / previousGenerate.median)}, render --check ${fmt(check.median / previousCheck.median)} of its wall time (below 1× is faster).\n`;
 }

@@ -89,4 +89,17 @@ describe('ClusterClass webhook checks of the class itself', () => {
     const plan = planTopology(parseManifests(yaml));
     expect(plan.warnings.some((w) => w.startsWith('ClusterClass default/quick-start: ClusterClass.cluster.x-k8s.io "quick-start" is invalid: spec.variables[builtin].name'))).toBe(true);
   });
+
+  it('judges a class again when it changes: the verdict is remembered by the class text, not by its name', () => {
+    const twice = classWith(`  variables:
+  - {name: cpu, required: true, schema: {openAPIV3Schema: {type: integer}}}
+  - {name: cpu, required: false, schema: {openAPIV3Schema: {type: string}}}`);
+    const once = classWith('  variables:\n  - {name: cpu, required: true, schema: {openAPIV3Schema: {type: integer}}}');
+    const refused = `${prefix}spec.variables[cpu].name: Invalid value: "cpu": variable name must be unique. Variable with name "cpu" is defined more than once`;
+    expect(problemsOf(twice)).toEqual([refused]);
+    expect(problemsOf(once)).toEqual([]);
+    expect(problemsOf(twice)).toEqual([refused]);
+    // The same text under another namespace is reported under that name.
+    expect(problemsOf(twice.replace(/namespace: default/g, 'namespace: team-a'))).toEqual([refused.replace('default/quick-start', 'team-a/quick-start')]);
+  });
 });

@@ -288,6 +288,34 @@ describe('applyPatches', () => {
     expect(desired.infrastructureCluster).toEqual(before);
   });
 
+  it("gives every template the variables as decoded for it: sprig's set in one does not reach the next", () => {
+    const { blueprint, desired } = setup(`
+- name: rename
+  definitions:
+  - selector: {apiVersion: controlplane.cluster.x-k8s.io/v1beta2, kind: KubeadmControlPlaneTemplate, matchResources: {controlPlane: true}}
+    jsonPatches:
+    - op: add
+      path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/clusterName
+      valueFrom: {template: '{{ $_ := set .builtin.cluster "name" "changed" }}{{ .builtin.cluster.name }}'}
+    - op: add
+      path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/controlPlaneEndpoint
+      valueFrom: {template: '{{ .builtin.cluster.name }}:6443'}
+- name: read
+  definitions:
+  - selector: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, matchResources: {infrastructureCluster: true}}
+    jsonPatches:
+    - op: add
+      path: /spec/template/spec/loadBalancer/name
+      valueFrom: {template: '{{ .builtin.cluster.name }}-lb'}
+`);
+    applyPatches(blueprint, desired);
+    expect(at(desired.controlPlane.object, 'spec.kubeadmConfigSpec.clusterConfiguration')).toMatchObject({
+      clusterName: 'changed',
+      controlPlaneEndpoint: 'capi-quickstart:6443',
+    });
+    expect(at(desired.infrastructureCluster, 'spec.loadBalancer.name')).toBe('capi-quickstart-lb');
+  });
+
   it('applies patches in class order: a later patch sees what an earlier one added', () => {
     const { blueprint, desired } = setup(`
 - name: create-files
@@ -632,6 +660,20 @@ describe('JSON patches as CAPI applies them (evanphx/json-patch v5)', () => {
       ),
     ).toEqual({ spec: { list: ['first', 'b', 'c', 'last'], map: { k: null, new: { deep: true } } } });
     expect(doc).toEqual({ spec: { list: ['a', 'b', 'c'], map: { k: 'v' } } });
+  });
+
+  it('copies only what the operations reach: later operations see earlier ones, a failure leaves the input intact', () => {
+    const input = { spec: { list: ['a', { n: 1 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } };
+    const out = applyJsonPatch(input, [
+      { op: 'add', path: '/spec/list/1/m', value: 2 },
+      { op: 'replace', path: '/spec/list/-1/n', value: 3 },
+    ]);
+    expect(out).toEqual({ spec: { list: ['a', { n: 3, m: 2 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } });
+    expect(out.status).toBe(input.status);
+    expect((out.spec as { map: unknown }).map).toBe(input.spec.map);
+    expect(input).toEqual({ spec: { list: ['a', { n: 1 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } });
+    expect(() => applyJsonPatch(input, [{ op: 'remove', path: '/spec/list/1/n' }, { op: 'remove', path: '/spec/map/nope' }])).toThrow(JsonPatchError);
+    expect(input).toEqual({ spec: { list: ['a', { n: 1 }], map: { k: 'v' } }, status: { big: { deep: [1, 2, 3] } } });
   });
 
   it('counts negative indices from the end, as evanphx does by default', () => {

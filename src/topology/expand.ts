@@ -477,6 +477,26 @@ function expandOne(
 }
 
 /**
+ * The ClusterClass webhook's verdict on a class by itself, by the class's JSON text: render checks every Cluster
+ * with its class in a call of its own and a review expands both revisions, so one class is judged many times, and
+ * its checks (variable schemas, CEL rules, patch templates) cost far more than a Cluster's expansion.
+ */
+const classVerdicts = new Map<string, string | null>();
+const CLASS_VERDICT_LIMIT = 64;
+
+function classInvalidMessage(raw: KubeObject): string | null {
+  const text = JSON.stringify(raw);
+  let verdict = classVerdicts.get(text);
+  if (verdict === undefined) {
+    const errors = clusterClassWebhookErrors(clusterClassToV1Beta2(raw));
+    verdict = errors.length > 0 ? clusterClassInvalidMessage(nameOf(raw), errors) : null;
+    if (classVerdicts.size >= CLASS_VERDICT_LIMIT) classVerdicts.clear();
+    classVerdicts.set(text, verdict);
+  }
+  return verdict;
+}
+
+/**
  * Expands every Cluster with `spec.topology` among `objects` (Clusters without a topology and other kinds are
  * ignored, except as the classes and templates the topologies reference). Clusters come out in input order.
  */
@@ -514,8 +534,8 @@ export function expandTopology(objects: readonly KubeObject[], options: ExpandOp
     });
   }
   for (const [key, raw] of classes) {
-    const errors = clusterClassWebhookErrors(clusterClassToV1Beta2(raw));
-    if (errors.length > 0) problems.push({ code: 'E_TOPOLOGY_CLASS_INVALID', message: `ClusterClass ${key}: ${clusterClassInvalidMessage(nameOf(raw), errors)}` });
+    const invalid = classInvalidMessage(raw);
+    if (invalid !== null) problems.push({ code: 'E_TOPOLOGY_CLASS_INVALID', message: `ClusterClass ${key}: ${invalid}` });
   }
   const previous = new Map((options.previous ?? []).map((p) => [p.cluster, p]));
   const prepared = new Map<string, PreparedClass>();

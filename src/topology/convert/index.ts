@@ -7,6 +7,7 @@
  */
 import { parseGoDuration } from '../../config/clusterctl/index.js';
 import type { KubeObject } from '../../yaml/index.js';
+import { cloneJson as clone } from '../desired/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -15,10 +16,6 @@ export const clusterApiVersion = `${clusterApiGroup}/v1beta2`;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const obj = (v: unknown): Obj => (isObj(v) ? v : {});
-
-function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
 
 /** Is this object of the v1beta1 API of cluster.x-k8s.io? */
 export function isV1Beta1(o: KubeObject): boolean {

@@ -4,6 +4,8 @@
  * reads exactly as `kubectl apply` would print it.
  */
 import { goQuote } from '../../go/index.js';
+import { marshal } from '../../go/json/index.js';
+import type { GoValue } from '../../go/template/index.js';
 
 export type FieldErrorType =
   | 'FieldValueNotFound'
@@ -78,20 +80,23 @@ function goExponent(mant: string, exp: number): string {
   return `${mant}e${sign}${abs < 10 ? `0${abs}` : abs}`;
 }
 
-/** Go's `json.Marshal` of a decoded JSON value: map keys sorted, HTML characters escaped. */
+/**
+ * Go's `json.Marshal` of a decoded JSON value (src/go/json's, over the value as encoding/json decodes it into
+ * `interface{}`): map keys sorted, HTML characters escaped, Go's float text.
+ */
 export function goJsonMarshal(value: unknown): string {
-  const sort = (v: unknown): unknown => {
-    if (v instanceof GoFloat) return v.value;
-    if (Array.isArray(v)) return v.map(sort);
-    if (v !== null && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) out[k] = sort((v as Record<string, unknown>)[k]);
-      return out;
-    }
-    return v;
-  };
-  const text = JSON.stringify(sort(value)) ?? 'null';
-  return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return marshal(asGoValue(value));
+}
+
+function asGoValue(v: unknown): GoValue {
+  if (v instanceof GoFloat) return v.value;
+  if (Array.isArray(v)) return v.map(asGoValue);
+  if (v !== null && typeof v === 'object') {
+    const m = new Map<string, GoValue>();
+    for (const k of Object.keys(v)) m.set(k, asGoValue((v as Record<string, unknown>)[k]));
+    return m;
+  }
+  return v === undefined ? null : (v as GoValue);
 }
 
 /** How Go's `ErrorBody` prints a bad value: `%v` for numbers and bools, `%q` for strings, JSON for the rest. */

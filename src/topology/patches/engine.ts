@@ -18,7 +18,7 @@ import {
   type HolderReference,
 } from './json-patch-generator.js';
 import { BuiltinsTypeError } from './builtins.js';
-import { cloneJson, isObject, nestedField, nestedString, NestedFieldError, removeNestedField, setNestedField, type JsonObject } from './json.js';
+import { cloneJson, isObject, nestedField, nestedString, NestedFieldError, removeNestedField, setNestedFieldNoCopy, type JsonObject } from './json.js';
 import {
   controlPlaneVariables,
   definitionsForPatch,
@@ -114,17 +114,20 @@ const patchTemplateFields: Fields = [
   [templateAnnotations, templateAnnotations],
 ];
 
-/** `patchUnstructured`: copies `fields` from `src` into `dest` in place, keeping `preserve` as `dest` had them. */
-function patchUnstructured(dest: JsonObject, src: JsonObject, fields: Fields, preserve: readonly (readonly string[])[] = []): void {
-  const patched = cloneJson(dest);
-  const kept = preserve.map((p) => ({ path: p, ...nestedField(patched, p) })).filter((p) => p.found);
+/**
+ * `patchUnstructured`: copies `fields` from `src` into `dest` in place, keeping `preserve` as `dest` had them. Every
+ * set replaces a whole value and never writes into one, so the kept values are intact when they are put back, and
+ * `dest` needs no copy of its own: a set that fails leaves it half-patched, but then the whole Cluster fails.
+ * `src` is copied from, unless `fromDroppedCopy` says it is a patched template the request drops afterwards.
+ */
+function patchUnstructured(dest: JsonObject, src: JsonObject, fields: Fields, preserve: readonly (readonly string[])[] = [], fromDroppedCopy = false): void {
+  const kept = preserve.map((p) => ({ path: p, ...nestedField(dest, p) })).filter((p) => p.found);
   for (const [from, to] of fields) {
     const field = nestedField(src, from);
-    if (field.found) setNestedField(patched, field.value, to);
+    if (field.found) setNestedFieldNoCopy(dest, field.value, to, !fromDroppedCopy);
   }
-  for (const p of kept) setNestedField(patched, p.value, p.path);
-  for (const k of Object.keys(dest)) delete dest[k];
-  Object.assign(dest, patched);
+  // A kept value is a subtree `dest` no longer holds elsewhere (its place was replaced, or it is put back in place).
+  for (const p of kept) setNestedFieldNoCopy(dest, p.value, p.path);
 }
 
 /** `cleanupUnstructured`: what CAPI leaves out of the templates it sends to patches. */
@@ -340,10 +343,11 @@ function variablesForPatch(
 /** `applyPatchToRequest`: one generated JSON patch applied to its template; only spec, labels and annotations kept. */
 function applyToItem(item: GeneratePatchesRequestItem, operations: Parameters<typeof applyJsonPatch>[1]): void {
   if (operations.length === 0) return;
+  // A fresh copy: its fields move into the item without another one.
   const patched = applyJsonPatch(item.object, operations);
   for (const path of [['spec'], labels, annotations]) {
     const field = nestedField(patched, path);
-    if (field.found) setNestedField(item.object, field.value, path);
+    if (field.found) setNestedFieldNoCopy(item.object, field.value, path);
   }
 }
 
@@ -357,24 +361,24 @@ function updateDesiredState(request: Request, desired: DesiredClusterState): voi
       switch (slot.role) {
         case 'infrastructureCluster':
           dest = desired.infrastructureCluster;
-          patchUnstructured(dest, template, patchObjectFields, alwaysPreserve);
+          patchUnstructured(dest, template, patchObjectFields, alwaysPreserve, true);
           break;
         case 'controlPlane':
           dest = desired.controlPlane.object;
-          patchUnstructured(dest, template, patchObjectFields, [...controlPlanePreserve, ...alwaysPreserve]);
+          patchUnstructured(dest, template, patchObjectFields, [...controlPlanePreserve, ...alwaysPreserve], true);
           break;
         case 'controlPlaneInfrastructureMachineTemplate':
           dest = desired.controlPlane.infrastructureMachineTemplate;
-          if (dest) patchUnstructured(dest, template, patchTemplateFields, alwaysPreserve);
+          if (dest) patchUnstructured(dest, template, patchTemplateFields, alwaysPreserve, true);
           break;
         case 'machineDeployment': {
           dest = desired.machineDeployments.get(slot.name)?.[slot.part];
-          if (dest) patchUnstructured(dest, template, patchTemplateFields, alwaysPreserve);
+          if (dest) patchUnstructured(dest, template, patchTemplateFields, alwaysPreserve, true);
           break;
         }
         case 'machinePool': {
           dest = desired.machinePools.get(slot.name)?.[slot.part];
-          if (dest) patchUnstructured(dest, template, patchObjectFields, alwaysPreserve);
+          if (dest) patchUnstructured(dest, template, patchObjectFields, alwaysPreserve, true);
           break;
         }
       }

@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from './json.js';
 import { BuiltinsTypeError } from './builtins.js';
 import { getVariableValue, VariableLookupError } from './variable-value.js';
 import { mergeVariableMaps, toVariableMap, type PatchVariable, type VariableMap } from './variables.js';
-import { patchIsEnabled, renderValueTemplate, ValueTemplateError } from './value-template.js';
+import { patchIsEnabled, renderValueTemplate, shareTemplateData, ValueTemplateError } from './value-template.js';
 
 /** `runtimehooksv1.HolderReference`: the object and field that will point at the object built from the template. */
 export interface HolderReference {
@@ -190,6 +190,7 @@ function variableMapOf(list: readonly PatchVariable[]): Map<string, unknown> {
   let m = mapsOfLists.get(list);
   if (!m) {
     m = toVariableMap(list);
+    shareTemplateData(m);
     mapsOfLists.set(list, m);
   }
   return m;
@@ -204,6 +205,7 @@ function mergedVariables(global: readonly PatchVariable[], template: readonly Pa
   let m = byTemplate.get(template);
   if (!m) {
     m = mergeVariableMaps(variableMapOf(global), variableMapOf(template));
+    shareTemplateData(m);
     byTemplate.set(template, m);
   }
   return m;

@@ -47,15 +47,38 @@ function get(con: Container, key: string): { value: unknown } | { error: string 
   return { value: con[idx] };
 }
 
-/** `findObject`: the container holding the path's last key, or null when a step is missing or not a container. */
-function findObject(doc: Container, path: string): { con: Container; key: string } | null {
+/**
+ * The patched document is a copy on write: it shares with the original every container no operation reaches, and a
+ * container on an operation's way is copied (once, then `owned`) before anything below it changes. Patches write a
+ * few fields of large templates; a deep copy per patch was most of the cost of applying them.
+ */
+function ownChild(parent: Container, key: string, child: Container, owned: Set<Container>): Container {
+  if (owned.has(child)) return child;
+  const copy: Container = Array.isArray(child) ? child.slice() : { ...child };
+  if (Array.isArray(parent)) {
+    // `get` found the element, so the index is valid (a negative one counts from the end).
+    const idx = goAtoi(key);
+    parent[idx < 0 ? idx + parent.length : idx] = copy;
+  } else setOwn(parent, key, copy);
+  owned.add(copy);
+  return copy;
+}
+
+/**
+ * `findObject`: the container holding the path's last key, or null when a step is missing or not a container. The
+ * containers on the way are made `owned` copies, so the caller may change the one returned.
+ */
+function findObject(doc: Container, path: string, owned: Set<Container>): { con: Container; key: string } | null {
   const split = path.split('/');
   if (split.length < 2) return path === '' ? { con: doc, key: '' } : null;
   let con = doc;
   for (const part of split.slice(1, -1)) {
-    const next = get(con, decodeKey(part));
+    const key = decodeKey(part);
+    const next = get(con, key);
     if ('error' in next) return null;
-    if (Array.isArray(next.value) || isObject(next.value)) con = next.value;
+    const value = next.value;
+    // An empty key is the container itself (evanphx), already owned.
+    if (Array.isArray(value) || isObject(value)) con = value === con ? con : ownChild(con, key, value, owned);
     else return null;
   }
   return { con, key: decodeKey(split[split.length - 1] as string) };
@@ -127,12 +150,13 @@ function validate(op: JsonPatchOperation): void {
 }
 
 /**
- * `Patch.Apply`: the document after the operations, in order (a deep copy; `doc` is left as it was). Throws
- * JsonPatchError with evanphx's message.
+ * `Patch.Apply`: the document after the operations, in order (`doc` is left as it was; the result shares the parts
+ * no operation changed with it). Throws JsonPatchError with evanphx's message.
  */
 export function applyJsonPatch(doc: JsonObject, operations: readonly JsonPatchOperation[]): JsonObject {
   for (const op of operations) validate(op);
-  let root: Container = cloneJson(doc);
+  let root: Container = { ...doc };
+  const owned = new Set<Container>([root]);
   for (const op of operations) {
     const path = op.path;
     const value = op.value === undefined ? null : cloneJson(op.value);
@@ -140,9 +164,10 @@ export function applyJsonPatch(doc: JsonObject, operations: readonly JsonPatchOp
       if (path === '') {
         if (!Array.isArray(value) && !isObject(value)) throw new JsonPatchError(`json: cannot unmarshal ${typeof value} into Go value of type map[string]*json.RawMessage`);
         root = value;
+        owned.add(root);
         continue;
       }
-      const found = findObject(root, path);
+      const found = findObject(root, path, owned);
       if (!found) throw new JsonPatchError(`add operation does not apply: doc is missing path: "${path}": ${MISSING}`);
       try {
         add(found.con, found.key, value);
@@ -150,7 +175,7 @@ export function applyJsonPatch(doc: JsonObject, operations: readonly JsonPatchOp
         throw new JsonPatchError(`error in add for path: '${path}': ${(err as Error).message}`);
       }
     } else if (op.op === 'remove') {
-      const found = findObject(root, path);
+      const found = findObject(root, path, owned);
       if (!found) throw new JsonPatchError(`remove operation does not apply: doc is missing path: "${path}": ${MISSING}`);
       try {
         remove(found.con, found.key);
@@ -161,9 +186,10 @@ export function applyJsonPatch(doc: JsonObject, operations: readonly JsonPatchOp
       if (path === '') {
         if (!Array.isArray(value) && !isObject(value)) throw new JsonPatchError('replace operation value must be object or array: <nil>');
         root = value;
+        owned.add(root);
         continue;
       }
-      const found = findObject(root, path);
+      const found = findObject(root, path, owned);
       if (!found) throw new JsonPatchError(`replace operation does not apply: doc is missing path: ${path}: ${MISSING}`);
       if ('error' in get(found.con, found.key)) throw new JsonPatchError(`replace operation does not apply: doc is missing key: ${path}: ${MISSING}`);
       set(found.con, found.key, value);

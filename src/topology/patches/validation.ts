@@ -153,6 +153,8 @@ function validateSelector(selector: JsonObject, clusterClass: JsonObject, path: 
 function validateIndexAccess(op: string, jsonPath: string, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const part of jsonPath.split('/')) {
+    // Most parts are field names: skip them before goAtoi, whose failure builds an Error (costly per part).
+    if (!/^[+-]?[0-9]+$/.test(part)) continue;
     let index: number;
     try {
       index = goAtoi(part);

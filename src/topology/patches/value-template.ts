@@ -8,6 +8,7 @@ import { goQuote } from '../../go/index.js';
 import { GoTemplateError, goValueFromJSON, parseTemplate, type FuncMap, type GoFunc, type GoTemplate, type GoValue } from '../../go/template/index.js';
 import { hermeticTxtFuncMap, nondeterministicSprigFunctions } from '../../go/sprig/index.js';
 import { unmarshalYamlToJson } from '../../yaml/index.js';
+import { setOwn } from './json.js';
 import type { VariableMap } from './variables.js';
 
 /** A template that failed to parse, execute or read back; the message is CAPI's wrapped error text. */
@@ -94,14 +95,39 @@ export function withNondeterministicCallListener<T>(onRandom: NondeterministicCa
  */
 export function calculateTemplateData(variables: VariableMap): Map<string, GoValue> {
   const obj: Record<string, unknown> = {};
-  for (const [name, value] of variables) Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of variables) setOwn(obj, name, value);
   return goValueFromJSON(obj) as Map<string, GoValue>;
+}
+
+/**
+ * Variable maps the engine builds once and never changes (marked with {@link shareTemplateData}), and their data as
+ * Go values, built once for every template of the Cluster that cannot change it. Only sprig's `set`, `unset` and
+ * the `merge` family change a dict in place; a template that names one (or anything spelled like one) still gets
+ * data of its own, as CAPI decodes the variables anew for every render.
+ */
+const sharedMaps = new WeakSet<VariableMap>();
+const sharedData = new WeakMap<VariableMap, Map<string, GoValue>>();
+const mayChangeData = /\b(?:un)?set\b|merge/i;
+
+/** Marks `variables` as never changed after this call, so renders over it may share one decoded copy. */
+export function shareTemplateData(variables: VariableMap): void {
+  sharedMaps.add(variables);
+}
+
+function templateData(template: string, variables: VariableMap): Map<string, GoValue> {
+  if (!sharedMaps.has(variables) || mayChangeData.test(template)) return calculateTemplateData(variables);
+  let data = sharedData.get(variables);
+  if (!data) {
+    data = calculateTemplateData(variables);
+    sharedData.set(variables, data);
+  }
+  return data;
 }
 
 /** `renderValueTemplate`: the JSON value the template's output reads as (null for empty output). */
 export function renderValueTemplate(template: string, variables: VariableMap): unknown {
   const tpl = parse(template);
-  const data = calculateTemplateData(variables);
+  const data = templateData(template, variables);
   let out: string;
   try {
     out = tpl.execute(data);

@@ -1,0 +1,156 @@
+// A fleet of ClusterClass-managed clusters, whole process: `capiform render` of a config with 1,000 topology clusters
+// of one class (the docker provider's `development` flavor, ClusterClass quick-start, all in one namespace) against the
+// same config with 100, and `capiform plan topology` over each rendered tree. Each command runs as its own Node
+// process, 1,000 and 100 in turn round after round, and the ratio is the median of the rounds' ratios (wall time and
+// CPU time of the child); a fixed cost (Node's start, loading the providers) makes it lower than linear's 10×. The
+// goal is at most 6× with a peak RSS of at most 512 MB. `render` is timed cold: no tree, an empty cache.
+//
+// The projects are generated in a temporary folder (deterministic: names, namespaces, machine counts) from the
+// embedded example's local repository, and removed afterwards. Prints a table and one JSON line, writes
+// bench/out/fleet.json; exits 1 when a ratio reaches 10 (superlinear) or a child's peak RSS exceeds 512 MB.
+// Run `npm run build` first.
+//   node bench/fleet.mjs            (BENCH_RUNS rounds, default 5; FLEET_SIZES=100,1000 to change the sizes)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from './corpus.mjs';
+
+const ratioLimit = 10;
+const rssLimitMb = 512;
+const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+const [small, big] = (process.env.FLEET_SIZES ?? '100,1000').split(',').map(Number);
+const bin = join(repoRoot, 'bin', 'capiform.js');
+const repository = join(repoRoot, 'examples', 'repository');
+if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
+  console.error('bench/fleet: dist/ is not built; run `npm run build` first');
+  process.exit(2);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'capiform-fleet-'));
+// Every child reports its own peak RSS and CPU time when it exits (whatever exit path it takes).
+const probe = join(work, 'probe.mjs');
+writeFileSync(
+  probe,
+  `import { writeFileSync } from 'node:fs';
+process.on('exit', () => {
+  const u = process.resourceUsage();
+  writeFileSync(process.env.FLEET_PROBE_FILE, JSON.stringify({ maxRssKb: u.maxRSS, cpuUs: u.userCPUTime + u.systemCPUTime }));
+});
+`,
+);
+const probeFile = join(work, 'probe.json');
+
+function config(n) {
+  const url = (p) => join(repository, p);
+  const clusters = [];
+  for (let i = 0; i < n; i++) {
+    clusters.push({
+      name: `cluster-${String(i).padStart(4, '0')}`,
+      namespace: 'fleet',
+      infrastructure: 'docker',
+      flavor: 'development',
+      kubernetesVersion: 'v1.33.1',
+      controlPlaneMachineCount: 1 + 2 * (i % 2),
+      workerMachineCount: i % 7,
+    });
+  }
+  return {
+    providers: {
+      core: [{ name: 'cluster-api', version: '~1.12.0', url: url('cluster-api/latest/core-components.yaml') }],
+      bootstrap: [{ name: 'kubeadm', version: '~1.12.0', url: url('bootstrap-kubeadm/latest/bootstrap-components.yaml') }],
+      controlPlane: [{ name: 'kubeadm', version: '~1.12.0', url: url('control-plane-kubeadm/latest/control-plane-components.yaml') }],
+      infrastructure: [{ name: 'docker', version: '~1.12.0', url: url('infrastructure-docker/latest/infrastructure-components.yaml') }],
+    },
+    certManager: { version: 'v1.18.2', url: url('cert-manager/v1.18.2/cert-manager.yaml') },
+    variables: { CLUSTER_TOPOLOGY: 'true', EXP_MACHINE_POOL: 'false' },
+    clusters,
+  };
+}
+
+/** One capiform process: wall ms, and the child's own CPU ms and peak RSS (MB). */
+function run(args, cwd, cacheDir) {
+  rmSync(probeFile, { force: true });
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, bin, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: work, NO_COLOR: '1', CAPIFORM_CACHE_DIR: cacheDir, FLEET_PROBE_FILE: probeFile },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`bench/fleet: capiform ${args.join(' ')} failed (${r.status}): ${(r.stderr || String(r.error)).slice(0, 2000)}`);
+  const { maxRssKb, cpuUs } = JSON.parse(readFileSync(probeFile, 'utf8'));
+  return { ms, cpuMs: cpuUs / 1000, rssMb: maxRssKb / 1024, bytes: Buffer.byteLength(r.stdout) };
+}
+
+const projects = new Map();
+for (const n of [small, big]) {
+  const dir = join(work, `fleet-${n}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'capi.config.json'), `${JSON.stringify(config(n), null, 2)}\n`);
+  const cache = join(work, `cache-${n}`);
+  run(['lock'], dir, cache);
+  projects.set(n, { dir, cache, rounds: 0 });
+}
+
+const commands = {
+  render: (p) => {
+    // Cold: the previous round's tree and cache are removed first (not timed).
+    for (const d of ['clusters', 'clusterclasses', 'providers', '.capiform']) rmSync(join(p.dir, d), { recursive: true, force: true });
+    const cache = join(work, `render-cache-${p.rounds++}`);
+    const r = run(['render'], p.dir, cache);
+    rmSync(cache, { recursive: true, force: true });
+    return r;
+  },
+  'plan topology': (p) => run(['plan', 'topology'], p.dir, p.cache),
+};
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round = (n) => Math.round(n * 10) / 10;
+
+const results = [];
+try {
+  for (const [name, cmd] of Object.entries(commands)) {
+    // One warm-up round (it also leaves the rendered trees `plan topology` reads).
+    cmd(projects.get(small));
+    cmd(projects.get(big));
+    const samples = { small: [], big: [] };
+    for (let i = 0; i < runs; i++) {
+      samples.big.push(cmd(projects.get(big)));
+      samples.small.push(cmd(projects.get(small)));
+    }
+    const summary = (xs) => ({
+      wallMs: round(median(xs.map((x) => x.ms))),
+      cpuMs: round(median(xs.map((x) => x.cpuMs))),
+      peakRssMb: round(Math.max(...xs.map((x) => x.rssMb))),
+      outputBytes: xs[xs.length - 1].bytes,
+    });
+    results.push({
+      command: name,
+      small: { clusters: small, ...summary(samples.small) },
+      big: { clusters: big, ...summary(samples.big) },
+      ratio: Math.round(median(samples.big.map((b, i) => b.ms / samples.small[i].ms)) * 100) / 100,
+      cpuRatio: Math.round(median(samples.big.map((b, i) => b.cpuMs / samples.small[i].cpuMs)) * 100) / 100,
+    });
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+let md = `| command | ${small} clusters (wall / CPU, peak RSS) | ${big.toLocaleString('en-US')} clusters (wall / CPU, peak RSS) | ratio wall / CPU |\n| --- | ---: | ---: | ---: |\n`;
+for (const r of results) {
+  const cell = (s) => `${s.wallMs} ms / ${s.cpuMs} ms, ${s.peakRssMb} MB`;
+  md += `| \`${r.command}\` | ${cell(r.small)} | ${cell(r.big)} | **${r.ratio.toFixed(2)}× / ${r.cpuRatio.toFixed(2)}×** |\n`;
+}
+md += `\n${big.toLocaleString('en-US')} / ${small} topology clusters of one class, whole process, median of ${runs} rounds (goal ≤ 6×, peak RSS ≤ ${rssLimitMb} MB; linear without fixed cost: ${big / small}×).\n`;
+console.log(md);
+const result = { name: 'fleet', runs, ratioLimit, rssLimitMb, commands: results };
+console.log(JSON.stringify(result));
+mkdirSync(join(repoRoot, 'bench', 'out'), { recursive: true });
+writeFileSync(join(repoRoot, 'bench', 'out', 'fleet.json'), `${JSON.stringify(result, null, 2)}\n`);
+if (results.some((r) => r.ratio >= ratioLimit || r.big.peakRssMb > rssLimitMb || r.small.peakRssMb > rssLimitMb)) process.exitCode = 1;
