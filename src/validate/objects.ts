@@ -6,6 +6,7 @@
 import { FieldPath, validateCustomResource, type FieldError, type JSONSchemaProps } from '../topology/index.js';
 import { validateCelRules } from '../topology/cel/index.js';
 import { hasCelRules } from '../topology/openapi/index.js';
+import { withCapiWebhookDefaults } from './capi-webhooks.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
 import { groupOf, type KindSchema, type SchemaCatalog } from './schemas.js';
 
@@ -96,9 +97,12 @@ export function validateObjects(objects: readonly SourceObject[], catalog: Schem
 
 function schemaFindings(src: SourceObject, found: KindSchema): Finding[] {
   // Native types decode into Go structs, where null is the zero value: `creationTimestamp: null` is fine there.
-  const object = found.custom ? src.object : withoutNulls(src.object, 0);
+  const object = found.custom ? withCapiWebhookDefaults(src.object, String(src.object.apiVersion), String(src.object.kind)) : withoutNulls(src.object, 0);
   // The API server builds a CEL validator only for schemas with rules; without one nothing is left unchecked.
-  const result = validateCustomResource(found.schema, object, found.custom && hasRules(found.schema) ? { cel: celRules } : {});
+  const result = validateCustomResource(found.schema, object, {
+    statusSubresource: found.statusSubresource === true,
+    ...(found.custom && hasRules(found.schema) ? { cel: celRules } : {}),
+  });
   const out: Finding[] = result.unknownFields.map((field) => findingAt(src, { severity: 'error', field, message: `unknown field "${field}"` }));
   for (const e of result.errors) out.push(fromFieldError(src, e));
   return out;

@@ -16,6 +16,8 @@ export interface KindSchema {
   readonly custom: boolean;
   /** Whether the version is served (`spec.versions[].served`). */
   readonly served: boolean;
+  /** The CRD version enables the status subresource: `status` is dropped on create and never checked from a manifest. */
+  readonly statusSubresource?: boolean;
 }
 
 export class SchemaCatalog {
@@ -59,7 +61,8 @@ export class SchemaCatalog {
       const schema = isRecord(v.schema) && isRecord(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : undefined;
       const k = key(`${group}/${v.name}`, kind);
       if (!schema || this.kinds.has(k)) continue;
-      this.kinds.set(k, { schema: schema as JSONSchemaProps, origin: name, file: src.file, custom: true, served: v.served !== false });
+      const statusSubresource = isRecord(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null;
+      this.kinds.set(k, { schema: schema as JSONSchemaProps, origin: name, file: src.file, custom: true, served: v.served !== false, statusSubresource });
     }
   }
 
