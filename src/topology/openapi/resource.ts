@@ -8,7 +8,7 @@
  */
 import { FieldPath, fieldInvalid, type FieldError } from '../field/index.js';
 import type { JSONSchemaProps } from '../schema/index.js';
-import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaulting.js';
+import { decodeDefaultsInPlace } from './defaulting.js';
 import { isObject } from './json.js';
 import { validateListSetsAndMaps } from './listtype.js';
 import { pruneUnknownFields } from './pruning.js';
@@ -56,7 +56,8 @@ export function validateCustomResource(schema: JSONSchemaProps, object: unknown,
   return { errors, unknownFields: pruned.unknownFields };
 }
 
-/** The apiextensions decoder after pruning: `PruneNonNullableNullsWithoutDefaults`, then `structuraldefaulting.Default`. */
+/** The apiextensions decoder after pruning, on the pruned copy (which nothing else holds). */
 function decoded(pruned: unknown, schema: JSONSchemaProps): unknown {
-  return applyDefaults(pruneNonNullableNullsWithoutDefaults(pruned, schema), schema);
+  decodeDefaultsInPlace(pruned, schema);
+  return pruned;
 }
