@@ -1,12 +1,13 @@
 /**
- * `capiform validate` against excerpts of real provider CRDs (CAPO, CAPI, RKE2, CAPG; each fixture names its source):
- * what the API server does to an object before it checks it (pruning nulls, applying defaults, dropping `status` on
- * create, CAPI's defaulting webhook), and the messages of real CEL rules an object breaks.
+ * `capiform validate` against excerpts of real provider CRDs (CAPO, CAPI, RKE2, CAPG, in-cluster IPAM; each fixture
+ * names its source): what the API server does to an object before it checks it (pruning nulls, applying defaults,
+ * dropping `status` on create, CAPI's defaulting webhook), the messages of real CEL rules an object breaks, and the
+ * provider-contract lint on a real provider's layout.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatFinding, readManifest, validateManifests, type Finding } from '../src/validate/index.js';
+import { formatFinding, lintProviderRelease, readManifest, validateManifests, type Finding } from '../src/validate/index.js';
 import { repoRoot } from './helpers/diff-fixtures.js';
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'validate-real-crds');
@@ -156,5 +157,20 @@ spec:
     expect(check(cluster, 'capg-gcpcluster')).toEqual([
       'cluster.yaml:1: error: GCPCluster default/sample: spec.network.firewall.firewallRules[0].sourceRanges: Invalid value: must be a valid IPv4/IPv6 address or CIDR/Prefix',
     ]);
+  });
+});
+
+describe('the provider-contract lint on real providers', () => {
+  it('an IPAM provider may ship a cluster-scoped pool (in-cluster IPAM’s GlobalInClusterIPPool)', () => {
+    const metadata = 'apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3\nkind: Metadata\nreleaseSeries:\n- major: 1\n  minor: 1\n  contract: v1beta2\n';
+    const findings = lintProviderRelease({
+      label: 'ipam-in-cluster',
+      version: 'v1.1.0',
+      files: [
+        { name: 'metadata.yaml', text: metadata },
+        { name: 'ipam-components.yaml', text: readFileSync(join(fixtures, 'ipam-in-cluster.components.yaml'), 'utf8') },
+      ],
+    });
+    expect(findings.map((f) => `${f.severity} ${f.rule}: ${f.message}`)).toEqual([]);
   });
 });
