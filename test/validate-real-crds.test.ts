@@ -160,6 +160,37 @@ spec:
   });
 });
 
+describe('rules the API server refuses to compile', () => {
+  const machine = (image: string): string => `apiVersion: infrastructure.cluster.x-k8s.io/v1beta3
+kind: IBMPowerVSMachine
+metadata: { name: m, namespace: default }
+spec:
+  image: ${image}
+`;
+  /** CRD and object applied together, as a rendered tree or a folder holds them. */
+  const together = (crdText: string, object: string): string[] =>
+    validateManifests({ objects: [...readManifest(crdText, 'crd.yaml').objects, ...readManifest(object, 'machine.yaml').objects] })
+      .findings.map(formatFinding)
+      .map((f) => f.split('\n')[0]!);
+
+  it('CAPIBM: `self.import` does not compile (`import` is reserved: `self.__import__`); the CRD itself is refused', () => {
+    const rule = `apiextensions.ValidationRule{Rule:"self.type == 'Import' ? has(self.import) : !has(self.import)", Message:"import configuration is required when type is Import, and forbidden otherwise", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
+    expect(together(crd('capibm-ibmpowervsmachine'), machine('{ type: Reference, reference: { name: rhcos } }'))).toEqual([
+      `crd.yaml:1: error: CustomResourceDefinition ibmpowervsmachines.infrastructure.cluster.x-k8s.io: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[image].x-kubernetes-validations[1].rule: Invalid value: ${rule}: compilation failed: ERROR: <input>:1:25: undefined field 'import'`,
+      `machine.yaml:1: error: IBMPowerVSMachine default/m: spec.image: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:25: undefined field 'import'`,
+    ]);
+  });
+
+  it('with the escaped name the rule compiles and checks the object', () => {
+    const fixed = crd('capibm-ibmpowervsmachine').replaceAll('self.import', 'self.__import__');
+    expect(together(fixed, machine('{ type: Reference, reference: { name: rhcos } }'))).toEqual([]);
+    expect(together(fixed, machine('{ type: Import, reference: { name: rhcos } }'))).toEqual([
+      'machine.yaml:1: error: IBMPowerVSMachine default/m: spec.image: Invalid value: reference configuration is required when type is Reference, and forbidden otherwise',
+      'machine.yaml:1: error: IBMPowerVSMachine default/m: spec.image: Invalid value: import configuration is required when type is Import, and forbidden otherwise',
+    ]);
+  });
+});
+
 describe('the provider-contract lint on real providers', () => {
   it('an IPAM provider may ship a cluster-scoped pool (in-cluster IPAM’s GlobalInClusterIPPool)', () => {
     const metadata = 'apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3\nkind: Metadata\nreleaseSeries:\n- major: 1\n  minor: 1\n  contract: v1beta2\n';

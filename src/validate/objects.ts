@@ -8,7 +8,8 @@ import { validateCelRules } from '../topology/cel/index.js';
 import { hasCelRules } from '../topology/openapi/index.js';
 import { withCapiWebhookDefaults } from './capi-webhooks.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
-import { groupOf, type KindSchema, type SchemaCatalog } from './schemas.js';
+import { groupOf, isCrd, type KindSchema, type SchemaCatalog } from './schemas.js';
+import { crdRuleFindings } from './crd-rules.js';
 
 /** API groups whose kinds are built into the API server: without an OpenAPI document they are not checked. */
 const builtInGroups = new Set([
@@ -57,6 +58,7 @@ export function validateObjects(objects: readonly SourceObject[], catalog: Schem
       continue;
     }
     findings.push(...metadataFindings(src));
+    if (isCrd(o)) findings.push(...crdRuleFindings(src));
     const found = catalog.lookup(apiVersion, kind);
     if (!found) {
       if (builtInGroups.has(groupOf(apiVersion))) unchecked.add(`${apiVersion} ${kind}`);
