@@ -64,6 +64,13 @@ export function lockedFiles(lock: Lock): { label: string; version: string; file:
   if (lock.certManager) {
     for (const f of lock.certManager.files) out.push({ label: 'cert-manager', version: lock.certManager.version, file: f, path: repositoryPath('cert-manager', lock.certManager.version, f.name) });
   }
+  // The releases clusters pin their templates to: their template files, once (a pin may name the installed release).
+  for (const t of lock.templatePins ?? []) {
+    for (const f of t.files) {
+      const path = repositoryPath(t.label, t.version, f.name);
+      if (!out.some((o) => o.path === path)) out.push({ label: t.label, version: t.version, file: f, path });
+    }
+  }
   return out;
 }
 

@@ -61,8 +61,8 @@ export function bundleRepository(bundleDir: string, lock: Lock, configDir: strin
   const base = join(bundleDir, repositoryDir, p.label);
   const entry = p.label === 'cert-manager' && lock.certManager ? { version: lock.certManager.version, files: lock.certManager.files } : lock.providers.find((x) => x.label === p.label);
   const original = (version: string, file: string): string | undefined => {
-    if (!entry || entry.version !== version) return undefined;
-    const f = entry.files.find((x) => x.name === file);
+    const files = entry && entry.version === version ? entry.files : lock.templatePins?.find((t) => t.label === p.label && t.version === version)?.files;
+    const f = files?.find((x) => x.name === file);
     if (!f) return undefined;
     return f.path !== undefined ? resolvePath(configDir, f.path) : f.url;
   };

@@ -104,6 +104,7 @@ function resolveClusters(clusters: ParsedConfig['clusters'], hashNames: boolean,
     templates: { hashNames: c.templates?.hashNames ?? hashNames },
     template: c.template,
     patches: c.patches ?? [],
+    templateVersion: c.templateVersion,
     configPath: `${prefix}clusters[${i}]`,
   }));
 }
@@ -274,6 +275,12 @@ function checkOne(config: ResolvedConfig): ConfigIssue[] {
         issues.push({ path: `${c.configPath}.template`, message: `${JSON.stringify(c.template)} must be a path inside the project, relative to the config file` });
       } else if (!/\.ya?ml$/.test(t)) {
         issues.push({ path: `${c.configPath}.template`, message: `${JSON.stringify(c.template)} is not a YAML file (.yaml or .yml)` });
+      }
+      if (c.templateVersion !== undefined) {
+        issues.push({
+          path: `${c.configPath}.templateVersion`,
+          message: 'cannot be used together with template: a cluster renders either its own template file or the template of a pinned provider release; remove one of them',
+        });
       }
     }
     const key = `${c.namespace}/${c.name}`;

@@ -231,6 +231,15 @@ export const clusterSchema = z
       .array(patchSchema)
       .optional()
       .describe('RFC 6902 JSON patches applied to the objects of the rendered template, each to the objects its target selects.'),
+    templateVersion: z
+      .string()
+      .refine((v) => v !== 'latest' && isVersionConstraint(v), {
+        error: (iss) => `${JSON.stringify(iss.input)} is not a version or range; use an exact version (v1.12.4) or a semver range (~1.12.0)`,
+      })
+      .optional()
+      .describe(
+        'Render this cluster from the cluster-template and ClusterClasses of this release of its infrastructure provider (exact version or range, pinned by the lock) while the provider itself runs its locked version.',
+      ),
   })
   .describe('A workload cluster rendered from its infrastructure provider template.');
 

@@ -88,6 +88,11 @@ export interface ResolvedCluster {
   readonly template: string | undefined;
   /** JSON patches applied after the template, in order. */
   readonly patches: readonly z.output<typeof patchSchema>[];
+  /**
+   * The release of the infrastructure provider the cluster's template and ClusterClasses come from (exact version or
+   * range), instead of the provider's locked version; the lock pins it (`templatePins`).
+   */
+  readonly templateVersion: string | undefined;
   readonly configPath: string;
 }
 

@@ -40,6 +40,8 @@ export interface ArtifactStoreOptions {
   configDir: string;
   /** Files pinned by the existing lock, by label, for the locked version. */
   locked: ReadonlyMap<string, { version: string; files: readonly LockedFile[] }>;
+  /** Files pinned for other releases of a provider (template pins), by label and version. */
+  lockedReleases?: readonly { label: string; version: string; files: readonly LockedFile[] }[];
   frozen: boolean;
   cache: ArtifactCache;
 }
@@ -66,8 +68,7 @@ export class ArtifactStore {
    * directory rendered from these bytes before and still intact on disk does not need them again.
    */
   pinnedFile(label: string, version: string, file: string): LockedFile | null {
-    const locked = this.opts.locked.get(label);
-    const pinned = locked && locked.version === version ? locked.files.find((f) => f.name === file) : undefined;
+    const pinned = this.lockedFiles(label, version)?.find((f) => f.name === file);
     if (!pinned) return null;
     this.record(label, version, pinned);
     return pinned;
@@ -83,9 +84,9 @@ export class ArtifactStore {
     const labels = new Set<string>();
     let where: string | undefined;
     for (const s of sources) {
-      const locked = this.opts.locked.get(s.label);
-      if (s.repo.kind !== 'local' || !locked || locked.version !== s.version) continue;
-      for (const f of locked.files) {
+      const locked = this.lockedFiles(s.label, s.version);
+      if (s.repo.kind !== 'local' || !locked) continue;
+      for (const f of locked) {
         const bytes = await s.repo.getFile(s.version, f.name);
         const path = this.location(s, s.version, f.name).path ?? f.name;
         if (bytes === null) {
@@ -114,6 +115,13 @@ export class ArtifactStore {
     return files ? [...files.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
   }
 
+  /** The files the lock pins for `label` at `version`: its provider entry's, or a template pin's. */
+  private lockedFiles(label: string, version: string): readonly LockedFile[] | undefined {
+    const locked = this.opts.locked.get(label);
+    if (locked && locked.version === version) return locked.files;
+    return this.opts.lockedReleases?.find((r) => r.label === label && r.version === version)?.files;
+  }
+
   private location(source: ArtifactSource, version: string, file: string): { path?: string; url?: string } {
     const loc = source.repo.fileLocation(version, file);
     if (source.repo.kind === 'local') return { path: relative(this.opts.configDir, loc).split(sep).join('/') };
@@ -121,8 +129,7 @@ export class ArtifactStore {
   }
 
   private async load(source: ArtifactSource, version: string, file: string): Promise<Uint8Array | null> {
-    const locked = this.opts.locked.get(source.label);
-    const pinned = locked && locked.version === version ? locked.files.find((f) => f.name === file) : undefined;
+    const pinned = this.lockedFiles(source.label, version)?.find((f) => f.name === file);
     const where = source.repo.fileLocation(version, file);
     if (pinned) {
       let bytes = await this.opts.cache.get(pinned.sha256);

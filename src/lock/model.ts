@@ -42,6 +42,20 @@ export interface LockedCertManager {
   readonly files: readonly LockedFile[];
 }
 
+/**
+ * A release of an infrastructure provider that clusters render their template from (`clusters[].templateVersion`)
+ * while the provider itself runs its locked version: only the template and ClusterClass files those clusters read.
+ */
+export interface LockedTemplatePin {
+  /** The provider's label (`infrastructure-docker`). */
+  readonly label: string;
+  /** The `templateVersion` the version was chosen for (`~1.12.0`, `v1.12.4`). */
+  readonly constraint: string;
+  readonly version: string;
+  readonly source: LockedSource;
+  readonly files: readonly LockedFile[];
+}
+
 export interface Lock {
   readonly lockfileVersion: number;
   /** sha256 of the config inputs that affect resolution (providers, sources, constraints, cert-manager, contract pin). */
@@ -50,6 +64,8 @@ export interface Lock {
   readonly contract: string;
   readonly providers: readonly LockedProvider[];
   readonly certManager: LockedCertManager | undefined;
+  /** Template pins, by label then constraint; absent (and not written) when no cluster pins one. */
+  readonly templatePins?: readonly LockedTemplatePin[];
 }
 
 /**

@@ -6,6 +6,10 @@ import semver from 'semver';
 import { ConfigError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import { resolutionDigest } from './digest.js';
+import { templatePinDrift } from './template-pins.js';
+import { isUpgrading } from './upgrade-names.js';
+
+export { isUpgrading };
 import type { Lock, LockedSource } from './model.js';
 import { satisfiesConstraint } from '../config/index.js';
 
@@ -16,7 +20,7 @@ export class LockStaleError extends ConfigError {
 }
 
 export interface LockDrift {
-  /** The lock entry: `providers.infrastructure-docker`, `certManager`, `contract`. */
+  /** The lock entry: `providers.infrastructure-docker`, `certManager`, `contract`, `templatePins.infrastructure-docker@~1.12.0`. */
   entry: string;
   /** `provider added`, `range changed`, `source moved`, … */
   reason: string;
@@ -67,6 +71,7 @@ export function lockDrift(config: ResolvedConfig, lock: Lock, sources: ReadonlyM
       out.push({ entry: 'certManager', reason: 'source moved', detail: `cert-manager: ${lock.certManager.source.url} → ${s.url}` });
     }
   }
+  out.push(...templatePinDrift(config, lock, sources));
   if (out.length === 0 && lock.configDigest !== resolutionDigest(config)) {
     out.push({ entry: 'configDigest', reason: 'config changed', detail: 'the resolution inputs changed' });
   }
@@ -88,10 +93,6 @@ export function checkContractPin(config: ResolvedConfig, contract: string): void
   }
 }
 
-/** Whether `lock --upgrade [names…]` re-resolves this provider: all, or named by name or label. */
-export function isUpgrading(p: { name: string; label: string }, upgrade: 'all' | readonly string[] | undefined): boolean {
-  return upgrade === 'all' || (upgrade !== undefined && (upgrade.includes(p.name) || upgrade.includes(p.label)));
-}
 
 /** Lock entries that can be kept: present, same constraint and source, version inside the constraint, not being upgraded. */
 export function pinnedVersions(

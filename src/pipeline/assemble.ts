@@ -9,6 +9,7 @@ import {
   aggregate,
   argocdManifests,
   headerText,
+  isTemplateFileName,
   mergeDuplicates,
   namespaceDir,
   namespaceFile,
@@ -92,6 +93,12 @@ export function lockModel(ctx: PipelineContext, project: ProjectState, resolved:
     return e && e.version === version ? e.files : [];
   };
   const files = (label: string, version: string): LockedFile[] => mergeFiles(pinned(label, version), store.filesFor(label, version));
+  // A template pin's entry lists only the templates and ClusterClasses its clusters read from that release.
+  const pinFiles = (t: { label: string; constraint: string; version: string }): LockedFile[] => {
+    const before = partial ? project.existing?.templatePins?.find((x) => x.label === t.label && x.constraint === t.constraint && x.version === t.version)?.files ?? [] : [];
+    return mergeFiles(before, store.filesFor(t.label, t.version)).filter((f) => isTemplateFileName(f.name));
+  };
+  const templatePins = resolved.templatePins.map((t) => ({ label: t.label, constraint: t.constraint, version: t.version, source: t.ref.source, files: pinFiles(t) }));
   const lock: Lock = {
     lockfileVersion,
     configDigest: resolutionDigest(ctx.config),
@@ -100,6 +107,7 @@ export function lockModel(ctx: PipelineContext, project: ProjectState, resolved:
     certManager: resolution.certManager
       ? { version: resolution.certManager.version, source: resolution.certManager.source, files: files('cert-manager', resolution.certManager.version) }
       : undefined,
+    ...(templatePins.length > 0 ? { templatePins } : {}),
   };
   const text = formatLock(lock);
   const changed = project.existingDocument?.text !== text;

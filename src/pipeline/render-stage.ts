@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
-import type { LockedFile } from '../lock/index.js';
+import { templatePinKey, type LockedFile } from '../lock/index.js';
 import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8 } from '../yaml/index.js';
@@ -40,6 +40,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   }
   await renderClusters(rendered, resolution.providers, {
     ownTemplates: readOwnTemplates(config),
+    templatePins: templatePinVersions(resolved),
     ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, config.target ?? '', c.namespace, c.name) }),
   });
   for (const n of rendered.notes) ctx.log(n);
@@ -52,8 +53,13 @@ export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedPr
   const walk = renderContext(config, resolved.store, new TreeCache(treeRoot(config), undefined, { contents: false, readBytes: false }), true);
   await Promise.all(componentsFiles(resolved).map((c) => c.load()));
   await readCertManager(resolved, config.certManager?.url);
-  await renderClusters(walk, resolved.resolution.providers, { ownTemplates: readOwnTemplates(config) });
+  await renderClusters(walk, resolved.resolution.providers, { ownTemplates: readOwnTemplates(config), templatePins: templatePinVersions(resolved) });
   if (walk.problems.length > 0) throw aggregate(walk.problems, config);
+}
+
+/** The release of each template pin, as renderClusters looks it up. */
+function templatePinVersions(resolved: ResolvedProject): Map<string, string> {
+  return new Map(resolved.templatePins.map((t) => [templatePinKey(t.label, t.constraint), t.version]));
 }
 
 /**

@@ -6,15 +6,17 @@
 import { CapiformError } from '../errors.js';
 import { satisfiesConstraint } from '../config/index.js';
 import { ContentCache } from '../cache/index.js';
-import { ArtifactStore, isUpgrading, pinnedVersions, type LockedFile } from '../lock/index.js';
+import { ArtifactStore, isUpgrading, pinnedTemplateVersions, pinnedVersions, templatePinKey, templatePinRequests, type LockedFile } from '../lock/index.js';
 import { aggregate, type Problem } from '../render/index.js';
-import { certManagerLabel, providerRepository, resolveVersions, type RepositoryRef, type Resolution } from '../resolve/index.js';
+import { certManagerLabel, providerRepository, resolveTemplatePin, resolveVersions, type RepositoryRef, type Resolution, type TemplatePinResolution } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';
 
 export interface ResolvedProject {
   store: ArtifactStore;
   resolution: Resolution;
+  /** The releases clusters pin their templates to (`clusters[].templateVersion`), by label and constraint. */
+  templatePins: readonly TemplatePinResolution[];
 }
 
 export async function resolveProject(ctx: PipelineContext, project: ProjectState): Promise<ResolvedProject> {
@@ -52,7 +54,19 @@ export async function resolveProject(ctx: PipelineContext, project: ProjectState
   const locked = new Map<string, { version: string; files: readonly LockedFile[] }>();
   for (const p of existing?.providers ?? []) if (!upgrading(p.label)) locked.set(p.label, { version: p.version, files: p.files });
   if (cmLocked && !cmUpgrading) locked.set(certManagerLabel, { version: cmLocked.version, files: cmLocked.files });
-  const store = new ArtifactStore({ configDir: config.dir, locked, frozen: ctx.frozen, cache: ctx.cache ?? ContentCache.fromEnv(ctx.env ?? {}) });
+  // Template pins keep their locked release (and its digests) like providers: frozen always, otherwise while it fits.
+  const pinRequests = templatePinRequests(config);
+  const keptPins = ctx.frozen
+    ? new Map((existing?.templatePins ?? []).map((t) => [templatePinKey(t.label, t.constraint), t.version]))
+    : pinnedTemplateVersions(config, existing, repositories, ctx.upgrade);
+  const lockedReleases = (existing?.templatePins ?? []).filter((t) => !upgrading(t.label)).map((t) => ({ label: t.label, version: t.version, files: t.files }));
+  const store = new ArtifactStore({
+    configDir: config.dir,
+    locked,
+    lockedReleases,
+    frozen: ctx.frozen,
+    cache: ctx.cache ?? ContentCache.fromEnv(ctx.env ?? {}),
+  });
   const pinnedContracts = new Map((existing?.providers ?? []).map((p) => [p.label, p.contract]));
   const resolution = await resolveVersions(config, {
     store,
@@ -62,11 +76,24 @@ export async function resolveProject(ctx: PipelineContext, project: ProjectState
     certManager: project.certManager,
     ...(ctx.contract !== undefined ? { contract: ctx.contract } : {}),
   });
+  const templatePins: TemplatePinResolution[] = [];
+  for (const req of pinRequests) {
+    const ref = repositories.get(req.label);
+    if (!ref) continue;
+    try {
+      templatePins.push(await resolveTemplatePin(req, ref, keptPins.get(templatePinKey(req.label, req.constraint))));
+    } catch (err) {
+      if (!(err instanceof CapiformError)) throw err;
+      problems.push({ where: req.configPaths.join(', '), error: err });
+    }
+  }
+  if (problems.length > 0) throw aggregate(problems, config);
   // Local repositories are read again on every run, so an edited file can never hide behind the content cache or
   // the render cache: the bytes on disk must still be the bytes the lock pins.
   await store.verifyLocal([
     ...resolution.providers.map((r) => ({ label: r.provider.label, repo: r.repo, version: r.version })),
     ...(resolution.certManager ? [{ label: 'cert-manager', repo: resolution.certManager.repo, version: resolution.certManager.version }] : []),
+    ...templatePins.map((t) => ({ label: t.label, repo: t.ref.repo, version: t.version })),
   ]);
   for (const r of resolution.providers) {
     const before = existing?.providers.find((x) => x.label === r.provider.label);
@@ -75,5 +102,9 @@ export async function resolveProject(ctx: PipelineContext, project: ProjectState
   if (cmLocked && resolution.certManager && cmLocked.version !== resolution.certManager.version) {
     ctx.log(`${certManagerLabel}: ${cmLocked.version} → ${resolution.certManager.version}`);
   }
-  return { store, resolution };
+  for (const t of templatePins) {
+    const before = existing?.templatePins?.find((x) => x.label === t.label && x.constraint === t.constraint);
+    if (before && before.version !== t.version) ctx.log(`${t.label} template pin "${t.constraint}": ${before.version} → ${t.version}`);
+  }
+  return { store, resolution, templatePins };
 }

@@ -23,4 +23,5 @@ export {
   type TemplateOptions,
 } from './cluster-template.js';
 export { hashTemplateNames } from './template-hash.js';
+export { isTemplateFileName, templatePinNote, templatePinOf } from './template-names.js';
 export { clusterInShard, parseShard, pathInShard, shardIndexOf, shardKey, shardOfPath, type Shard } from './shard.js';

@@ -6,6 +6,7 @@
 import { CapiformError, InputError, ResolutionError } from '../errors.js';
 import type { ResolvedCluster } from '../config/index.js';
 import { digestOf, sha256Hex } from '../cache/index.js';
+import { templatePinKey } from '../lock/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
 import { codeFingerprint } from '../version.js';
 import { decodeUtf8, parseManifests } from '../yaml/index.js';
@@ -13,7 +14,7 @@ import { alterImage } from './components/images.js';
 import { relocateCrsImages } from './crs-images.js';
 import { clusterLookup, imageOverridesOf, valuesOf } from './lookups.js';
 import { withVariablesHint } from './problems.js';
-import { clusterClassFileName, templateFileName } from './template-names.js';
+import { clusterClassFileName, templateFileName, templatePinNote } from './template-names.js';
 import { applyJsonPatches } from './tree/customize.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import { addDir, fileContent, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
@@ -57,6 +58,8 @@ export interface RenderClustersOptions {
   only?: (c: ResolvedCluster) => boolean;
   /** The own template of each cluster that has one, by its config path (`clusters[3]`). */
   ownTemplates?: ReadonlyMap<string, OwnTemplate>;
+  /** The release each template pin resolved to, by `templatePinKey(label, templateVersion)`. */
+  templatePins?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -68,10 +71,10 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   const { config, store } = ctx;
   const only = opts.only ?? ((): boolean => true);
   /** ClusterClasses in the tree by `namespace/name`: their inputs digest and the first cluster that uses them. */
-  const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string }>();
+  const classes = new Map<string, { inputs: string; by: string; namespace: string; name: string; dir: string; raw: string; from: string }>();
   const rawCache = new Map<string, Promise<{ text: string; sha: string } | null>>();
   const readRaw = (r: ProviderResolution, file: string): Promise<{ text: string; sha: string } | null> => {
-    const key = `${r.provider.label}/${file}`;
+    const key = `${r.provider.label}/${r.version}/${file}`;
     let p = rawCache.get(key);
     if (!p) {
       p = store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: decodeUtf8(b, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(b) }));
@@ -103,15 +106,25 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   const topologyChecks: { c: ResolvedCluster; where: string; fresh: boolean; objects: () => KubeObject[]; classDirs: string[] }[] = [];
   const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
 
-  const useClass = (c: ResolvedCluster, cls: ClassRef & { inputs: string; dir: string }): boolean => {
+  const useClass = (c: ResolvedCluster, cls: ClassRef & { inputs: string; dir: string; raw: string; from: string }): boolean => {
     const prev = classes.get(cls.key);
+    if (prev && prev.raw !== cls.raw && prev.from !== cls.from) {
+      // Two releases of the provider (a template pin and the installed one, or two pins) ship different classes of one name.
+      throw new InputError(
+        `ClusterClass ${cls.key} of ${cls.from} (cluster ${c.namespace}/${c.name}) differs from the one of ${prev.from} (cluster ${prev.by}): a namespace holds one ClusterClass of a name`,
+        {
+          where: `clusterclasses/${cls.namespace}/${cls.name}`,
+          hint: 'give both clusters the same templateVersion (or none), or put them in different namespaces; a cluster that needs its own copy of the class can use its own template file (template:) with a class of another name',
+        },
+      );
+    }
     if (prev && prev.inputs !== cls.inputs) {
       throw new InputError(`ClusterClass ${cls.key} renders differently for cluster ${c.namespace}/${c.name} than for ${prev.by}`, {
         hint: 'clusters sharing a ClusterClass must give the variables it uses the same values, or use different classes',
       });
     }
     if (prev) return true;
-    classes.set(cls.key, { inputs: cls.inputs, by: `${c.namespace}/${c.name}`, namespace: cls.namespace, name: cls.name, dir: cls.dir });
+    classes.set(cls.key, { inputs: cls.inputs, by: `${c.namespace}/${c.name}`, namespace: cls.namespace, name: cls.name, dir: cls.dir, raw: cls.raw, from: cls.from });
     return false;
   };
 
@@ -138,7 +151,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       templates: config.templates,
       values: used === null ? classRaw.sha : valuesOf(used, lookup),
     });
-    if (useClass(c, { ...ref, dir: classDir, inputs: classInputs })) return;
+    if (useClass(c, { ...ref, dir: classDir, inputs: classInputs, raw: classRaw.sha, from: `${r.provider.label} ${r.version}` })) return;
     const fromDisk = used === null ? null : ctx.cache.reuse(classDir, classInputs);
     if (fromDisk) {
       classObjects.set(classDir, { fresh: false, objects: () => objectsOfFiles(ctx, fromDisk.files) });
@@ -160,7 +173,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     if (!only(c)) continue;
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
     try {
-      const r = providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!;
+      const r = templateRelease(providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!, c, opts.templatePins);
       const own = c.template === undefined ? undefined : opts.ownTemplates?.get(c.configPath);
       if (c.template !== undefined && own === undefined) throw new InputError(`the template file ${c.template} was not read`, { where: `${c.configPath}.template` });
       const file = c.template ?? templateFileName(c.flavor);
@@ -172,7 +185,8 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
           .filter((f) => /^cluster-template(-.+)?\.yaml$/.test(f))
           .map((f) => (f === 'cluster-template.yaml' ? '(default)' : f.slice('cluster-template-'.length, -'.yaml'.length)))
           .sort();
-        throw new InputError(`${r.provider.label} ${r.version} has no ${file}${c.flavor ? ` (flavor "${c.flavor}")` : ''}`, {
+        const pinned = c.templateVersion === undefined ? '' : ` (the release ${c.configPath}.templateVersion "${c.templateVersion}" pins)`;
+        throw new InputError(`${r.provider.label} ${r.version}${pinned} has no ${file}${c.flavor ? ` (flavor "${c.flavor}")` : ''}`, {
           hint: flavors.length ? `flavors available: ${flavors.join(', ')}` : 'this release ships no cluster templates',
         });
       }
@@ -237,6 +251,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       if (kept) yaml = emitManifests(kept);
       const clusterObjects = kept ?? named.objects;
       topologyChecks.push({ c, where, fresh: true, objects: () => clusterObjects, classDirs: extra.classes.map(classDirOf) });
+      if (c.templateVersion !== undefined) yaml = `${templatePinNote(r.provider.label, r.version, c.templateVersion)}\n${yaml}`;
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
       if (inputs !== undefined) ctx.cache.record(dir, inputs, dirFiles, extra);
@@ -263,6 +278,14 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       ctx.problems.push({ where: check.where, error: invalidClassError(message) });
     }
   }
+}
+
+/** The release a cluster's template comes from: its `templateVersion` pin's, else the provider's locked one. */
+function templateRelease(r: ProviderResolution, c: ResolvedCluster, pins: ReadonlyMap<string, string> | undefined): ProviderResolution {
+  if (c.templateVersion === undefined) return r;
+  const version = pins?.get(templatePinKey(r.provider.label, c.templateVersion));
+  if (version === undefined) throw new Error(`renderClusters: template pin "${c.templateVersion}" of ${c.configPath} was not resolved`);
+  return version === r.version ? r : { ...r, version };
 }
 
 function classDirOf(cls: ClassRef): string {

@@ -25,3 +25,22 @@ export function clusterClassFileName(name: string): string {
   }
   return `clusterclass-${name}.yaml`;
 }
+
+/** A cluster template (`cluster-template[-<flavor>].yaml`) or ClusterClass (`clusterclass-<name>.yaml`) file of a release. */
+export function isTemplateFileName(name: string): boolean {
+  return /^(cluster-template(-.+)?|clusterclass-.+)\.yaml$/.test(name);
+}
+
+/**
+ * The line a pinned cluster's `cluster.yaml` carries under the generated header, so the tree itself says which release
+ * its objects come from (`diff` reads it back on both sides).
+ */
+export function templatePinNote(label: string, version: string, constraint: string): string {
+  return `# templates: ${label} ${version} (templateVersion ${JSON.stringify(constraint)})`;
+}
+
+/** The release a rendered `cluster.yaml` names in its template pin line, if it has one. */
+export function templatePinOf(text: string): { label: string; version: string; constraint: string } | undefined {
+  const m = /^# templates: (\S+) (\S+) \(templateVersion "([^"\n]*)"\)$/m.exec(text.slice(0, 512));
+  return m ? { label: m[1]!, version: m[2]!, constraint: m[3]! } : undefined;
+}

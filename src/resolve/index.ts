@@ -43,6 +43,8 @@ export {
   type Resolution,
 } from './resolve-config.js';
 
+export { resolveTemplatePin, type TemplatePinResolution } from './template-pins.js';
+
 /** The remote repository clients (GitHub, GitLab, HTTPS), loaded on first use. */
 export const loadRemote = (): Promise<typeof import('./remote/index.js')> => import('./remote/index.js');
 /** `generate cluster --from` sources (URL, GitHub, file, stdin), loaded on first use. */

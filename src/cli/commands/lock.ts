@@ -52,7 +52,11 @@ export function registerLock(program: Command, io: CliIO): void {
           );
         });
         const sections = isFleetLock(res.lock) ? [...res.lock.targets] : [[undefined, res.lock] as const];
-        const summary = (l: Lock) => ({ contract: l.contract, providers: l.providers.map((p) => ({ label: p.label, version: p.version, contract: p.contract })) });
+        const summary = (l: Lock) => ({
+          contract: l.contract,
+          providers: l.providers.map((p) => ({ label: p.label, version: p.version, contract: p.contract })),
+          ...(l.templatePins ? { templatePins: l.templatePins.map((t) => ({ label: t.label, constraint: t.constraint, version: t.version })) } : {}),
+        });
         if (opts.json) {
           const body = isFleetLock(res.lock)
             ? { targets: Object.fromEntries([...res.lock.targets].map(([name, l]) => [name, summary(l)])) }
@@ -63,6 +67,7 @@ export function registerLock(program: Command, io: CliIO): void {
             const at = name === undefined ? '' : `${name}: `;
             for (const p of l.providers) out.stdout(`${at}${p.label} ${p.version} (${p.contract})\n`);
             if (l.certManager) out.stdout(`${at}cert-manager ${l.certManager.version}\n`);
+            for (const t of l.templatePins ?? []) out.stdout(`${at}${t.label} ${t.version} templates (templateVersion "${t.constraint}")\n`);
           }
           out.stdout(res.lockChanged ? 'wrote capi.lock.yaml\n' : 'capi.lock.yaml is up to date\n');
         }

@@ -11,7 +11,7 @@ import type { CliIO } from '../context.js';
 import { withBundleRepository } from './bundle-option.js';
 import { requireFolder } from '../paths.js';
 import { formatMovePlan, planMove } from '../../plan/move/index.js';
-import { readCertManagerPlan, readManifests, readPlanInventory, readPlanRepositories } from '../../pipeline/plan-inputs/index.js';
+import { readCertManagerPlan, readManifests, readPinnedClusters, readPlanInventory, readPlanRepositories, type PinnedCluster } from '../../pipeline/plan-inputs/index.js';
 import { tabwrite } from '../../go/index.js';
 import {
   addUpgradeItems,
@@ -79,6 +79,14 @@ function formatFindings(findings: readonly UpgradeFinding[]): string {
   return `${out}\n`;
 }
 
+/** Clusters an upgrade leaves on their pinned templates: they render from that release until their pin moves. */
+function formatPinned(pinned: readonly PinnedCluster[]): string {
+  if (pinned.length === 0) return '';
+  let table = 'CLUSTER\tTEMPLATES FROM\tTEMPLATE VERSION\n';
+  for (const p of pinned) table += `${p.cluster}\t${p.label} ${p.version}\t${p.constraint}\n`;
+  return `Clusters pinned to a provider release's templates (clusters[].templateVersion; an upgrade does not move them):\n\n${tabwrite(table)}\n`;
+}
+
 function formatApply(args: string, items: readonly UpgradeItem[]): string {
   if (items.length === 0) return `clusterctl upgrade apply ${args} has nothing to upgrade.\n`;
   let table = 'NAME\tNAMESPACE\tTYPE\tCURRENT VERSION\tNEXT VERSION\n';
@@ -99,11 +107,12 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
   }
   if (local.repository) requireFolder(io.cwd, local.repository, '--repository', repositoryHint);
   // The lock and the tree of one completed write: never a pair a crash or a running render left half-swapped.
-  const { inventory, certManager } = await readSettled(
+  const { inventory, certManager, pinned } = await readSettled(
     base,
     () => ({
       inventory: readPlanInventory(base, local.target),
       certManager: readCertManagerPlan(base, repositoryDir, local.certManagerVersion, local.target),
+      pinned: readPinnedClusters(base, local.target),
     }),
     lockFileName,
   );
@@ -143,6 +152,7 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
       plans: sorted.map((p) => ({ contract: p.contract, providers: sortUpgradeItemsForOutput(p.providers) })),
       droppedPlans: result.droppedPlans,
       findings,
+      ...(pinned.length > 0 ? { pinnedClusters: pinned } : {}),
       ...(applied ? { apply: { command: `clusterctl upgrade apply ${appliedLabel}`, providers: applied } } : {}),
     };
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
@@ -150,6 +160,7 @@ async function runUpgrade(io: CliIO, local: UpgradeOptions, globals: PlanGlobals
   }
   let out = formatUpgradePlan(result.plans, { certManager });
   out += formatFindings(findings);
+  out += formatPinned(pinned);
   if (applied) out += formatApply(appliedLabel, applied);
   io.stdout(out);
 }

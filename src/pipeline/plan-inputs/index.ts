@@ -10,6 +10,7 @@ import { ContentCache, defaultCacheDir } from '../../cache/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { InputError, NetworkError, ResolutionError } from '../../errors.js';
 import { manifestLabel } from '../../capi/index.js';
+import { templatePinOf } from '../../render/index.js';
 import { repositoryKey, type CertManagerPlan, type InventoryProvider, type ReleaseSeries, type Repositories, type RepositoryListing } from '../../plan/upgrade/index.js';
 import { compareKubernetesVersions, parseKubernetesVersion, type KubernetesVersion } from '../../capi/index.js';
 
@@ -194,6 +195,27 @@ function readFileObjects(file: string): Record<string, unknown>[] {
 /** A fleet's management cluster keeps its tree under `targets/<name>/`; the single form at the top. */
 function targetDir(base: string, target: string | undefined): string {
   return target === undefined ? base : join(base, 'targets', target);
+}
+
+/** A cluster of the rendered tree whose templates come from a pinned provider release (`clusters[].templateVersion`). */
+export interface PinnedCluster {
+  /** `<namespace>/<name>` */
+  cluster: string;
+  label: string;
+  version: string;
+  constraint: string;
+}
+
+/** The pinned clusters of the tree (a fleet: of management cluster `target`), from the pin line of each `cluster.yaml`. */
+export function readPinnedClusters(base: string, target?: string): PinnedCluster[] {
+  const root = join(targetDir(base, target), 'clusters');
+  if (!existsSync(root)) return [];
+  const out: PinnedCluster[] = [];
+  for (const file of manifestFiles(root, /^cluster\.yaml$/)) {
+    const pin = templatePinOf(readFileSync(file, 'utf8'));
+    if (pin) out.push({ cluster: relative(root, dirname(file)).split(/[\\/]/).join('/'), ...pin });
+  }
+  return out;
 }
 
 /** The providers a plan starts from: capi.lock.yaml's (with namespaces from the tree), else the tree's Provider objects. */

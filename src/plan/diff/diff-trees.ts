@@ -9,7 +9,8 @@ import { classifyAdded, classifyChanged, classifyRemoved, classifyRotated, type 
 import { assessProviders } from '../rollout/provider.js';
 import { summarize, summarizeClusters } from '../rollout/summary.js';
 import { clusterOfObject, TreeLookup } from '../rollout/refs.js';
-import type { Impact } from '../rollout/types.js';
+import type { ClusterSummary, Impact } from '../rollout/types.js';
+import { templatePinOf } from '../../render/index.js';
 import type { ClusterTopologyReview, TopologyReview } from '../topology/types.js';
 
 export interface DiffOptions {
@@ -248,13 +249,32 @@ export function diffTrees(base: RenderedTree, head: RenderedTree, opts: DiffOpti
     ...checkCapiformTree(head, { allowEmpty: opts.allowEmptyHead ?? false }),
   ];
   const groups = targetGroups(base, head);
-  if (groups === null) return diffIndexes(indexTree(base), indexTree(head), opts, warnings);
-  return mergeTargetReports(
-    base,
-    head,
-    groups.map((g) => ({ target: g.target, report: diffIndexes(indexTree(g.base), indexTree(g.head), opts) })),
-    warnings,
-  );
+  const report =
+    groups === null
+      ? diffIndexes(indexTree(base), indexTree(head), opts, warnings)
+      : mergeTargetReports(
+          base,
+          head,
+          groups.map((g) => ({ target: g.target, report: diffIndexes(indexTree(g.base), indexTree(g.head), opts) })),
+          warnings,
+        );
+  for (const c of report.clusters) Object.assign(c, templatePins(base, head, c.target, c.cluster));
+  return report;
+}
+
+/** A listed cluster's template pin on each side, as its `cluster.yaml` names it (`clusters[].templateVersion`). */
+function templatePins(base: RenderedTree, head: RenderedTree, target: string | undefined, cluster: string): Partial<ClusterSummary> {
+  const file = `${target === undefined ? '' : `${targetsDir}${target}/`}clusters/${cluster}/cluster.yaml`;
+  const pinOf = (t: RenderedTree): string | undefined => {
+    const text = t.files.get(file);
+    return text === undefined ? undefined : templatePinOf(text)?.version;
+  };
+  const now = pinOf(head);
+  const before = pinOf(base);
+  return {
+    ...(now !== undefined ? { templateVersion: now } : {}),
+    ...(before !== undefined && before !== now ? { previousTemplateVersion: before } : {}),
+  };
 }
 
 const targetsDir = 'targets/';

@@ -10,8 +10,8 @@ import { InputError } from '../../errors.js';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import { commentTemplate, objectTemplate, topologyTemplate } from './templates.js';
 import { narrowTextChange } from './field-diff.js';
-import { impactOrder, worstImpact, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
-import { groupImpacts } from '../rollout/summary.js';
+import { impactOrder, worstImpact, type ClusterSummary, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
+import { groupImpacts, pinnedLabel } from '../rollout/summary.js';
 import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
 
 export interface MarkdownOptions {
@@ -107,6 +107,7 @@ function environment(): typeof Handlebars {
   const hb = handlebars.create();
   hb.registerHelper('cell', (v: unknown) => new hb.SafeString(cellText(v === undefined || v === null ? '' : String(v))));
   hb.registerHelper('join', (v: unknown) => (Array.isArray(v) ? v.join(', ') : ''));
+  hb.registerHelper('pinned', (c: ClusterSummary) => new hb.SafeString(cellText(pinnedLabel(c))));
   hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
   hb.registerHelper('impactLabel', (k: ImpactKind) => impactLabels[k] ?? k);
   hb.registerHelper('symbol', (a: ObjectChange['action']) => symbols[a] ?? a);

@@ -2,7 +2,7 @@
 import pc from 'picocolors';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import type { ImpactKind } from '../rollout/types.js';
-import { groupImpacts } from '../rollout/summary.js';
+import { groupImpacts, pinnedLabel } from '../rollout/summary.js';
 import { narrowTextChange } from './field-diff.js';
 import { worstImpact } from '../rollout/types.js';
 import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
@@ -55,7 +55,7 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       if (cl.controlPlaneRolls) bits.push('control plane rolls');
       if (cl.workersRoll.length) bits.push(`workers roll (${cl.workersRoll.join(', ')})`);
       if (cl.possibleRollout) bits.push('may roll');
-      lines.push(`  ${cl.target ? `${cl.target}: ` : ''}${cl.cluster}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
+      lines.push(`  ${cl.target ? `${cl.target}: ` : ''}${cl.cluster}${pinnedLabel(cl)}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
     }
   }
   if (report.topology) {

@@ -107,3 +107,9 @@ export function groupImpacts(impacts: Impact[], maxNames = 10): ImpactGroup[] {
     return g;
   });
 }
+
+/** ` (templates v1.12.4)` for a cluster pinned by `templateVersion`, with the base side's pin when it moved; else ``. */
+export function pinnedLabel(c: Pick<ClusterSummary, 'templateVersion' | 'previousTemplateVersion'>): string {
+  if (c.previousTemplateVersion !== undefined) return ` (templates ${c.previousTemplateVersion} → ${c.templateVersion ?? 'unpinned'})`;
+  return c.templateVersion !== undefined ? ` (templates ${c.templateVersion})` : '';
+}

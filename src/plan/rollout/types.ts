@@ -41,6 +41,10 @@ export interface ClusterSummary {
   target?: string;
   /** `<namespace>/<name>` */
   cluster: string;
+  /** The provider release the cluster's templates are pinned to (`clusters[].templateVersion`) on the head side. */
+  templateVersion?: string;
+  /** The base side's pin, when it differs (absent on a side: not pinned there). */
+  previousTemplateVersion?: string;
   /** The worst definite impact, in the order of `impactOrder`. */
   impact: ImpactKind;
   controlPlaneRolls: boolean;
