@@ -3,12 +3,17 @@
  *
  * - Provider and cert-manager manifests (`providers/**`): clusterctl's `InspectImages` rule — containers then init
  *   containers of every Deployment and DaemonSet (spec §5.3). Their images are already after the `images:` overrides.
+ *   A provider in the Cluster API Operator's form holds the upstream release in a ConfigMap: its workloads are read
+ *   from there, as the operator customizes them (./operator-images.ts).
  * - Cluster and ClusterClass manifests (`clusters/**`, `clusterclasses/**`): the pod templates of every workload
  *   kind, including manifests embedded in ConfigMaps and Secrets (what a ClusterResourceSet applies), but only images
  *   that are explicit: a value still holding `${…}` is not an image anyone can mirror.
  *
  * - The kubeadm images of every workload cluster's Kubernetes version (./kubeadm-images.ts): no manifest names them,
  *   yet no control-plane node starts without them.
+ *
+ * A fleet's tree holds the same folders per management cluster under `targets/<name>/`; each follows the same rules
+ * (a topology Cluster's class is looked up in its own management cluster's folders).
  *
  * Each image is listed with its upstream source: the tree names images after the config's `images:` relocation, and
  * a mirror job must pull from where they come from. The list is de-duplicated and sorted by bytes (Go
@@ -19,6 +24,7 @@ import { InputError, UsageError } from '../errors.js';
 import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/index.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 import { kubeadmImages } from './kubeadm-images.js';
+import { isOperatorForm, operatorWorkloads } from './operator-images.js';
 
 export interface ImageUse {
   /** Tree file: `providers/cluster-api/components.yaml`. */
@@ -155,8 +161,14 @@ export function imagesOfObjects(objects: readonly KubeObject[], file: string, pr
   return out;
 }
 
+/** The management cluster folder a fleet's tree path lies in (`targets/<name>/`), or `''` in the single form. */
+function targetRoot(path: string): string {
+  return /^targets\/[^/]+\//.exec(path)?.[0] ?? '';
+}
+
 /** Which rule a tree file follows, or null for files that hold no workloads (kustomizations, Argo CD glue). */
-function ruleFor(path: string): 'provider' | 'cluster' | null {
+function ruleFor(treePath: string): 'provider' | 'cluster' | null {
+  const path = treePath.slice(targetRoot(treePath).length);
   if (!/\.ya?ml$/.test(path) || /(^|\/)kustomization\.ya?ml$/.test(path)) return null;
   if (path.startsWith('providers/')) return /(^|\/)inventory\.yaml$|clusterctl-inventory-crd\.yaml$/.test(path) ? null : 'provider';
   if (path.startsWith('clusters/') || path.startsWith('clusterclasses/')) return 'cluster';
@@ -212,7 +224,9 @@ function imagesInFiles(files: readonly TreeFileInput[]): { image: string; use: I
   for (const f of files) {
     const rule = ruleFor(f.path);
     if (!rule) continue;
-    found.push(...imagesOfObjects(parseRelevant(f.content, f.path, rule), f.path, rule === 'provider'));
+    // A provider in operator form holds its release in a ConfigMap: list what the operator runs from it.
+    const objects = rule === 'provider' && isOperatorForm(f.content) ? operatorWorkloads(f.content, f.path) : parseRelevant(f.content, f.path, rule);
+    found.push(...imagesOfObjects(objects, f.path, rule === 'provider'));
   }
   return found;
 }
@@ -278,7 +292,7 @@ function kubernetesVersions(files: readonly TreeFileInput[]): { version: string;
       } else if (o.kind === 'ClusterClass') {
         const cp = isObj(spec.controlPlane) ? spec.controlPlane : {};
         const ref = isObj(cp.ref) ? cp.ref : isObj(cp.templateRef) ? cp.templateRef : {};
-        if (ref.kind === 'KubeadmControlPlaneTemplate') kubeadmClasses.add(`${ns}/${String(m.name)}`);
+        if (ref.kind === 'KubeadmControlPlaneTemplate') kubeadmClasses.add(`${targetRoot(f.path)}${ns}/${String(m.name)}`);
       } else if (o.kind === 'Cluster' && isObj(spec.topology) && typeof spec.topology.version === 'string' && isExplicitImage(spec.topology.version)) {
         const t = spec.topology;
         const classRef = isObj(t.classRef) ? t.classRef : undefined;
@@ -288,7 +302,7 @@ function kubernetesVersions(files: readonly TreeFileInput[]): { version: string;
       }
     }
   }
-  for (const t of topologies) if (kubeadmClasses.has(`${t.ns}/${t.cls}`)) out.push({ version: t.version, file: t.file, object: t.object });
+  for (const t of topologies) if (kubeadmClasses.has(`${targetRoot(t.file)}${t.ns}/${t.cls}`)) out.push({ version: t.version, file: t.file, object: t.object });
   return out;
 }
 

@@ -10,7 +10,7 @@ import { formatImageList, type ImageRecord } from './images.js';
 import type { ImageOverrides } from '../render/components/index.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
-import { operatorManifests, type OperatorSettings } from '../render/index.js';
+import { generatedHeader, operatorManifests, type OperatorSettings } from '../render/index.js';
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
@@ -200,6 +200,14 @@ function operatorFiles(
 ): ArchiveFile[] {
   const out: ArchiveFile[] = [];
   for (const p of lock.providers) {
+    // A tree rendered in operator form already holds this file, made from the same lock and config with the
+    // components rendered in memory (their namespace and relocated images), which this tree no longer has.
+    const rendered = tree.find((f) => f.path === `providers/${p.label}/operator.yaml`);
+    if (rendered) {
+      const text = rendered.content;
+      out.push({ path: `operator/${p.label}.yaml`, content: text.startsWith(`${generatedHeader}\n`) ? text.slice(generatedHeader.length + 1) : text });
+      continue;
+    }
     const text = (name: string): string => Buffer.from(read(p.label, p.version, name)).toString('utf8');
     const content = operatorManifests(
       {

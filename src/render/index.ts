@@ -10,7 +10,8 @@ export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext,
 export { aggregate, secretsError, type Problem } from './problems.js';
 export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
 export { TreeCache } from './tree/tree-cache.js';
-export { configSecretKeys, configSecretName, operatorApiVersion, operatorManifests, operatorProviderYaml, type OperatorProviderInput, type OperatorRelease, type OperatorSettings } from './operator.js';
+export { applyJsonPatches } from './tree/customize.js';
+export { configSecretKeys, configSecretName, operatorApiVersion, operatorKinds, operatorManifests, operatorProviderYaml, type OperatorProviderInput, type OperatorRelease, type OperatorSettings } from './operator.js';
 export type { TreeChanges, TreeFile } from './tree/tree-file.js';
 export type { ImageOverrides } from './components/index.js';
 // The library surface (src/index.ts) renders single templates and components as clusterctl does.

@@ -8,6 +8,9 @@ import type { CliIO, GlobalOptions } from '../context.js';
 import { downloadProgress } from './pipeline-shared.js';
 import { requireFolder } from '../paths.js';
 
+/** A rendered tree holds providers: at the top, or per management cluster in a fleet (`targets/<name>/providers/`). */
+const hasProviders = (tree: readonly TreeFileInput[]): boolean => tree.some((f) => /^(targets\/[^/]+\/)?providers\//.test(f.path));
+
 interface ImagesOptions {
   config?: string;
   tree?: string;
@@ -24,7 +27,7 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
   if (opts.tree) {
     const dir = requireFolder(io.cwd, opts.tree, '--tree', 'pass the folder that holds providers/ and clusters/');
     const tree = await readSettled(dir, () => readTree(dir));
-    if (!tree.some((f) => f.path.startsWith('providers/'))) {
+    if (!hasProviders(tree)) {
       throw new InputError(`no rendered tree in ${dir} (providers/ is missing)`, { hint: 'pass the directory that holds providers/ and clusters/' });
     }
     return imagesOfTree(tree);
@@ -37,7 +40,7 @@ export async function stackImages(io: CliIO, opts: { config?: string; tree?: str
     async () => {
       let tree: readonly TreeFileInput[] = readTree(config.dir);
       const { checkProject, configImageOverrides, upstreamTree } = await import('../../pipeline/index.js');
-      if (!tree.some((f) => f.path.startsWith('providers/'))) {
+      if (!hasProviders(tree)) {
         tree = (await checkProject({ config, env: io.env, onProgress: downloadProgress(io, opts) })).files;
       }
       const sources = await upstreamTree(config, { env: io.env, onProgress: downloadProgress(io, opts) });

@@ -283,7 +283,7 @@ const targetsDir = 'targets/';
  * A fleet's tree (`targets/<name>/…`) split per management cluster: each holds its own copy of the providers and
  * objects of the same name, so each is compared with its own side. Null when neither side has a `targets/` folder.
  */
-function targetGroups(base: RenderedTree, head: RenderedTree): { target: string | undefined; base: RenderedTree; head: RenderedTree }[] | null {
+export function targetGroups(base: RenderedTree, head: RenderedTree): { target: string | undefined; base: RenderedTree; head: RenderedTree }[] | null {
   const names = new Set<string>();
   for (const tree of [base, head]) {
     for (const path of tree.files.keys()) if (path.startsWith(targetsDir)) names.add(path.slice(targetsDir.length).split('/', 1)[0]!);

@@ -1,6 +1,6 @@
 /** capiform diff: semantic comparison of two rendered trees with CAPI rollout impact. */
 export type { DiffReport, DiffSide, FieldChange, ObjectChange, Owner, PathSegment } from './types.js';
-export { diffTrees, diffIndexes, type DiffOptions } from './diff-trees.js';
+export { diffTrees, diffIndexes, targetGroups, type DiffOptions } from './diff-trees.js';
 export { checkCapiformTree, readTreeFromDir, type RenderedTree } from './tree.js';
 export { gitTopLevel, readTreeFromGit, repositorySalt, resolveCommit } from './git.js';
 export { renderTreeAt, type InMemoryRenderer, type RenderAtContext } from './render-seam.js';
