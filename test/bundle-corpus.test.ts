@@ -47,7 +47,11 @@ describe.skipIf(!shared.present)(`the corpus CAPD (infrastructure-components-dev
     const dir = corpusProject();
     const env = freshCache();
     const lock = await runCli(['lock'], { cwd: dir, env });
-    expect(lock.stderr).toBe('');
+    // The lock-time contract lint's one finding: the components file is not named as clusterctl looks for it (SHOULD).
+    expect(lock.stderr).toBe(
+      'infrastructure-docker/v1.12.11/infrastructure-components-development.yaml:1: warning [repo.components-name]: the components file is "infrastructure-components-development.yaml"; clusterctl looks for "infrastructure-components.yaml"\n' +
+        'provider contract: 0 errors, 1 warning in 1 provider (locked anyway; contractLint: "strict" refuses MUST violations, "off" skips the lint)\n',
+    );
     const lockText = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
     expect(lockText).toContain('- name: infrastructure-components-development.yaml');
     expect(lockText).not.toContain('- name: infrastructure-components.yaml');
@@ -71,7 +75,8 @@ describe.skipIf(!shared.present)(`the corpus CAPD (infrastructure-components-dev
     expect(readFileSync(join(site, 'providers', 'infrastructure-docker', 'components.yaml'), 'utf8')).toBe(connected);
 
     const relock = await runCli(['lock', '--bundle', bundle], { cwd: site, env: freshCache() });
-    expect(relock.stderr).toBe('');
+    // The bundle's bytes are the release's: the same contract findings as online.
+    expect(relock.stderr).toBe(lock.stderr);
     expect(relock.stdout).toContain('capi.lock.yaml is up to date');
     expect(readFileSync(join(site, 'capi.lock.yaml'), 'utf8')).toBe(lockText);
 

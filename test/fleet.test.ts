@@ -7,20 +7,14 @@ import { cpSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { fixtureRepository, testdir } from './helpers/pipeline-fixtures.js';
+import { fleetFixtureConfig, fleetProject, testdir } from './helpers/pipeline-fixtures.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';
 import { loadConfig } from '../src/config/index.js';
 import { memoryCache } from '../src/lock/index.js';
 import { checkProject, lockProject, renderProject } from '../src/pipeline/index.js';
 import { pathInShard, shardIndexOf, shardKey } from '../src/render/index.js';
 
-const fleetConfig = readFileSync(new URL('./fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
-
-function fleetProject(config = fleetConfig): string {
-  const dir = testdir({ 'capi.config.mjs': config });
-  fixtureRepository(dir);
-  return dir;
-}
+const fleetConfig = fleetFixtureConfig;
 
 const read = (dir: string, p: string): string => readFileSync(join(dir, p), 'utf8');
 

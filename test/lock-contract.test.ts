@@ -39,8 +39,10 @@ function release(dir: string, version: string, series: readonly (readonly [numbe
   testdir(files, dir);
 }
 
+/** The releases are stand-ins for contract moves, not contract-following providers: the lock-time lint is off. */
 function config(o: { core?: string; docker?: string; extra?: string } = {}): string {
   return `export default {
+  contractLint: 'off',
   providers: {
     core: { name: 'cluster-api', version: '${o.core ?? '^1.9.0'}', url: './repo' },
     bootstrap: [{ name: 'kubeadm', version: '^1.9.0', url: './repo' }],

@@ -41,3 +41,63 @@ describe('render validates what it writes', () => {
     expect(readFileSync(join(dir, 'clusters', 'team-b', 'prod-1', 'cluster.yaml'), 'utf8')).toContain('serviceDomain: 42');
   });
 });
+
+/**
+ * A fleet of two management clusters from the example repository: `eu-west` runs a topology cluster on CAPD 1.12,
+ * `us-east` runs prod-1 on CAPD 1.13, optionally with SERVICE_DOMAIN set to a number.
+ */
+function fleet(serviceDomain?: string): string {
+  const dir = tempDir('capiform-validate-fleet-');
+  cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+  const repo = (name: string, version: string): string => `{ name: '${name}', version: '${version}', url: './examples/repository' }`;
+  const prodVariables = `{ POD_CIDR: '["10.244.0.0/16"]'${serviceDomain === undefined ? '' : `, SERVICE_DOMAIN: '${serviceDomain}'`} }`;
+  writeFileSync(
+    join(dir, 'capi.config.mjs'),
+    `export default {
+  providers: {
+    core: ${repo('cluster-api', '~1.12.0')},
+    bootstrap: [${repo('kubeadm', '~1.12.0')}],
+    controlPlane: [${repo('kubeadm', '~1.12.0')}],
+    infrastructure: [${repo('docker', '~1.12.0')}],
+  },
+  variables: { CLUSTER_TOPOLOGY: 'true', EXP_MACHINE_POOL: 'false' },
+  managementClusters: {
+    'eu-west': {
+      clusters: [{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }],
+    },
+    'us-east': {
+      providers: { infrastructure: [{ name: 'docker', version: '~1.13.0' }] },
+      clusters: [{ name: 'prod-1', namespace: 'team-b', infrastructure: 'docker', kubernetesVersion: 'v1.32.5', variables: ${prodVariables} }],
+    },
+  },
+};
+`,
+  );
+  return dir;
+}
+
+describe('render of a fleet validates every management cluster', { timeout: 120_000 }, () => {
+  it('an invalid cluster of one management cluster stops the render (exit 2), naming it, and nothing is written', async () => {
+    const dir = fleet('42');
+    const res = await runCli(['render'], { cwd: dir, env: env() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the rendered objects of management cluster us-east are invalid (1 error); nothing was written:');
+    expect(res.stderr).toContain(
+      '  targets/us-east/clusters/team-b/prod-1/cluster.yaml:1: error: Cluster team-b/prod-1: spec.clusterNetwork.serviceDomain: Invalid value: "integer": spec.clusterNetwork.serviceDomain in body must be of type string: "integer"',
+    );
+    expect(existsSync(join(dir, 'targets'))).toBe(false);
+    expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(false);
+
+    const anyway = await runCli(['render', '--no-validate'], { cwd: dir, env: env() });
+    expect(anyway.code).toBe(0);
+    expect(readFileSync(join(dir, 'targets', 'us-east', 'clusters', 'team-b', 'prod-1', 'cluster.yaml'), 'utf8')).toContain('serviceDomain: 42');
+  });
+
+  it('a valid fleet renders', async () => {
+    const dir = fleet();
+    const res = await runCli(['render'], { cwd: dir, env: env() });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(readFileSync(join(dir, 'targets', 'eu-west', 'clusters', 'team-a', 'dev-1', 'cluster.yaml'), 'utf8')).toContain('kind: Cluster');
+  });
+});

@@ -149,6 +149,7 @@ function resolveTarget(parsed: ParsedConfig, name: string, target: ParsedTarget,
     secrets: resolveSecrets(parsed),
     templates: { hashNames },
     output: parsed.output ?? 'components',
+    contractLint: parsed.contractLint ?? 'warn',
     clusters: resolveClusters(target.clusters, hashNames, prefix, env),
     // Paths in the repository point into the target's folder; names and destination keep management clusters apart
     // when one Argo CD syncs them all.
@@ -192,8 +193,10 @@ export function normaliseConfig(parsed: ParsedConfig, file: string, env: NodeJS.
     secrets: resolveSecrets(parsed),
     templates,
     output: parsed.output ?? 'components',
+    contractLint: parsed.contractLint ?? 'warn',
     clusters: fleet ? [] : resolveClusters(parsed.clusters, templates.hashNames, '', env),
-    argocd: fleet ? undefined : resolveArgoCd(parsed.argocd),
+    // A fleet's own `argocd` is its one ApplicationSet (generator "clusters"); otherwise each target has its glue.
+    argocd: !fleet || parsed.argocd?.generator === 'clusters' ? resolveArgoCd(parsed.argocd) : undefined,
     ...(targets ? { targets } : {}),
   });
 }
@@ -206,10 +209,12 @@ function compareNames(a: string, b: string): number {
 export function checkForm(parsed: ParsedConfig): ConfigIssue[] {
   const fleet = parsed.managementClusters;
   if (!fleet) {
-    return parsed.providers ? [] : [{ path: 'providers', message: 'is required (object): the providers of the management cluster, or several under managementClusters' }];
+    const missing: ConfigIssue[] = parsed.providers ? [] : [{ path: 'providers', message: 'is required (object): the providers of the management cluster, or several under managementClusters' }];
+    return [...missing, ...checkFleetGenerator(parsed, fleet)];
   }
   const issues: ConfigIssue[] = [];
   if (Object.keys(fleet).length === 0) issues.push({ path: 'managementClusters', message: 'names no management cluster; add one, e.g. { "eu-west": { clusters: [ … ] } }' });
+  issues.push(...checkFleetGenerator(parsed, fleet));
   if (parsed.clusters !== undefined) {
     issues.push({
       path: 'clusters',
@@ -218,6 +223,41 @@ export function checkForm(parsed: ParsedConfig): ConfigIssue[] {
   }
   return issues;
 }
+
+/**
+ * `argocd.generator: "clusters"` is one ApplicationSet for the whole fleet: it belongs to the shared `argocd` of a
+ * fleet, in `applicationset` mode, and no management cluster can change what the one object says.
+ */
+function checkFleetGenerator(parsed: ParsedConfig, fleet: NonNullable<ParsedConfig['managementClusters']> | undefined): ConfigIssue[] {
+  const shared = parsed.argocd;
+  const issues: ConfigIssue[] = [];
+  if (!fleet) {
+    if (shared?.generator === 'clusters') {
+      issues.push({ path: 'argocd.generator', message: '"clusters" needs managementClusters: it generates every management cluster\'s Applications; use "list" or "git" here' });
+    }
+    return issues;
+  }
+  const clusters = shared?.generator === 'clusters' && shared.enabled !== false;
+  if (clusters && shared.mode !== 'applicationset') {
+    issues.push({ path: 'argocd.mode', message: 'must be "applicationset" with generator "clusters" (one ApplicationSet for the fleet)' });
+  }
+  for (const [name, t] of Object.entries(fleet)) {
+    if (t.argocd === undefined) continue;
+    const path = formatConfigPath(['managementClusters', name, 'argocd']);
+    if (clusters) {
+      issues.push({
+        path,
+        message: `cannot be set with the shared argocd.generator "clusters": one ApplicationSet serves every management cluster; label its Argo CD cluster ${managementClusterLabelName}=${name} instead`,
+      });
+    } else if (t.argocd.generator === 'clusters') {
+      issues.push({ path: `${path}.generator`, message: '"clusters" is set in the top-level argocd: it generates every management cluster\'s Applications at once' });
+    }
+  }
+  return issues;
+}
+
+/** The Argo CD cluster label naming a management cluster (render/argocd/fleet.ts, a layer above, writes it). */
+const managementClusterLabelName = 'capiform.io/management-cluster';
 
 /** Rules that span fields (a fleet: each management cluster's config). */
 export function checkConfig(config: ResolvedConfig): ConfigIssue[] {

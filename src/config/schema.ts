@@ -261,7 +261,10 @@ export const argocdSchema = z
     targetRevision: z.string().min(1).optional().describe('Default "HEAD".'),
     path: z.string().optional().describe('Path of the config directory inside the repository (default "").'),
     mode: z.enum(['applications', 'applicationset']).optional().describe('Default "applications".'),
-    generator: z.enum(['list', 'git']).optional(),
+    generator: z
+      .enum(['list', 'git', 'clusters'])
+      .optional()
+      .describe('ApplicationSet generator: "list" (default), "git" directories, or "clusters" (a fleet: one ApplicationSet for every management cluster, an Argo CD cluster generator crossed with git generators over targets/<name>/).'),
     project: z.string().min(1).optional(),
     destination: z
       .union([z.strictObject({ server: z.string().min(1) }), z.strictObject({ name: z.string().min(1) })])
@@ -346,6 +349,12 @@ export const configSchema = z
       .optional()
       .describe(
         'How providers/<label>/ holds each provider: "components" (default: the rendered components, as clusterctl installs them) or "operator" (a Cluster API Operator provider object carrying manager, deployment, images, variables as a Secret reference and patches, with its release in a ConfigMap).',
+      ),
+    contractLint: z
+      .enum(['warn', 'strict', 'off'])
+      .optional()
+      .describe(
+        'The provider-contract lint `capiform lock` runs over every provider it resolves: "warn" (default: findings on stderr, the lock is written), "strict" (a MUST violation fails the lock, exit 2, and leaves capi.lock.yaml untouched) or "off".',
       ),
   })
   .describe('capiform configuration (capi.config.ts).');

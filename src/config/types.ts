@@ -113,13 +113,16 @@ export interface ResolvedArgoCd {
   readonly targetRevision: string;
   readonly path: string;
   readonly mode: 'applications' | 'applicationset';
-  readonly generator: 'list' | 'git' | undefined;
+  readonly generator: 'list' | 'git' | 'clusters' | undefined;
   readonly project: string | undefined;
   readonly destination: { server: string } | { name: string } | undefined;
   readonly namespace: string | undefined;
   readonly namePrefix: string | undefined;
   readonly automated: false | { prune: boolean; selfHeal: boolean } | undefined;
 }
+
+/** "warn": findings are printed; "strict": a MUST violation fails `lock`; "off": no lint. */
+export type ContractLintMode = 'warn' | 'strict' | 'off';
 
 /** The fully defaulted, read-only config every later stage uses. */
 export interface ResolvedConfig {
@@ -149,4 +152,6 @@ export interface ResolvedConfig {
   readonly tree?: string;
   /** How providers/<label>/ holds each provider (absent: "components"). */
   readonly output?: 'components' | 'operator';
+  /** What `lock` does with provider-contract findings (absent: "warn"); a fleet's management clusters share it. */
+  readonly contractLint?: ContractLintMode;
 }

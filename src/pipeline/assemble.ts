@@ -8,6 +8,7 @@ import {
   addDir,
   aggregate,
   argocdManifests,
+  fleetArgocdManifests,
   headerText,
   isTemplateFileName,
   mergeDuplicates,
@@ -20,9 +21,11 @@ import {
   syncWaves,
   withHeader,
   workloadNamespaces,
+  type FleetArgoCdInput,
   type RenderContext,
   type TreeFile,
 } from '../render/index.js';
+import type { ResolvedArgoCd, ResolvedConfig } from '../config/index.js';
 import type { ProviderResolution, Resolution } from '../resolve/index.js';
 import type { PipelineContext } from './context.js';
 import type { ProjectState } from './read-project.js';
@@ -38,7 +41,8 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
   if (rendered.problems.length > 0) throw aggregate(rendered.problems, config);
   mergeDuplicates(rendered);
 
-  if (config.argocd) {
+  // With generator "clusters" the fleet's one ApplicationSet (fleetGlue) stamps this management cluster's Applications.
+  if (config.argocd && config.argocd.generator !== 'clusters') {
     const a = config.argocd;
     const providerDirs = resolution.providers.map((r) => ({
       label: r.provider.label,
@@ -47,25 +51,43 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
     }));
     if (resolution.certManager) providerDirs.unshift({ label: 'cert-manager', dir: 'providers/cert-manager', wave: providerSyncWave('CertManager') });
     const glue = argocdManifests({
-      repoURL: a.repoURL,
-      targetRevision: a.targetRevision,
-      ...(a.path ? { pathPrefix: a.path } : {}),
+      ...argoSettings(a),
       providers: providerDirs,
       clusterClasses: rendered.classDirs,
       namespaces: namespaces.map((ns) => ({ namespace: ns, dir: namespaceDir(ns), wave: syncWaves.namespaces })),
       clusters: config.clusters.map((c) => ({ namespace: c.namespace, name: c.name, dir: `clusters/${c.namespace}/${c.name}`, wave: syncWaves.clusters })),
       mode: a.mode,
-      ...(a.generator ? { generator: a.generator } : {}),
-      ...(a.project ? { project: a.project } : {}),
+      ...(a.generator !== undefined && a.generator !== 'clusters' ? { generator: a.generator } : {}),
       ...(a.destination ? { destination: a.destination } : {}),
-      ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
-      ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
-      ...(a.automated !== undefined ? { automated: a.automated } : {}),
-      header: headerText,
     });
-    for (const f of glue) files.push({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) });
+    files.push(...withHeaders(glue));
   }
   return files;
+}
+
+/** The config's Argo CD settings every piece of glue shares. */
+function argoSettings(a: ResolvedArgoCd): FleetArgoCdInput {
+  return {
+    repoURL: a.repoURL,
+    targetRevision: a.targetRevision,
+    ...(a.path ? { pathPrefix: a.path } : {}),
+    ...(a.project ? { project: a.project } : {}),
+    ...(a.namespace ? { argocdNamespace: a.namespace } : {}),
+    ...(a.namePrefix !== undefined ? { namePrefix: a.namePrefix } : {}),
+    ...(a.automated !== undefined ? { automated: a.automated } : {}),
+    header: headerText,
+  };
+}
+
+function withHeaders(glue: readonly TreeFile[]): TreeFile[] {
+  return glue.map((f) => ({ path: f.path, content: f.content.startsWith('#') ? f.content : withHeader(f.content) }));
+}
+
+/** A fleet's own files: with `argocd.generator: "clusters"`, the one ApplicationSet under the top-level `argocd/`. */
+export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
+  const a = fleet.argocd;
+  if (!fleet.targets || !a) return [];
+  return withHeaders(fleetArgocdManifests(argoSettings(a)));
 }
 
 /** The tree's files in the order they are written and listed. */
@@ -111,13 +133,15 @@ export function lockModel(ctx: PipelineContext, project: ProjectState, resolved:
   };
   const text = formatLock(lock);
   const changed = project.existingDocument?.text !== text;
+  // In a fleet, the section of the management cluster that needs them.
+  const entry = ctx.config.target === undefined ? 'files' : `targets.${ctx.config.target}`;
   if (changed && ctx.frozen) {
-    throw new LockStaleError('rendering needs entries the lock does not have', 'files', 'run `capiform lock` and commit capi.lock.yaml');
+    throw new LockStaleError('rendering needs entries the lock does not have', entry, 'run `capiform lock` and commit capi.lock.yaml');
   }
   if (changed && partial) {
     throw new LockStaleError(
       'a shard other than 1 renders from the lock as it is, and this config needs entries it does not have',
-      'files',
+      entry,
       'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
     );
   }

@@ -10,16 +10,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock } from '../lock/index.js';
+import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock, type Lock } from '../lock/index.js';
 import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
-import { assembleTree, lockModel, sortTree, type LockModel } from './assemble.js';
+import { enforceContract, lintResolvedProviders } from './contract-lint.js';
+import { assembleTree, fleetGlue, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
 import { recordArtifacts, renderTree } from './render-stage.js';
 import { resolveProject, type ResolvedProject } from './resolve-stage.js';
-import type { PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+import type { ContractFinding, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
 
 async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; project: ProjectState; resolved: ResolvedProject }> {
   const ctx = pipelineContext(opts);
@@ -82,32 +83,39 @@ function shardScope(shard: Shard | undefined, prefix = ''): TreeScope {
  */
 async function assembledFleet(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean } | undefined, checkPaths: boolean) {
   const fleet = opts.config;
-  const targets = fleet.targets ?? [];
   const upgrades = targetUpgrades(opts);
+  // `render --target NAME` renders (or checks) that management cluster alone; `lock --target` only limits --upgrade.
+  const only = render ? opts.target : undefined;
+  const targets = (fleet.targets ?? []).filter((t) => only === undefined || t.target === only);
   const runs: FleetRun[] = [];
   for (const config of targets) {
     const request: PipelineRequest = { ...opts, config, upgrade: upgrades.get(config.target!) };
     if (!render) {
       const run = await resolved(request);
       await recordArtifacts(run.ctx, run.resolved);
-      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved) });
+      const findings = await lintResolvedProviders(config, run.resolved);
+      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings });
       continue;
     }
     const one = await assembled(request, render, false);
     const prefix = `${config.tree!}/`;
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
-    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock });
+    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [] });
   }
+  const scope = targetScope(only === undefined ? undefined : targets[0]?.tree, shardScope(opts.shard));
   const files = runs.flatMap((r) => r.files);
+  if (render) files.push(...fleetGlue(fleet).filter((f) => scope(f.path)));
   sortTree(files);
   if (checkPaths) checkTreePaths(fleet.dir, files.map((f) => f.path));
-  const lock: FleetLock = { lockfileVersion, targets: new Map(runs.map((r) => [r.config.target!, r.lock.lock])) };
-  const text = formatLock(lock);
   const lockPath = join(fleet.dir, lockFileName);
   const before = existsSync(lockPath) ? readLockFile(lockPath).text : undefined;
+  // With --target, the other management clusters' sections stay as they are on disk.
+  const kept = only === undefined || before === undefined ? [] : [...lockSectionsOf(before, lockPath)].filter(([n]) => n !== only);
+  const lock: FleetLock = { lockfileVersion, targets: new Map([...kept, ...runs.map((r) => [r.config.target!, r.lock.lock] as const)]) };
+  const text = formatLock(lock);
   const changed = before !== text;
   if (changed && opts.frozen) {
-    const gone = before === undefined ? [] : [...lockTargetsOf(before, lockPath)].filter((n) => !lock.targets.has(n));
+    const gone = before === undefined ? [] : lockSectionsOf(before, lockPath).map(([n]) => n).filter((n) => !lock.targets.has(n));
     throw new LockStaleError(
       gone.length > 0 ? `it has sections for management clusters the config no longer has: ${gone.join(', ')}` : 'rendering needs entries the lock does not have',
       gone.length > 0 ? `targets.${gone[0]!}` : 'targets',
@@ -133,7 +141,7 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     targets: runs.map((r) => r.config.target!),
     ...over,
   });
-  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope: shardScope(opts.shard) };
+  return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope };
 }
 
 interface FleetRun {
@@ -142,11 +150,23 @@ interface FleetRun {
   rendered: RenderContext | undefined;
   files: TreeFile[];
   lock: LockModel;
+  /** `lock`: the provider-contract findings of this management cluster's providers. */
+  findings: ContractFinding[];
 }
 
-function lockTargetsOf(text: string, where: string): string[] {
+function lockSectionsOf(text: string, where: string): [string, Lock][] {
   const lock = parseLockFile(text, where);
-  return isFleetLock(lock) ? [...lock.targets.keys()] : [];
+  return isFleetLock(lock) ? [...lock.targets] : [];
+}
+
+/**
+ * A fleet's tree paths one run writes or compares, within `scope`: with `--target`, that management cluster's folder
+ * and the fleet's own files (the one ApplicationSet, which depends on no management cluster), never another's folder.
+ */
+function targetScope(tree: string | undefined, scope: TreeScope): TreeScope {
+  if (tree === undefined) return scope;
+  const prefix = `${tree}/`;
+  return (path) => (path.startsWith(prefix) || !path.startsWith('targets/')) && scope(path);
 }
 
 /**
@@ -194,13 +214,19 @@ export function checkTarget(config: ResolvedConfig, target: string): void {
 
 /** `capiform render`: writes the tree and the lock. */
 export async function renderProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
   if (opts.config.targets) {
     const { ctx, runs, files, text, changed, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: false }, true);
+    const contractFindings = await lintRelocked(runs);
+    await enforceContract(opts.config, contractFindings);
+    if (opts.validate !== false) await validateFleet(opts.config.dir, runs);
     const { changes, repaired } = applyTree(ctx, files, verified, text, scope);
     for (const r of runs) if (r.rendered) saveTreeCache(r.rendered.cache, scope, `${r.config.tree!}/`);
-    return result({ lockWritten: changed, changes, repaired });
+    return { ...result({ lockWritten: changed, changes, repaired }), contractFindings };
   }
   const { run, rendered, files, lock, result, scope } = await assembled(opts, { contents: false, readBytes: false }, true);
+  const contractFindings = await lintRelocked([{ config: opts.config, run, lock }]);
+  await enforceContract(opts.config, contractFindings);
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
@@ -208,7 +234,31 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   }
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
   saveTreeCache(rendered.cache, scope);
-  return result({ lockWritten: lock.changed, changes, repaired });
+  return { ...result({ lockWritten: lock.changed, changes, repaired }), contractFindings };
+}
+
+/**
+ * A `render` that writes a new or changed lock (section) resolves like `lock`, so it lints the providers it pins like
+ * `lock` does; a render from the lock as it is lints nothing (the lock was linted when it was written).
+ */
+async function lintRelocked(runs: ReadonlyArray<{ config: ResolvedConfig; run: { resolved: ResolvedProject }; lock: LockModel }>): Promise<ContractFinding[]> {
+  const out: ContractFinding[] = [];
+  for (const r of runs) if (r.lock.changed) out.push(...(await lintResolvedProviders(r.config, r.run.resolved)));
+  return out;
+}
+
+/**
+ * A fleet's `render` validates each management cluster's tree as the single form does its own: the changed cluster
+ * and ClusterClass files of `targets/<name>/`, against the CRDs of that management cluster's providers.
+ */
+async function validateFleet(dir: string, runs: readonly FleetRun[]): Promise<void> {
+  const trees = runs.map((r) => {
+    const prefix = `${r.config.tree!}/`;
+    const own = r.files.map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
+    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target! };
+  });
+  if (trees.every((t) => t.toCheck.length === 0)) return;
+  (await import('./validate/index.js')).validateRenderedTrees(trees);
 }
 
 /**
@@ -216,6 +266,7 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
  * date go to the tree cache, so the next check compares digests instead of rendering them again.
  */
 export async function checkProject(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
   if (opts.config.targets) {
     const { files, verified, result, scope } = await assembledFleet(opts, { contents: false, readBytes: true }, true);
     return result({ lockWritten: false, changes: diffTree(opts.config.dir, files, verified, scope), repaired: 'none' });
@@ -228,6 +279,7 @@ export async function checkProject(opts: PipelineRequest): Promise<PipelineResul
 
 /** The tree with every file's contents, in memory (`diff --render`, `images`); writes nothing. */
 export async function renderInMemory(opts: PipelineRequest): Promise<PipelineResult> {
+  if (opts.target !== undefined) checkTarget(opts.config, opts.target);
   if (opts.config.targets) {
     const { result } = await assembledFleet(opts, { contents: true, readBytes: false }, false);
     return result({ lockWritten: false, changes: undefined, repaired: 'none' });
@@ -239,14 +291,19 @@ export async function renderInMemory(opts: PipelineRequest): Promise<PipelineRes
 /** `capiform lock`: resolves the config and writes the lock alone. */
 export async function lockProject(opts: PipelineRequest): Promise<PipelineResult> {
   if (opts.config.targets) {
-    const { ctx, lock, changed, lockPath, result } = await assembledFleet(opts, undefined, false);
-    return result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' });
+    const { ctx, runs, lock, changed, lockPath, result } = await assembledFleet(opts, undefined, false);
+    const contractFindings = runs.flatMap((r) => r.findings);
+    await enforceContract(opts.config, contractFindings);
+    return { ...result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' }), contractFindings };
   }
   const run = await resolved(opts);
   await recordArtifacts(run.ctx, run.resolved);
   const lock = lockModel(run.ctx, run.project, run.resolved);
+  // The lint reads the release but never the lock: its findings cannot change the lock's bytes.
+  const contractFindings = await lintResolvedProviders(opts.config, run.resolved);
+  await enforceContract(opts.config, contractFindings);
   const lockWritten = applyLock(run.ctx, run.project.lockPath, lock.lock, lock.changed);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none' };
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings };
 }
 
 const compositions = { render: renderProject, check: checkProject, memory: renderInMemory, lock: lockProject } as const;

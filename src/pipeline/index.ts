@@ -6,8 +6,9 @@
  * journal, writer lock, path checks) are ./tree, what `plan` reads from disk is ./plan-inputs, and what `validate`
  * reads and checks is ./validate: each has a door of its own for commands that need only that.
  */
-export { checkProject, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
-export type { ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+export { checkProject, checkTarget, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
+export type { ContractFinding, ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
+export { formatContractFindings } from './contract-lint.js';
 export { buildBundle, type BundleRequest, type BundleResult } from './bundle.js';
 export { configImageOverrides, upstreamTree } from './images.js';
 export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';

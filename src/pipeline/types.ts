@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config/index.js';
 import type { ArtifactCache, Lock, LockDrift, LockFile } from '../lock/index.js';
 import type { OmittedObject, Shard, TreeChanges, TreeFile } from '../render/index.js';
 import type { HttpClient, ProgressListener, RepositoryFactory, RepositoryRef } from '../resolve/index.js';
+import type { Finding } from '../validate/index.js';
 
 export type { OmittedObject } from '../render/index.js';
 
@@ -12,10 +13,16 @@ export type { OmittedObject } from '../render/index.js';
  */
 export type PipelineMode = 'render' | 'check' | 'lock' | 'memory';
 
+/** A provider-contract finding of `lock`; in a fleet, the management cluster whose section resolved the provider. */
+export type ContractFinding = Finding & { readonly target?: string };
+
 /** What every composition takes. */
 export interface PipelineRequest {
   config: ResolvedConfig;
-  /** A fleet: `--upgrade` applies to this management cluster only (the others keep their sections). */
+  /**
+   * A fleet's management cluster: `render`, `check` and a render in memory render only it (its `targets/<name>/` and
+   * lock section; the other sections stay as on disk); `lock --upgrade` re-resolves only its section.
+   */
   target?: string;
   /** Never change the lock; fail, naming the entry, when the config no longer matches it. */
   frozen?: boolean;
@@ -73,4 +80,6 @@ export interface PipelineResult {
   changes: TreeChanges | undefined;
   omitted: OmittedObject[];
   repaired: 'none' | 'discarded' | 'completed';
+  /** `lock`: the provider-contract findings of the providers it resolved (none with `contractLint: "off"`). */
+  contractFindings?: ContractFinding[];
 }

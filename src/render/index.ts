@@ -8,7 +8,7 @@ export { renderCertManager, renderProvider } from './render-providers.js';
 export { renderClusters, type OwnTemplate, type RenderClustersOptions } from './render-clusters.js';
 export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, treeRoot, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 export { aggregate, secretsError, type Problem } from './problems.js';
-export { argocdManifests, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
+export { argocdManifests, fleetArgocdManifests, type FleetArgoCdInput, namespaceDir, namespaceFile, namespaceYaml, providerSyncWave, syncWaves, workloadNamespaces } from './tree/deps.js';
 export { TreeCache } from './tree/tree-cache.js';
 export { applyJsonPatches } from './tree/customize.js';
 export { configSecretKeys, configSecretName, operatorApiVersion, operatorKinds, operatorManifests, operatorProviderYaml, type OperatorProviderInput, type OperatorRelease, type OperatorSettings } from './operator.js';

@@ -17,6 +17,11 @@ export interface ProviderRelease {
   version: string;
   /** Every file of the release folder, by name. */
   files: ReadonlyArray<{ name: string; text: string }>;
+  /**
+   * Only some of the release's files (those a lock pins): a file missing from `files` may still be in the release,
+   * so rules about a file's absence (`template.topology-class`) do not run.
+   */
+  partial?: boolean;
 }
 
 /** The rules, by id, with their strength: MUST rules are errors, SHOULD rules warnings. */
@@ -393,7 +398,7 @@ function checkTemplates(c: Ctx, componentsName: string | undefined): void {
       const t = s.object.spec.topology;
       const cls = str(t.class) ?? (isRecord(t.classRef) ? str(t.classRef.name) : undefined);
       // A class named by a variable (`${CLUSTER_CLASS_NAME}`) is the user's to provide.
-      if (cls !== undefined && cls !== '' && !classNames.has(cls)) {
+      if (cls !== undefined && cls !== '' && !classNames.has(cls) && !c.release.partial) {
         report(c, 'template.topology-class', s, 'spec.topology.class', `the Cluster uses class "${cls}", but the release has no clusterclass-${cls}.yaml`, cls);
       }
     }

@@ -7,10 +7,12 @@ import { sortFindings as sortFindingsStable, type Finding, type SourceObject } f
 import { validateObjects } from './objects.js';
 import { lintCapiObjects } from './capi-lints.js';
 import { isCrd, SchemaCatalog } from './schemas.js';
+import type { BuiltInSchemas } from './builtin-schemas.js';
 
 export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
 export { readManifest, type ManifestFile } from './manifests.js';
 export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
+export { kubernetesModelsSchemas, type BuiltInSchemas, type PackageFileReader } from './builtin-schemas.js';
 export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
@@ -23,6 +25,8 @@ export interface ValidateInput {
   schemaObjects?: readonly SourceObject[];
   /** Kubernetes OpenAPI v3 documents for built-in kinds. */
   openApiDocuments?: ReadonlyArray<{ doc: Record<string, unknown>; file: string }>;
+  /** Schemas of built-in kinds that neither the CRDs nor the OpenAPI documents declare. */
+  builtIn?: BuiltInSchemas;
 }
 
 export interface ValidationReport {
@@ -39,7 +43,7 @@ export interface ValidationReport {
 
 /** The catalog of every CRD and OpenAPI document of the input. */
 export function schemaCatalogOf(input: ValidateInput): SchemaCatalog {
-  const catalog = new SchemaCatalog();
+  const catalog = new SchemaCatalog(input.builtIn);
   for (const src of [...input.objects, ...(input.schemaObjects ?? [])]) if (isCrd(src.object)) catalog.addCrd(src);
   for (const { doc, file } of input.openApiDocuments ?? []) catalog.addOpenApiDocument(doc, file);
   return catalog;

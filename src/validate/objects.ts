@@ -8,31 +8,8 @@ import { validateCelRules } from '../topology/cel/index.js';
 import { hasCelRules } from '../topology/openapi/index.js';
 import { withCapiWebhookDefaults } from './capi-webhooks.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
-import { groupOf, isCrd, type KindSchema, type SchemaCatalog } from './schemas.js';
+import { builtInGroups, groupOf, isCrd, type KindSchema, type SchemaCatalog } from './schemas.js';
 import { crdRuleFindings } from './crd-rules.js';
-
-/** API groups whose kinds are built into the API server: without an OpenAPI document they are not checked. */
-const builtInGroups = new Set([
-  '',
-  'apps',
-  'batch',
-  'autoscaling',
-  'policy',
-  'rbac.authorization.k8s.io',
-  'admissionregistration.k8s.io',
-  'apiextensions.k8s.io',
-  'apiregistration.k8s.io',
-  'networking.k8s.io',
-  'storage.k8s.io',
-  'scheduling.k8s.io',
-  'coordination.k8s.io',
-  'discovery.k8s.io',
-  'node.k8s.io',
-  'certificates.k8s.io',
-  'events.k8s.io',
-  'flowcontrol.apiserver.k8s.io',
-  'resource.k8s.io',
-]);
 
 export interface ObjectsResult {
   findings: Finding[];
@@ -105,7 +82,16 @@ function schemaFindings(src: SourceObject, found: KindSchema): Finding[] {
     statusSubresource: found.statusSubresource === true,
     ...(found.custom && hasRules(found.schema) ? { cel: celRules } : {}),
   });
-  const out: Finding[] = result.unknownFields.map((field) => findingAt(src, { severity: 'error', field, message: `unknown field "${field}"` }));
+  const out: Finding[] = result.unknownFields.map((field) =>
+    found.bundled
+      ? findingAt(src, {
+          severity: 'warning',
+          field,
+          message: `unknown field "${field}" in ${found.origin}'s definitions`,
+          hint: "it may be newer than that Kubernetes release: pass your cluster's OpenAPI v3 documents with --schemas to check it",
+        })
+      : findingAt(src, { severity: 'error', field, message: `unknown field "${field}"` }),
+  );
   for (const e of result.errors) out.push(fromFieldError(src, e));
   return out;
 }
@@ -117,8 +103,15 @@ function hasRules(schema: JSONSchemaProps): boolean {
   return known;
 }
 
+/**
+ * The customresource strategy runs the CEL validator from a nil field path on the whole object: rules there see
+ * `apiVersion`, `kind` and `metadata.name`/`generateName`, and their errors print the path as `<nil>`.
+ */
 function celRules(schema: JSONSchemaProps, object: unknown, old: unknown, path: FieldPath): FieldError[] {
-  return validateCelRules(schema, object, old, path === FieldPath.nil() ? '' : path.toString());
+  const root = path === FieldPath.nil();
+  const errors = validateCelRules(schema, object, old, root ? '' : path.toString(), { resourceRoot: root });
+  const nil = FieldPath.nil().toString();
+  return root ? errors.map((e) => (e.field === '' ? { ...e, field: nil, message: `${nil}${e.message}` } : e)) : errors;
 }
 
 function fromFieldError(src: SourceObject, e: FieldError): Finding {

@@ -4,11 +4,12 @@
  * `api/openapi-spec/v3/*.json` of kubernetes/kubernetes) for built-in kinds.
  */
 import type { JSONSchemaProps } from '../topology/index.js';
+import type { BuiltInSchemas } from './builtin-schemas.js';
 import { isRecord, type SourceObject } from './findings.js';
 
 export interface KindSchema {
   readonly schema: JSONSchemaProps;
-  /** `clusters.cluster.x-k8s.io` for a CRD, `openapi` for a built-in kind. */
+  /** `clusters.cluster.x-k8s.io` for a CRD, `openapi` for a built-in kind (or the built-in schemas' package). */
   readonly origin: string;
   /** Where the schema was read. */
   readonly file: string;
@@ -18,16 +19,32 @@ export interface KindSchema {
   readonly served: boolean;
   /** The CRD version enables the status subresource: `status` is dropped on create and never checked from a manifest. */
   readonly statusSubresource?: boolean;
+  /**
+   * Read from the built-in schemas' package rather than the inputs: its Kubernetes release can be older than the
+   * cluster's, so a field it does not know may be a newer field, not a mistake.
+   */
+  readonly bundled?: boolean;
 }
 
 export class SchemaCatalog {
   private readonly kinds = new Map<string, KindSchema>();
+  private readonly builtInMisses = new Set<string>();
   /** The CRDs seen, by name: `clusters.cluster.x-k8s.io`. */
   readonly crds = new Map<string, SourceObject>();
 
+  /** `builtIn`: consulted for a built-in API group's kind that no CRD or OpenAPI document of the input declares. */
+  constructor(private readonly builtIn?: BuiltInSchemas) {}
+
   /** The schema for `apiVersion` + `kind`, if any source declared it. */
   lookup(apiVersion: string, kind: string): KindSchema | undefined {
-    return this.kinds.get(key(apiVersion, kind));
+    const k = key(apiVersion, kind);
+    const found = this.kinds.get(k);
+    if (found || !this.builtIn || this.builtInMisses.has(k) || !builtInGroups.has(groupOf(apiVersion))) return found;
+    const doc = this.builtIn.documentFor(apiVersion, kind);
+    if (doc) this.addOpenApiDocument(doc, this.builtIn.origin, this.builtIn.origin, true);
+    const added = this.kinds.get(k);
+    if (!added) this.builtInMisses.add(k);
+    return added;
   }
 
   /** Every apiVersion a kind is declared in: `cluster.x-k8s.io/v1beta2`… */
@@ -67,7 +84,7 @@ export class SchemaCatalog {
   }
 
   /** Adds every kind a Kubernetes OpenAPI v3 document declares (`x-kubernetes-group-version-kind`). */
-  addOpenApiDocument(doc: Record<string, unknown>, file: string): number {
+  addOpenApiDocument(doc: Record<string, unknown>, file: string, origin = 'openapi', bundled = false): number {
     const components = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
     const resolver = new RefResolver(components);
     let added = 0;
@@ -82,13 +99,36 @@ export class SchemaCatalog {
         // Lists, options and status are declared too; only the kinds manifests hold matter, and the first wins.
         const k = key(apiVersion, gvk.kind);
         if (this.kinds.has(k)) continue;
-        this.kinds.set(k, { schema: resolver.resolve(name), origin: 'openapi', file, custom: false, served: true });
+        this.kinds.set(k, { schema: resolver.resolve(name), origin, file, custom: false, served: true, bundled });
         added++;
       }
     }
     return added;
   }
 }
+
+/** API groups whose kinds are built into the API server (no CRD declares them). */
+export const builtInGroups: ReadonlySet<string> = new Set([
+  '',
+  'apps',
+  'batch',
+  'autoscaling',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'networking.k8s.io',
+  'storage.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'node.k8s.io',
+  'certificates.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'resource.k8s.io',
+]);
 
 /** Whether a manifest is a Kubernetes OpenAPI v3 document rather than an object. */
 export function isOpenApiDocument(value: unknown): value is Record<string, unknown> {

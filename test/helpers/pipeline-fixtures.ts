@@ -3,7 +3,7 @@
  * repository in clusterctl's local layout (core, kubeadm bootstrap/control plane, docker with a ClusterClass flavor,
  * cert-manager) with two versions each.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from './testdir.js';
 
@@ -165,6 +165,14 @@ spec:
         image: quay.io/jetstack/cert-manager-controller:VERSION
 `;
 
+/**
+ * Components as a release publishes them: every object labelled `cluster.x-k8s.io/provider: <label>`, as the provider
+ * contract asks (`capiform lock` lints it).
+ */
+function labelled(label: string, text: string): string {
+  return text.replace(/^metadata:\n {2}name: (.*)\n(?: {2}labels:\n)?/gm, (_, name: string) => `metadata:\n  name: ${name}\n  labels:\n    cluster.x-k8s.io/provider: ${label}\n`);
+}
+
 /** A local provider repository under `<root>/repo`. */
 export function fixtureRepository(root: string): void {
   const files: Record<string, string> = {};
@@ -172,20 +180,20 @@ export function fixtureRepository(root: string): void {
     ['v1.12.4', series12],
     ['v1.13.1', series13],
   ] as const) {
-    files[`repo/cluster-api/${v}/core-components.yaml`] = components('capi-system', 'capi', 'cluster.x-k8s.io');
+    files[`repo/cluster-api/${v}/core-components.yaml`] = labelled('cluster-api', components('capi-system', 'capi', 'cluster.x-k8s.io'));
     files[`repo/cluster-api/${v}/metadata.yaml`] = metadata(series);
-    files[`repo/bootstrap-kubeadm/${v}/bootstrap-components.yaml`] = components('capi-kubeadm-bootstrap-system', 'capi-kubeadm-bootstrap', 'bootstrap.cluster.x-k8s.io');
+    files[`repo/bootstrap-kubeadm/${v}/bootstrap-components.yaml`] = labelled('bootstrap-kubeadm', components('capi-kubeadm-bootstrap-system', 'capi-kubeadm-bootstrap', 'bootstrap.cluster.x-k8s.io'));
     files[`repo/bootstrap-kubeadm/${v}/metadata.yaml`] = metadata(series);
-    files[`repo/control-plane-kubeadm/${v}/control-plane-components.yaml`] = components('capi-kubeadm-control-plane-system', 'capi-kubeadm-control-plane', 'controlplane.cluster.x-k8s.io');
+    files[`repo/control-plane-kubeadm/${v}/control-plane-components.yaml`] = labelled('control-plane-kubeadm', components('capi-kubeadm-control-plane-system', 'capi-kubeadm-control-plane', 'controlplane.cluster.x-k8s.io'));
     files[`repo/control-plane-kubeadm/${v}/metadata.yaml`] = metadata(series);
-    files[`repo/infrastructure-docker/${v}/infrastructure-components.yaml`] = components('capd-system', 'capd', 'infrastructure.cluster.x-k8s.io', credentialsSecret);
+    files[`repo/infrastructure-docker/${v}/infrastructure-components.yaml`] = labelled('infrastructure-docker', components('capd-system', 'capd', 'infrastructure.cluster.x-k8s.io', credentialsSecret));
     files[`repo/infrastructure-docker/${v}/metadata.yaml`] = metadata(series);
     files[`repo/infrastructure-docker/${v}/cluster-template.yaml`] = plainTemplate;
     files[`repo/infrastructure-docker/${v}/cluster-template-development.yaml`] = clusterTemplate;
     files[`repo/infrastructure-docker/${v}/clusterclass-quick-start.yaml`] = clusterClass;
   }
   // A v1beta1-only infrastructure provider, for contract conflicts (v1.10 only).
-  files['repo/infrastructure-old/v1.10.0/infrastructure-components.yaml'] = components('old-system', 'old', 'old.cluster.x-k8s.io');
+  files['repo/infrastructure-old/v1.10.0/infrastructure-components.yaml'] = labelled('infrastructure-old', components('old-system', 'old', 'old.cluster.x-k8s.io'));
   files['repo/infrastructure-old/v1.10.0/metadata.yaml'] = metadata([[1, 10, 'v1alpha4']]);
   files['repo/cert-manager/v1.18.2/cert-manager.yaml'] = certManager.replace('VERSION', 'v1.18.2');
   files['repo/cert-manager/v1.19.1/cert-manager.yaml'] = certManager.replace('VERSION', 'v1.19.1');
@@ -252,4 +260,14 @@ export function fixtureProject(o: FixtureConfigOptions = {}, style: FixtureConfi
   writeFixtureConfig(root, o, style);
   fixtureRepository(root);
   return root;
+}
+
+/** test/fixtures/fleet/capi.config.mjs: two management clusters, `eu-west` and `us-east`, sharing most settings. */
+export const fleetFixtureConfig = readFileSync(new URL('../fixtures/fleet/capi.config.mjs', import.meta.url), 'utf8');
+
+/** A fleet project: `config` (default: the fleet fixture) as capi.config.mjs beside the fixture repository. */
+export function fleetProject(config = fleetFixtureConfig): string {
+  const dir = testdir({ 'capi.config.mjs': config });
+  fixtureRepository(dir);
+  return dir;
 }

@@ -44,6 +44,7 @@ interface DiffFlags {
   bundle?: string;
   offline?: boolean;
   shard?: string;
+  target?: string;
 }
 
 function hasTree(dir: string): boolean {
@@ -73,6 +74,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--bundle <file>', 'with --render (implied): read every provider release from this air-gapped bundle (no network, no cache)')
     .option('--offline', 'with --render: use only the cache and local repositories')
     .option('--shard <I/N>', 'compare only the files shard I of N owns (its clusters; shard 1 also everything else)')
+    .option('--target <name>', "a fleet: compare only this management cluster's files (targets/<name>/, and the fleet's own argocd/)")
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean }>();
       const format = globals.json ? 'json' : flags.format;
@@ -142,6 +144,11 @@ export function registerDiff(program: Command, io: CliIO): void {
         base = readTreeFromGit(root, flags.base ?? 'HEAD');
         head = await readSettled(root, () => readTreeFromDir(root, 'working tree'));
       }
+      if (flags.target !== undefined) {
+        const own = targetFiles(flags.target, base, head);
+        base = own(base);
+        head = own(head);
+      }
       if (flags.shard !== undefined) {
         const shard = parseShard(flags.shard);
         const own = (t: RenderedTree): RenderedTree => ({ ...t, files: new Map([...t.files].filter(([p]) => pathInShard(shard, p))) });
@@ -167,4 +174,22 @@ export function registerDiff(program: Command, io: CliIO): void {
       } else io.stdout(formatText(report, { color: useColor(io) }));
       if (flags.exitCode && report.changed) setExitCode(cmd, ExitCode.differences);
     });
+}
+
+/**
+ * `diff --target NAME`: only the files under `targets/<NAME>/` (and the fleet's own). The name must be a management cluster of one of the
+ * two trees (a tree on disk or in git has no config to ask).
+ */
+function targetFiles(target: string, base: RenderedTree, head: RenderedTree): (t: RenderedTree) => RenderedTree {
+  const names = new Set<string>();
+  for (const t of [base, head]) for (const p of t.files.keys()) if (p.startsWith('targets/')) names.add(p.split('/')[1]!);
+  if (names.size === 0) {
+    throw new UsageError(`--target ${target}: neither tree is a fleet's (no targets/ folder)`, { hint: 'drop --target: the trees have one management cluster' });
+  }
+  if (!names.has(target)) {
+    throw new UsageError(`--target ${target}: no such management cluster in either tree`, { hint: `use one of: ${[...names].sort().join(', ')}` });
+  }
+  // The fleet's own files (its one ApplicationSet) belong to every management cluster, as `render --target` has them.
+  const prefix = `targets/${target}/`;
+  return (t) => ({ ...t, files: new Map([...t.files].filter(([p]) => p.startsWith(prefix) || !p.startsWith('targets/'))) });
 }

@@ -5,7 +5,7 @@ import { contractPattern } from '../../config/index.js';
 import type { Lock } from '../../lock/index.js';
 import type { CliIO } from '../context.js';
 import { withBundle } from './bundle-option.js';
-import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting } from './pipeline-shared.js';
+import { contractSummary, lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, printContractFindings, redacting } from './pipeline-shared.js';
 
 export function registerLock(program: Command, io: CliIO): void {
   program
@@ -51,6 +51,7 @@ export function registerLock(program: Command, io: CliIO): void {
             }),
           );
         });
+        const findings = res.contractFindings ?? [];
         const sections = isFleetLock(res.lock) ? [...res.lock.targets] : [[undefined, res.lock] as const];
         const summary = (l: Lock) => ({
           contract: l.contract,
@@ -61,8 +62,11 @@ export function registerLock(program: Command, io: CliIO): void {
           const body = isFleetLock(res.lock)
             ? { targets: Object.fromEntries([...res.lock.targets].map(([name, l]) => [name, summary(l)])) }
             : summary(res.lock);
-          out.stdout(`${JSON.stringify({ changed: res.lockChanged, ...body }, null, 2)}\n`);
-        } else if (!opts.quiet) {
+          out.stdout(`${JSON.stringify({ changed: res.lockChanged, ...body, contractLint: contractSummary(findings) }, null, 2)}\n`);
+        } else {
+          await printContractFindings(out, findings, opts.quiet ?? false);
+        }
+        if (!opts.json && !opts.quiet) {
           for (const [name, l] of sections) {
             const at = name === undefined ? '' : `${name}: `;
             for (const p of l.providers) out.stdout(`${at}${p.label} ${p.version} (${p.contract})\n`);

@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { CapiformError, UsageError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/index.js';
 import type { CliIO } from '../context.js';
+import type { ContractFinding } from '../../pipeline/index.js';
 import { progressMode, progressReporter, type ProgressListener } from '../../resolve/http/index.js';
 import { defaultLockTimeoutSeconds, withProjectLock, type Repair } from '../../pipeline/tree/index.js';
 
@@ -92,5 +93,29 @@ export async function asProjectWriter<T>(
       ...(opts.quiet ? {} : { notice: (l: string) => io.stderr(`${l}\n`) }),
     },
     fn,
+  );
+}
+
+const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `lock --json` (and `render --json` that re-locked): the provider-contract lint's result. */
+export function contractSummary(findings: readonly ContractFinding[]): { errors: number; warnings: number; findings: readonly ContractFinding[] } {
+  return { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length, findings };
+}
+
+/**
+ * The provider-contract findings on stderr, one line each, and a summary; `--quiet` keeps only the MUST violations.
+ * They do not fail the run unless the config says `contractLint: "strict"` (then it failed before this).
+ */
+export async function printContractFindings(io: CliIO, findings: readonly ContractFinding[], quiet: boolean): Promise<void> {
+  const shown = quiet ? findings.filter((f) => f.severity === 'error') : findings;
+  if (shown.length === 0) return;
+  const { formatContractFindings } = await import('../../pipeline/index.js');
+  for (const line of await formatContractFindings(shown)) io.stderr(`${line}\n`);
+  if (quiet) return;
+  const { errors, warnings } = contractSummary(findings);
+  const releases = new Set(findings.map((f) => `${f.target ?? ''}\0${f.file.split('/').slice(0, 2).join('/')}`)).size;
+  io.stderr(
+    `provider contract: ${count(errors, 'error')}, ${count(warnings, 'warning')} in ${count(releases, 'provider')} (locked anyway; contractLint: "strict" refuses MUST violations, "off" skips the lint)\n`,
   );
 }

@@ -1,10 +1,10 @@
-/** `capiform render [--check] [--frozen]`: config + lock → the committed tree. */
+/** `capiform render [--check] [--frozen] [--target NAME] [--shard I/N]`: config + lock → the committed tree. */
 import type { Command } from 'commander';
 import { DifferencesFound } from '../../errors.js';
 import type { CliIO } from '../context.js';
 import { setExitCode } from '../exit-status.js';
 import { withBundle } from './bundle-option.js';
-import { lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, redacting, shortList } from './pipeline-shared.js';
+import { contractSummary, lockTimeoutOption, asProjectWriter, downloadProgress, loadPipelineConfig, pipelineOptions, printContractFindings, redacting, shortList } from './pipeline-shared.js';
 
 export function registerRender(program: Command, io: CliIO): void {
   program
@@ -16,15 +16,19 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
     .option('--shard <I/N>', 'render (or check) only shard I of N: the clusters hashed to it; shard 1 also providers, ClusterClasses and Argo CD glue')
+    .option('--target <name>', 'a fleet: render (or check) only this management cluster: targets/<name>/ and its lock section')
     .option('--no-validate', 'write the tree without checking the rendered clusters against their CRDs')
     .addOption(lockTimeoutOption())
-    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string; shard?: string; validate?: boolean }, cmd: Command) => {
+    .action(async (local: { check?: boolean; frozen?: boolean; lockTimeout?: string; shard?: string; target?: string; validate?: boolean }, cmd: Command) => {
       const opts = pipelineOptions(cmd);
       const { parseShard } = await import('../../render/index.js');
       const shard = local.shard === undefined ? undefined : parseShard(local.shard);
       const config = await loadPipelineConfig(io, opts);
       const { io: out, redactError } = await redacting(io, config);
-      const { checkProject, renderProject } = await import('../../pipeline/index.js');
+      const { checkProject, checkTarget, renderProject } = await import('../../pipeline/index.js');
+      // Before the writer lock is taken: a wrong name writes nothing.
+      if (local.target !== undefined) checkTarget(config, local.target);
+      const target = local.target === undefined ? {} : { target: local.target };
       const { readSettled } = await import('../../pipeline/tree/index.js');
       const { lockFileName } = await import('../../lock/index.js');
       const say = (l: string): void => {
@@ -33,7 +37,7 @@ export function registerRender(program: Command, io: CliIO): void {
       try {
         const compose = local.check ? checkProject : renderProject;
         const run = (): ReturnType<typeof compose> =>
-          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...(shard ? { shard } : {}), validate: local.validate !== false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...target, ...(shard ? { shard } : {}), validate: local.validate !== false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
         // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
         const res = local.check
           ? await readSettled(config.dir, run, lockFileName)
@@ -42,17 +46,19 @@ export function registerRender(program: Command, io: CliIO): void {
               return r.repaired === 'none' ? { ...r, repaired } : r;
             });
         const ch = res.changes!;
+        const findings = res.contractFindings ?? [];
         const differing = [...ch.added, ...ch.changed, ...ch.removed].sort();
         if (local.check && res.lockChanged) differing.unshift('capi.lock.yaml');
         if (opts.json) {
           out.stdout(
             `${JSON.stringify(
-              { check: Boolean(local.check), ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired },
+              { check: Boolean(local.check), ...target, ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired, ...(findings.length > 0 ? { contractLint: contractSummary(findings) } : {}) },
               null,
               2,
             )}\n`,
           );
         }
+        if (!opts.json) await printContractFindings(out, findings, opts.quiet ?? false);
         if (res.repaired !== 'none') say(`repaired an interrupted earlier render (${res.repaired} its staged changes)`);
         if (res.omitted.length > 0 && !opts.json && !opts.quiet) {
           out.stderr('objects left out because they would hold credentials; provision them by other means (external-secrets, SOPS):\n');

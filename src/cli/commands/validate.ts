@@ -68,6 +68,6 @@ function printReport(io: CliIO, r: ValidationReport, quiet: boolean): void {
   if (quiet) return;
   io.stderr(`${plural(r.errors, 'error')}, ${plural(r.warnings, 'warning')} in ${plural(r.objects, 'object')} (${r.checked} checked against a schema)\n`);
   if (r.unchecked.length > 0) {
-    io.stderr(`not checked (built-in kinds; pass a Kubernetes OpenAPI v3 document with --schemas): ${r.unchecked.join(', ')}\n`);
+    io.stderr(`not checked (no schema for these built-in kinds; pass a Kubernetes OpenAPI v3 document with --schemas): ${r.unchecked.join(', ')}\n`);
   }
 }

@@ -13,6 +13,9 @@ import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/inde
 import { treeRoots } from '../../render/index.js';
 import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
+import { builtInSchemas } from './kubernetes-models.js';
+
+export { builtInSchemas };
 
 export interface ValidateRequest {
   /** Where relative paths are read from and reported against. */
@@ -44,6 +47,7 @@ export function validateProject(req: ValidateRequest): ValidationReport {
     objects: [...inputs.objects, ...expanded.objects],
     schemaObjects: [...schemaFiles.objects, ...projectCrds.objects],
     openApiDocuments: [...inputs.openApiDocuments, ...schemaFiles.openApiDocuments],
+    builtIn: builtInSchemas(),
   });
   return expanded.findings.length === 0 ? report : reportOf([...report.findings, ...expanded.findings], report.objects, report.checked, report.unchecked);
 }
@@ -144,28 +148,62 @@ export function validateRendered(
   files: ReadonlyArray<{ path: string; content: string }>,
   toCheck: ReadonlyArray<{ path: string; content: string }> = files,
 ): void {
+  throwIfInvalid(renderedErrors({ dir, files, toCheck }));
+}
+
+/** One management cluster's rendered tree (a fleet's `targets/<name>/`, or the single form's project root). */
+export interface RenderedTree {
+  /** Where the tree is on disk: files the run did not render again (empty `content`) are read from here. */
+  dir: string;
+  /** Paths relative to `dir`. */
+  files: ReadonlyArray<{ path: string; content: string }>;
+  toCheck: ReadonlyArray<{ path: string; content: string }>;
+  /** Put before each finding's path (`targets/us-east/`), so it names the file in the project. */
+  prefix?: string;
+  /** A fleet: the management cluster the tree belongs to. */
+  target?: string;
+}
+
+/**
+ * A fleet's `render`: every management cluster's rendered objects checked against its own providers' CRDs, as the
+ * single form checks its tree; the errors of all of them in one failure, each finding under `targets/<name>/`.
+ */
+export function validateRenderedTrees(trees: readonly RenderedTree[]): void {
+  const invalid = trees.map((t) => ({ target: t.target, errors: renderedErrors(t) })).filter((t) => t.errors.length > 0);
+  const targets = invalid.map((t) => t.target).filter((t): t is string => t !== undefined);
+  const of = targets.length === 0 ? '' : ` of management cluster${targets.length === 1 ? '' : 's'} ${targets.join(', ')}`;
+  throwIfInvalid(invalid.flatMap((t) => t.errors), of);
+}
+
+/** The errors among the findings of one tree's changed cluster and ClusterClass files. */
+function renderedErrors(tree: RenderedTree): Finding[] {
+  const { dir, files, toCheck } = tree;
+  const prefix = tree.prefix ?? '';
   const changed = toCheck.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
-  if (changed.length === 0) return;
-  const objects = changed.flatMap((f) => readManifest(f.content, f.path).objects);
+  if (changed.length === 0) return [];
+  const objects = changed.flatMap((f) => readManifest(f.content, prefix + f.path).objects);
   // Only the CRDs of the groups the objects use, and only their documents are parsed (cert-manager's are not).
   const groups = new Set(objects.map((o) => (typeof o.object.apiVersion === 'string' ? o.object.apiVersion.replace(/\/?[^/]*$/, '') : '')));
   const wanted = (doc: string): boolean => /^kind: CustomResourceDefinition\s*$/m.test(doc) && [...groups].some((g) => g !== '' && doc.includes(`group: ${g}\n`));
   const schemaObjects = files
     .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
     .flatMap((f) => {
-      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', f.path) : '';
+      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', prefix + f.path) : '';
       if (!text.includes('CustomResourceDefinition')) return [];
-      return splitDocuments(text, f.path)
+      return splitDocuments(text, prefix + f.path)
         .map((c) => text.slice(c.start, c.end))
         .filter(wanted)
-        .flatMap((doc) => readManifest(doc, f.path).objects.filter((o) => isCrd(o.object)));
+        .flatMap((doc) => readManifest(doc, prefix + f.path).objects.filter((o) => isCrd(o.object)));
     });
-  const report = validateManifests({ objects, schemaObjects }, undefined, { lints: ['capi.autoscaler-replicas'] });
-  const errors = report.findings.filter((f) => f.severity === 'error');
+  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  return report.findings.filter((f) => f.severity === 'error');
+}
+
+function throwIfInvalid(errors: readonly Finding[], of = ''): void {
   if (errors.length === 0) return;
   const listed = errors.slice(0, maxListedFindings).map((f) => `  ${formatFinding(f)}`);
   if (errors.length > maxListedFindings) listed.push(`  … and ${errors.length - maxListedFindings} more`);
-  throw new InputError(`the rendered objects are invalid (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was written:\n${listed.join('\n')}`, {
+  throw new InputError(`the rendered objects${of} are invalid (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was written:\n${listed.join('\n')}`, {
     hint: 'fix the config or template the findings point at; `capiform render --no-validate` writes the tree anyway',
   }, 'E_INVALID_OBJECTS');
 }

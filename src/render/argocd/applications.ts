@@ -30,6 +30,9 @@ export interface ArgoCdNamespaced {
   wave: number;
 }
 
+/** The settings every piece of capiform's Argo CD glue shares. */
+export type ArgoCdSettings = Pick<ArgoCdInput, 'repoURL' | 'targetRevision' | 'project' | 'argocdNamespace' | 'namePrefix' | 'automated' | 'header'>;
+
 export interface ArgoCdInput {
   /** Git repository Argo CD reads the tree from. */
   repoURL: string;
@@ -84,7 +87,7 @@ interface AppModel {
   what: string;
 }
 
-const managedBy = { 'app.kubernetes.io/managed-by': 'capiform' } as const;
+export const managedBy = { 'app.kubernetes.io/managed-by': 'capiform' } as const;
 const componentLabel = 'capiform.io/component';
 const waveLabel = 'capiform.io/sync-wave';
 
@@ -178,7 +181,7 @@ export function argocdManifests(input: ArgoCdInput): TreeFile[] {
   return files.sort((a, b) => compareBytes(a.path, b.path));
 }
 
-function headerOpt(input: ArgoCdInput): { header?: string } {
+export function headerOpt(input: ArgoCdSettings): { header?: string } {
   return input.header === undefined ? {} : { header: input.header };
 }
 
@@ -234,7 +237,7 @@ function destinationOf(input: ArgoCdInput, namespace?: string): Record<string, s
   return dest;
 }
 
-function syncPolicy(input: ArgoCdInput, component: Component | undefined): Record<string, unknown> {
+function syncPolicy(input: ArgoCdSettings, component: Component | undefined): Record<string, unknown> {
   const policy: Record<string, unknown> = {};
   const automated = input.automated ?? { prune: false, selfHeal: true };
   if (automated !== false) policy.automated = { prune: automated.prune, selfHeal: automated.selfHeal };
@@ -265,7 +268,7 @@ function application(input: ArgoCdInput, app: AppModel): Record<string, unknown>
   };
 }
 
-function rootApplication(input: ArgoCdInput, appsPath: string): Record<string, unknown> {
+export function rootApplication(input: ArgoCdSettings, appsPath: string): Record<string, unknown> {
   const namespace = input.argocdNamespace ?? 'argocd';
   return {
     apiVersion: 'argoproj.io/v1alpha1',
@@ -284,7 +287,8 @@ function rootApplication(input: ArgoCdInput, appsPath: string): Record<string, u
 }
 
 /** Go-template expressions for the ApplicationSet template, per generator. */
-interface TemplateFields {
+export interface TemplateFields {
+  /** The whole template text of the Application name (it may need more than one expression). */
   name: string;
   path: string;
   component: string;
@@ -296,18 +300,37 @@ function applicationSet(input: ArgoCdInput, apps: AppModel[]): Record<string, un
   const generator = input.generator ?? 'list';
   const fields: TemplateFields =
     generator === 'list'
-      ? { name: '.name', path: '.path', component: '.component', wave: '.wave', namespace: '.namespace' }
-      : { name: '.values.name', path: '.path.path', component: '.values.component', wave: '.values.wave', namespace: '.values.namespace' };
+      ? { name: '{{ .name }}', path: '.path', component: '.component', wave: '.wave', namespace: '.namespace' }
+      : { name: '{{ .values.name }}', path: '.path.path', component: '.values.component', wave: '.values.wave', namespace: '.values.namespace' };
   const generators = generator === 'list' ? [listGenerator(apps)] : gitGenerators(input, apps);
-  const waves = [...new Set(apps.map((a) => a.wave))].sort((a, b) => a - b);
+  const waves = [...new Set(apps.map((a) => a.wave))];
+  return applicationSetObject(input, { name: argoAppName([`${input.namePrefix ?? 'capi-'}stack`]), generators, fields, waves, labels: {}, destination: destinationOf(input) });
+}
+
+/** What differs between capiform's ApplicationSets: the generators and how the template reads their parameters. */
+export interface ApplicationSetShape {
+  name: string;
+  generators: Record<string, unknown>[];
+  fields: TemplateFields;
+  /** The sync waves the generated Applications have (one RollingSync step each, in order). */
+  waves: readonly number[];
+  /** Labels of every generated Application besides capiform's own (template text allowed). */
+  labels: Record<string, string>;
+  destination: Record<string, string>;
+}
+
+/** An ApplicationSet stamping the Applications its generators describe, with capiform's sync settings. */
+export function applicationSetObject(input: ArgoCdSettings, shape: ApplicationSetShape): Record<string, unknown> {
+  const { fields } = shape;
+  const waves = [...new Set(shape.waves)].sort((a, b) => a - b);
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'ApplicationSet',
-    metadata: metadata(argoAppName([`${input.namePrefix ?? 'capi-'}stack`]), input.argocdNamespace ?? 'argocd', { ...managedBy }),
+    metadata: metadata(shape.name, input.argocdNamespace ?? 'argocd', { ...managedBy }),
     spec: {
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],
-      generators,
+      generators: shape.generators,
       // Progressive sync: one step per wave, in order; a step starts when the previous step's Applications are
       // Healthy. Needs the ApplicationSet controller's progressive syncs enabled (see README "Argo CD").
       strategy: {
@@ -320,15 +343,15 @@ function applicationSet(input: ArgoCdInput, apps: AppModel[]): Record<string, un
       syncPolicy: { preserveResourcesOnDeletion: true },
       template: {
         metadata: {
-          name: `{{ ${fields.name} }}`,
+          name: fields.name,
           // The wave is a label here: RollingSync selects on labels; a sync-wave annotation would mean nothing, as
           // generated Applications are not part of a parent Application's sync.
-          labels: { ...managedBy, [componentLabel]: `{{ ${fields.component} }}`, [waveLabel]: `{{ ${fields.wave} }}` },
+          labels: { ...managedBy, [componentLabel]: `{{ ${fields.component} }}`, [waveLabel]: `{{ ${fields.wave} }}`, ...shape.labels },
         },
         spec: {
           project: input.project ?? 'default',
           source: { repoURL: input.repoURL, targetRevision: input.targetRevision, path: `{{ ${fields.path} }}` },
-          destination: destinationOf(input),
+          destination: shape.destination,
           syncPolicy: syncPolicy(input, undefined),
         },
       },
@@ -384,11 +407,11 @@ function templatePatch(fields: TemplateFields): string {
   return `${lines.join('\n')}\n`;
 }
 
-function joinPath(prefix: string, dir: string): string {
+export function joinPath(prefix: string, dir: string): string {
   return prefix === '' ? dir : posix.join(prefix, dir);
 }
 
-function checkDir(dir: string, what: string): string {
+export function checkDir(dir: string, what: string): string {
   const d = dir.replace(/^\.\//, '').replace(/\/+$/, '');
   if (d === '' || d.startsWith('/') || d.includes('\\') || d.split('/').some((s) => s === '..' || s === '' || s === '.')) {
     throw new Error(`argocdManifests: ${what} "${dir}" must be a relative path inside the repository`);

@@ -11,5 +11,6 @@ export {
   type TreeFile,
 } from './applications.js';
 export { argoAppName } from './names.js';
+export { fleetArgocdManifests, managementClusterLabel, type FleetArgoCdInput } from './fleet.js';
 export { clusterDirectorySyncWaves, providerSyncWave, syncWaves } from './waves.js';
 export { declaredNamespaces, namespaceDir, namespaceFile, namespaceYaml, workloadNamespaces } from './namespaces.js';

@@ -11,6 +11,8 @@ export { emitManifests, type KubeObject, type ManifestEntry } from '../../yaml/i
 export {
   argocdManifests,
   clusterDirectorySyncWaves,
+  fleetArgocdManifests,
+  type FleetArgoCdInput,
   declaredNamespaces,
   kustomizationFor,
   namespaceDir,
