@@ -43,7 +43,8 @@ spec: { size: 5, name: x, tags: [a, b] }
 function messages(rootRules: string[], specRules: string[]): string[] {
   const objects = readManifest(`${crd(`[${rootRules.join(', ')}]`, `[${specRules.join(', ')}]`)}---\n${widget}`, 'w.yaml').objects;
   return validateManifests({ objects })
-    .findings.filter((f) => f.severity === 'error')
+    // The widget's failures only: the CRD's own findings (rules the API server would refuse to create) are not this test's.
+    .findings.filter((f) => f.severity === 'error' && f.kind !== 'CustomResourceDefinition')
     .map(formatFinding)
     .map((line) => line.replace(/^w\.yaml:\d+: error: Widget a\/w: /, ''));
 }

@@ -50,9 +50,22 @@ function autoscaledReplicas(s: SourceObject, metadata: Record<string, unknown>, 
   ];
 }
 
+/**
+ * Kinds the cluster-api repository defines, whose v1beta1 → v1beta2 move is CAPI's own conversion. Providers number
+ * their API versions on their own (CAPO's and CAPIBM's v1beta1 → v1beta2 is unrelated to the contract's), so their
+ * kinds are left alone: the hint would describe the wrong conversion.
+ */
+function capiOwnKind(group: string, kind: string): boolean {
+  if (group === 'cluster.x-k8s.io' || group === 'addons.cluster.x-k8s.io' || group === 'ipam.cluster.x-k8s.io' || group === 'runtime.cluster.x-k8s.io') return true;
+  if (group === 'bootstrap.cluster.x-k8s.io' || group === 'controlplane.cluster.x-k8s.io') return kind.startsWith('Kubeadm');
+  // The Docker provider (CAPD) ships with cluster-api and converts with it.
+  return group === 'infrastructure.cluster.x-k8s.io' && (kind.startsWith('Docker') || kind.startsWith('Dev'));
+}
+
 function v1beta1OnV1beta2(s: SourceObject, apiVersion: string, group: string, catalog: SchemaCatalog): Finding[] {
   if (!apiVersion.endsWith('/v1beta1')) return [];
   const kind = str(s.object.kind) ?? '';
+  if (!capiOwnKind(group, kind)) return [];
   if (!catalog.versionsOf(group, kind).includes(`${group}/v1beta2`)) return [];
   return [
     findingAt(s, {

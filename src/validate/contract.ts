@@ -277,6 +277,13 @@ const contractKinds: Partial<Record<ProviderType, RegExp>> = {
   ControlPlaneProvider: /ControlPlane(Template)?$/,
 };
 
+/**
+ * Provider types whose CRDs the scope rule (about InfraCluster/InfraMachine, bootstrap and control plane types) does not
+ * cover: an IPAM provider's pools may be cluster-scoped (the in-cluster provider's GlobalInClusterIPPool, which a
+ * namespaced IPAddressClaim references without a namespace).
+ */
+const scopeFreeTypes = new Set<ProviderType | undefined>(['IPAMProvider', 'AddonProvider', 'RuntimeExtensionProvider']);
+
 /** A CRD CAPI's core controllers read through the contract: it carries a contract label, or has a contract kind. */
 function capiFacing(d: Crd, type: ProviderType | undefined): boolean {
   if (!capiGroup(d.group)) return false;
@@ -308,7 +315,7 @@ function checkCrds(c: Ctx, objects: SourceObject[], type: ProviderType | undefin
       report(c, 'crd.name', d.src, 'metadata.name', `CRD name is "${d.name}"; CAPI expects "${plural}.${d.group}" for kind ${d.kind}`, d.name);
     }
     const kinds = type ? contractKinds[type] : undefined;
-    if (d.scope !== 'Namespaced' && (!kinds || kinds.test(d.kind))) report(c, 'crd.namespaced', d.src, 'spec.scope', `CRD ${d.name} is ${d.scope || 'not'} scoped; CAPI-facing types must be Namespaced`, d.scope);
+    if (d.scope !== 'Namespaced' && (kinds ? kinds.test(d.kind) : !scopeFreeTypes.has(type))) report(c, 'crd.namespaced', d.src, 'spec.scope', `CRD ${d.name} is ${d.scope || 'not'} scoped; CAPI-facing types must be Namespaced`, d.scope);
   }
   if (type === 'InfrastructureProvider') checkInfraKinds(c, facing);
   const foreign = type === 'CoreProvider' ? [] : [...new Set(crds.filter((d) => !capiGroup(d.group)).map((d) => d.group))].sort();

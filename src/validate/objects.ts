@@ -6,8 +6,10 @@
 import { FieldPath, validateCustomResource, type FieldError, type JSONSchemaProps } from '../topology/index.js';
 import { validateCelRules } from '../topology/cel/index.js';
 import { hasCelRules } from '../topology/openapi/index.js';
+import { withCapiWebhookDefaults } from './capi-webhooks.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
-import { builtInGroups, groupOf, type KindSchema, type SchemaCatalog } from './schemas.js';
+import { builtInGroups, groupOf, isCrd, type KindSchema, type SchemaCatalog } from './schemas.js';
+import { crdRuleFindings } from './crd-rules.js';
 
 export interface ObjectsResult {
   findings: Finding[];
@@ -33,6 +35,7 @@ export function validateObjects(objects: readonly SourceObject[], catalog: Schem
       continue;
     }
     findings.push(...metadataFindings(src));
+    if (isCrd(o)) findings.push(...crdRuleFindings(src));
     const found = catalog.lookup(apiVersion, kind);
     if (!found) {
       if (builtInGroups.has(groupOf(apiVersion))) unchecked.add(`${apiVersion} ${kind}`);
@@ -73,9 +76,12 @@ export function validateObjects(objects: readonly SourceObject[], catalog: Schem
 
 function schemaFindings(src: SourceObject, found: KindSchema): Finding[] {
   // Native types decode into Go structs, where null is the zero value: `creationTimestamp: null` is fine there.
-  const object = found.custom ? src.object : withoutNulls(src.object, 0);
+  const object = found.custom ? withCapiWebhookDefaults(src.object, String(src.object.apiVersion), String(src.object.kind)) : withoutNulls(src.object, 0);
   // The API server builds a CEL validator only for schemas with rules; without one nothing is left unchecked.
-  const result = validateCustomResource(found.schema, object, found.custom && hasRules(found.schema) ? { cel: celRules } : {});
+  const result = validateCustomResource(found.schema, object, {
+    statusSubresource: found.statusSubresource === true,
+    ...(found.custom && hasRules(found.schema) ? { cel: celRules } : {}),
+  });
   const out: Finding[] = result.unknownFields.map((field) =>
     found.bundled
       ? findingAt(src, {

@@ -17,6 +17,8 @@ export interface KindSchema {
   readonly custom: boolean;
   /** Whether the version is served (`spec.versions[].served`). */
   readonly served: boolean;
+  /** The CRD version enables the status subresource: `status` is dropped on create and never checked from a manifest. */
+  readonly statusSubresource?: boolean;
   /**
    * Read from the built-in schemas' package rather than the inputs: its Kubernetes release can be older than the
    * cluster's, so a field it does not know may be a newer field, not a mistake.
@@ -76,7 +78,8 @@ export class SchemaCatalog {
       const schema = isRecord(v.schema) && isRecord(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : undefined;
       const k = key(`${group}/${v.name}`, kind);
       if (!schema || this.kinds.has(k)) continue;
-      this.kinds.set(k, { schema: schema as JSONSchemaProps, origin: name, file: src.file, custom: true, served: v.served !== false });
+      const statusSubresource = isRecord(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null;
+      this.kinds.set(k, { schema: schema as JSONSchemaProps, origin: name, file: src.file, custom: true, served: v.served !== false, statusSubresource });
     }
   }
 

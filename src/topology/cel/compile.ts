@@ -162,7 +162,8 @@ const BY_TEXT_LIMIT = 512;
 export function compileRules(schema: JSONSchemaProps, decl: DeclType, env: EnvironmentChoice): readonly CompiledRule[] {
   const rules = schema['x-kubernetes-validations'] ?? [];
   if (rules.length === 0) return [];
-  const key = `${env.minor}|${[...(env.preexistingRules ?? [])].join('\u0000')}|${[...(env.preexistingMessageExpressions ?? [])].join('\u0000')}|${JSON.stringify(rules)}`;
+  // Per schema node the rules are fixed: the environment alone tells compilations apart.
+  const key = `${env.minor}|${[...(env.preexistingRules ?? [])].join('\u0000')}|${[...(env.preexistingMessageExpressions ?? [])].join('\u0000')}`;
   let perSchema = cache.get(schema);
   if (!perSchema) {
     perSchema = new Map();

@@ -130,7 +130,19 @@ let objectTypeCounter = 0;
  */
 export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot = false): DeclType | undefined {
   if (s === undefined) return undefined;
-  if (isResourceRoot) s = withTypeAndObjectMeta(s);
+  // A CRD's schema is walked for every object it validates: its types are built once per schema node.
+  const cache = isResourceRoot ? declTypesOfRoots : declTypes;
+  if (cache.has(s)) return cache.get(s);
+  const decl = buildDeclType(isResourceRoot ? withTypeAndObjectMeta(s) : s);
+  cache.set(s, decl);
+  return decl;
+}
+
+/** Declared types by schema node (schemas are never changed once parsed), as a node and as a resource's root. */
+const declTypes = new WeakMap<JSONSchemaProps, DeclType | undefined>();
+const declTypesOfRoots = new WeakMap<JSONSchemaProps, DeclType | undefined>();
+
+function buildDeclType(s: JSONSchemaProps): DeclType | undefined {
   if (s['x-kubernetes-int-or-string']) {
     const maxElements = s.maxLength !== undefined ? zeroIfNegative(s.maxLength) * 4 : maxStringLengthPerRequest(s);
     return { type: T.dyn, maxElements, minSerializedSize: 1 };

@@ -71,22 +71,33 @@ export function applyDefaults(value: unknown, schema: JSONSchemaProps): unknown 
 
 /** `PruneNonNullableNullsWithoutDefaults` on a copy: nulls the schema does not allow and cannot default are removed. */
 export function pruneNonNullableNullsWithoutDefaults(value: unknown, schema: JSONSchemaProps): unknown {
-  const walk = (x: unknown, s: JSONSchemaProps | undefined): void => {
-    if (Array.isArray(x)) {
-      const items = s && isObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
-      for (const v of x) walk(v, items);
-      return;
-    }
-    if (!isObject(x)) return;
-    for (const k of Object.keys(x)) {
-      const sub = s ? (s.properties?.[k] ?? apSchema(s)) : undefined;
-      if (isNonNullableNull(x[k], sub) && !hasDefault(sub)) delete x[k];
-      else walk(x[k], sub);
-    }
-  };
   const copy = deepCopy(value);
-  walk(copy, schema);
+  pruneNullsInPlace(copy, schema, 0);
   return copy;
+}
+
+/**
+ * What the API server's decoder does to a custom resource after pruning, in place on a value the caller owns:
+ * `PruneNonNullableNullsWithoutDefaults`, then `structuraldefaulting.Default`.
+ */
+export function decodeDefaultsInPlace(value: unknown, schema: JSONSchemaProps): void {
+  pruneNullsInPlace(value, schema, 0);
+  defaultInPlace(value, schema, 0);
+}
+
+function pruneNullsInPlace(x: unknown, s: JSONSchemaProps | undefined, depth: number): void {
+  if (depth > 1000) return;
+  if (Array.isArray(x)) {
+    const items = s && isObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
+    for (const v of x) pruneNullsInPlace(v, items, depth + 1);
+    return;
+  }
+  if (!isObject(x)) return;
+  for (const k of Object.keys(x)) {
+    const sub = s ? (s.properties?.[k] ?? apSchema(s)) : undefined;
+    if (isNonNullableNull(x[k], sub) && !hasDefault(sub)) delete x[k];
+    else pruneNullsInPlace(x[k], sub, depth + 1);
+  }
 }
 
 /** Runs a node's `x-kubernetes-validations` on a value (the CEL engine, supplied by the caller). */
