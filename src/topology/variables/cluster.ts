@@ -159,7 +159,10 @@ export function validateClusterVariables(
   return validateVariables(values, oldValues ?? [], definitions, true, toPath(path));
 }
 
-/** `ValidateControlPlaneVariables`: overrides; required variables are not checked. */
+/**
+ * `ValidateControlPlaneVariables` and `ValidateMachineVariables` (MachineDeployment/MachinePool overrides): CAPI keeps
+ * two names for one check, overrides without the required-variables check.
+ */
 export function validateControlPlaneVariables(
   values: readonly ClusterVariable[],
   oldValues: readonly ClusterVariable[] | undefined,
@@ -169,15 +172,7 @@ export function validateControlPlaneVariables(
   return validateVariables(values, oldValues ?? [], definitions, false, toPath(path));
 }
 
-/** `ValidateMachineVariables`: MachineDeployment/MachinePool overrides; required variables are not checked. */
-export function validateMachineVariables(
-  values: readonly ClusterVariable[],
-  oldValues: readonly ClusterVariable[] | undefined,
-  definitions: readonly ClusterClassStatusVariable[],
-  path: PathLike,
-): FieldError[] {
-  return validateVariables(values, oldValues ?? [], definitions, false, toPath(path));
-}
+export const validateMachineVariables: typeof validateControlPlaneVariables = validateControlPlaneVariables;
 
 /** `validateClusterVariables` with an explicit required check (the form CAPI's tests call). */
 export function validateVariables(
