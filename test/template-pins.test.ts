@@ -232,6 +232,46 @@ describe('template pins', { timeout: 240_000 }, () => {
     expect((await runCli(['render', '--check', '--frozen'], { cwd: dir, env })).code).toBe(0);
   });
 
+  it("a whole fleet's bundle carries every section's templates (one pins v1.12.4, one uses v1.13.1's); the air-gapped site renders the fleet from it", async () => {
+    const config = `export default {
+  providers: {
+    core: { name: 'cluster-api', version: '~1.13.0', url: './repo' },
+    bootstrap: [{ name: 'kubeadm', version: '~1.13.0', url: './repo' }],
+    controlPlane: [{ name: 'kubeadm', version: '~1.13.0', url: './repo' }],
+    infrastructure: [{ name: 'docker', version: '~1.13.0', url: './repo' }],
+  },
+  managementClusters: {
+    'eu-west': { clusters: [${dev('old', 'team-a', ", templateVersion: 'v1.12.4'")}] },
+    'us-east': { clusters: [${dev('old', 'team-a')}] },
+  },
+};
+`;
+    const dir = testdir({ 'capi.config.mjs': config });
+    fixtureRepository(dir);
+    const classFile = join(dir, 'repo/infrastructure-docker/v1.12.4/clusterclass-quick-start.yaml');
+    writeFileSync(classFile, readFileSync(classFile, 'utf8').replace('  name: quick-start\n', '  name: quick-start\n  labels:\n    release: v1.12.4\n'));
+    const env = { CAPIFORM_CACHE_DIR: tempDir('capiform-cache-'), PATH: process.env.PATH };
+    expect((await runCli(['render'], { cwd: dir, env })).code).toBe(0);
+    const b = await runCli(['bundle', '--out', 'dist/fleet.tar.gz'], { cwd: dir, env });
+    expect(b.stderr).toBe('');
+    expect(b.code).toBe(0);
+    const bundle = join(dir, 'dist/fleet.tar.gz');
+    expect((await runCli(['bundle', 'verify', bundle], { cwd: dir, env })).code).toBe(0);
+
+    const site = testdir({ 'capi.config.mjs': config, 'capi.lock.yaml': read(dir, 'capi.lock.yaml') });
+    rmSync(join(dir, 'repo'), { recursive: true });
+    const siteEnv = { CAPIFORM_CACHE_DIR: tempDir('capiform-cache-'), PATH: process.env.PATH };
+    const r = await runCli(['render', '--frozen', '--bundle', bundle], { cwd: site, env: siteEnv });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const target of ['eu-west', 'us-east']) {
+      const path = `targets/${target}/clusterclasses/team-a/quick-start/clusterclass.yaml`;
+      expect(read(site, path)).toBe(read(dir, path));
+    }
+    expect(read(site, 'targets/eu-west/clusterclasses/team-a/quick-start/clusterclass.yaml')).toContain('release: v1.12.4');
+    expect(read(site, 'capi.lock.yaml')).toBe(read(dir, 'capi.lock.yaml'));
+  });
+
   it('sharded renders of pinned clusters add up to the full render and leave the lock as `capiform lock` wrote it', async () => {
     const clusters = [1, 2, 3, 4, 5, 6].map((i) => (i <= 3 ? dev(`old-${i}`, 'team-a', ", templateVersion: 'v1.12.4'") : dev(`new-${i}`, 'team-b'))).join(', ');
     const full = project(clusters);

@@ -291,6 +291,8 @@ export function releaseLock(lock: LockFile, file: string, target?: string): Lock
       const seen = providers.get(p.label);
       if (!seen) providers.set(p.label, { at: name, p });
       else if (seen.p.version !== p.version) throw differ(p.label, seen.at, seen.p.version, name, p.version);
+      // Each section pins the templates its own clusters use: the bundle carries every section's.
+      else providers.set(p.label, { at: seen.at, p: { ...seen.p, files: appendFiles(seen.p.files, p.files) } });
     }
     if (section.certManager) {
       if (!certManager) certManager = { at: name, c: section.certManager };
@@ -311,6 +313,13 @@ export function releaseLock(lock: LockFile, file: string, target?: string): Lock
     certManager: certManager?.c,
     ...(templatePins.size > 0 ? { templatePins: [...templatePins.values()].sort(compareTemplatePins) } : {}),
   };
+}
+
+/** `a`, then the files of `b` that `a` does not name, in their order. */
+function appendFiles(a: readonly LockedFile[], b: readonly LockedFile[]): readonly LockedFile[] {
+  const names = new Set(a.map((f) => f.name));
+  const added = b.filter((f) => !names.has(f.name));
+  return added.length === 0 ? a : [...a, ...added];
 }
 
 function unionFiles(a: readonly LockedFile[], b: readonly LockedFile[]): LockedFile[] {
