@@ -11,7 +11,7 @@ import { runCli } from './helpers/cli.js';
 import { classFiles, clusterFiles, emit, find, gitRepo, kustomization, parse, subst, writeFiles, type Files } from './helpers/diff-fixtures.js';
 import { readFileSync } from 'node:fs';
 import { sharedDir } from './helpers/shared.js';
-import { argocdManifests, hashTemplateNames } from '../src/render/index.js';
+import { argocdManifests, fleetArgocdManifests, hashTemplateNames } from '../src/render/index.js';
 import type { DiffReport } from '../src/plan/diff/index.js';
 
 type Obj = Record<string, unknown>;
@@ -22,7 +22,7 @@ const corpus = join(shared.path, 'repository');
 /** A git repository whose HEAD holds `base` and whose working tree holds exactly `head`. */
 function repoOf(base: Files, head: Files): string {
   const dir = gitRepo(base);
-  for (const top of ['providers', 'clusters', 'argocd']) rmSync(join(dir, top), { recursive: true, force: true });
+  for (const top of ['providers', 'clusters', 'argocd', 'targets']) rmSync(join(dir, top), { recursive: true, force: true });
   writeFiles(dir, head);
   return dir;
 }
@@ -226,5 +226,21 @@ describe('diff: removed clusters are what Argo CD does with them', () => {
     expect(report.clusters).toMatchObject([{ cluster: 'team-a/dev-2', impact: 'deletion', deleted: true, pruned: true }]);
     expect(report.summary.text).toBe('⚠️ 1 cluster DELETED (Argo CD prunes): machines and infrastructure of the workload cluster are destroyed');
     expect(unfolded(markdown)).toContain('- ⚠️ **team-a/dev-2 is DELETED**: cluster deleted: CAPI tears down its control plane, workers and infrastructure');
+  });
+
+  it('a fleet: a cluster removed from one management cluster is orphaned there (the ApplicationSet preserves resources), named by target', async () => {
+    const fleet = (names: string[]): Files => {
+      const files: Files = {};
+      for (const name of names) for (const [p, t] of Object.entries(clusterFiles({ namespace: 'team-a', name }))) files[`targets/mgmt-eu/${p}`] = t;
+      for (const f of fleetArgocdManifests({ repoURL: 'https://git.example.com/platform.git', targetRevision: 'main', automated: { prune: true, selfHeal: true } })) files[f.path] = f.content;
+      return files;
+    };
+    const { report, markdown } = await review(repoOf(fleet(['dev-1', 'dev-2']), fleet(['dev-1'])));
+    const hint = 'kubectl delete cluster.cluster.x-k8s.io -n team-a dev-2 (on the management cluster mgmt-eu)';
+    expect(report.clusters).toMatchObject([{ target: 'mgmt-eu', cluster: 'team-a/dev-2', impact: 'orphaned', orphaned: { hint } }]);
+    expect(report.changes.find((c) => c.kind === 'Cluster')?.impacts[0]?.reason).toBe(
+      'cluster removed from git but left running (control plane, workers and infrastructure stay): ApplicationSet capi-fleet deletes its Application for this folder and preserves its resources (preserveResourcesOnDeletion: true)',
+    );
+    expect(unfolded(markdown)).toContain('- **mgmt-eu: team-a/dev-2 is orphaned**');
   });
 });

@@ -316,8 +316,9 @@ function classifyTemplate(input: ClassifyInput, ctx: ClassifyContext): Impact[] 
         ...base,
         kind: 'in-place',
         reason: `${obj.kind} ${obj.name} spec changed in place (used by ${user.kind} ${user.name} at ${path})`,
+        // Kinds whose webhook refuses the update are reported as rejected (src/validate/admission); these are not.
         warning: isMachineTemplateKind(obj.group, obj.kind) || obj.kind.endsWith('MachineTemplate')
-          ? 'machine templates are immutable: infrastructure webhooks reject spec changes and existing Machines do not roll; create a new template (templates: { hashNames: true } does this)'
+          ? 'existing Machines do not roll: only new Machines use the changed template; to roll them create a new template (templates: { hashNames: true } does this)'
           : 'existing Machines do not pick this up; only new Machines use it',
       });
     }
