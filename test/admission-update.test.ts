@@ -66,6 +66,11 @@ describe('update admission: immutable templates', () => {
     expect(check(kct([]), kct([{ path: '/x' }]))).toEqual([]);
     const m3 = (image: string) => template('infrastructure.cluster.x-k8s.io/v1beta1', 'Metal3MachineTemplate', { template: { spec: { image: { url: image } } } });
     expect(check(m3('a'), m3('b'))).toEqual([]);
+    // KubeadmControlPlaneTemplate: dropping the rollout strategy CAPI < v1.11 defaulted is accepted, changing it is not.
+    const kcpt = (spec: Obj) => template('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlaneTemplate', { template: { spec } });
+    const defaulted = { rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } }, kubeadmConfigSpec: { files: [{ path: '/x' }] } };
+    expect(check(kcpt(defaulted), kcpt({ kubeadmConfigSpec: { files: [{ path: '/x' }] } }))).toEqual([]);
+    expect(check(kcpt(defaulted), kcpt({ rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } }, kubeadmConfigSpec: { files: [{ path: '/x' }] } }))).toHaveLength(1);
     // Across API versions the webhook compares converted objects: not decided offline.
     expect(check(template('infrastructure.cluster.x-k8s.io/v1beta1', 'DockerMachineTemplate', { template: { spec: { a: 1 } } }), template(infra, 'DockerMachineTemplate', { template: { spec: { a: 2 } } }))).toEqual([]);
   });

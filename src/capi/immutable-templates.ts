@@ -29,6 +29,11 @@ export interface ImmutableTemplate {
    * setting them for the first time is accepted.
    */
   readonly adoptedWhenUnset?: readonly string[];
+  /**
+   * Values older releases defaulted (paths relative to `compared`): the webhook accepts a new object that leaves the
+   * field unset over an old object holding exactly that value.
+   */
+  readonly previousDefaults?: readonly { readonly path: readonly string[]; readonly value: unknown }[];
 }
 
 const capi = 'kubernetes-sigs/cluster-api';
@@ -79,6 +84,11 @@ export const immutableTemplates: readonly ImmutableTemplate[] = [
     compared: machineTemplateSpec,
     message: 'KubeadmControlPlaneTemplate spec.template.spec field is immutable. Please create new resource instead.',
     source: `${capi} controlplane/kubeadm/internal/webhooks/kubeadmcontrolplanetemplate.go (v1.10–v1.13)`,
+    // CAPI < v1.11 defaulted the rollout strategy; v1.11+ accepts dropping that default (v1beta2 and v1beta1 paths).
+    previousDefaults: [
+      { path: ['rollout', 'strategy'], value: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+      { path: ['rolloutStrategy'], value: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+    ],
   },
   {
     group: 'infrastructure.cluster.x-k8s.io',

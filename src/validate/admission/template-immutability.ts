@@ -37,10 +37,19 @@ function withoutZero(v: unknown): unknown {
 function compared(rule: ImmutableTemplate, before: Record<string, unknown>, after: Record<string, unknown>): { old: unknown; new: unknown } {
   const old = withoutZero(at(before, rule.compared));
   const now = withoutZero(at(after, rule.compared));
-  if (!rule.adoptedWhenUnset?.length || !isRecord(old)) return { old, new: now };
-  const adopted = { ...old };
-  for (const k of rule.adoptedWhenUnset) if (adopted[k] === undefined && isRecord(now) && now[k] !== undefined) adopted[k] = now[k];
-  return { old: adopted, new: now };
+  if (!isRecord(old)) return { old, new: now };
+  const adopted = structuredClone(old);
+  for (const k of rule.adoptedWhenUnset ?? []) if (adopted[k] === undefined && isRecord(now) && now[k] !== undefined) adopted[k] = now[k];
+  // A previous default left out by the new object: the webhook copies the old value over, so drop it from both.
+  for (const d of rule.previousDefaults ?? []) {
+    if (at(isRecord(now) ? now : {}, d.path) === undefined && deepEqual(at(adopted, d.path), withoutZero(d.value))) unset(adopted, d.path);
+  }
+  return { old: withoutZero(adopted), new: now };
+}
+
+function unset(object: Record<string, unknown>, path: readonly string[]): void {
+  const parent = at(object, path.slice(0, -1));
+  if (isRecord(parent)) delete parent[path[path.length - 1] as string];
 }
 
 /** `spec.template.spec.instanceType`: the first leaf that differs, to tell the reviewer which edit is refused. */
