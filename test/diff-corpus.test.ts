@@ -8,6 +8,7 @@ import { runCli } from './helpers/cli.js';
 import { classFiles, clusterFiles, find, gitRepo, providerFiles, type Files } from './helpers/diff-fixtures.js';
 import { sharedDir } from './helpers/shared.js';
 import type { DiffReport } from '../src/plan/diff/index.js';
+import { hashTemplateNames } from '../src/render/index.js';
 
 const shared = sharedDir('corpus');
 const corpus = join(shared.path, 'repository');
@@ -44,17 +45,22 @@ describe.skipIf(!shared.present)(`capiform diff on the corpus${shared.skipped}`,
     expect(report.providers[0]?.images.length).toBeGreaterThan(0);
   });
 
-  it('the quick-start ClusterClass of v1.13.5: a worker template change rolls md-0 of both clusters', async () => {
+  it('the quick-start ClusterClass of v1.13.5: a worker template change (a new template) rolls md-0 of both clusters', async () => {
     const cluster = (name: string): Files => clusterFiles({ namespace: 'team-a', name, flavor: 'development', providerVersion: 'v1.13.5', root: corpus });
-    const base = { ...classFiles('team-a', undefined, 'v1.13.5', corpus), ...cluster('dev-1'), ...cluster('dev-2') };
+    // A spec change under the same name is refused by CAPD's webhook; content-hash names make it a new template.
+    const hashed = (edit?: (objs: Record<string, unknown>[]) => void) => (objs: Record<string, unknown>[]): void => {
+      edit?.(objs);
+      objs.splice(0, objs.length, ...hashTemplateNames(objs));
+    };
+    const base = { ...classFiles('team-a', hashed(), 'v1.13.5', corpus), ...cluster('dev-1'), ...cluster('dev-2') };
     const head = {
       ...base,
       ...classFiles(
         'team-a',
-        (objs) => {
+        hashed((objs) => {
           const t = find(objs, 'DockerMachineTemplate', 'quick-start-default-worker-machinetemplate');
           t.spec.template.spec.extraMounts = [...(t.spec.template.spec.extraMounts ?? []), { containerPath: '/data', hostPath: '/data' }];
-        },
+        }),
         'v1.13.5',
         corpus,
       ),

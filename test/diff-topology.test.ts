@@ -33,7 +33,7 @@ function edit(file: string, change: (text: string) => string): void {
 }
 
 describe('diff: the ClusterClass review per topology Cluster', () => {
-  it('a worker template spec change: the template rotates and md-0 rolls in every Cluster of the class, with a warning', async () => {
+  it('a worker template spec change under the same name: the review says what CAPI would do, the update itself is rejected', async () => {
     const base = exampleTree();
     const head = exampleTree();
     edit(join(head, classFile), addWorkerMount);
@@ -53,10 +53,14 @@ describe('diff: the ClusterClass review per topology Cluster', () => {
       { path: '.spec.template.spec.extraMounts[1]', action: 'added', new: { containerPath: '/var/lib/containerd', hostPath: '/var/lib/containerd' } },
     ]);
     expect(report.topology!.warnings).toEqual([expect.stringContaining('DockerMachineTemplate team-a/quick-start-default-worker-machinetemplate: spec changed under the same name')]);
-    // The class's and template's own sections say what the expansion says, not "may roll".
+    // CAPD's webhook refuses the template update, so nothing of it lands: the clusters read rejected, not "may roll".
     expect(report.clusters.map((c) => [c.cluster, c.impact, c.possibleRollout, c.workersRoll])).toEqual([
-      ['team-a/dev-1', 'worker-rollout', false, ['md-0']],
-      ['team-a/dev-2', 'worker-rollout', false, ['md-0']],
+      ['team-a/dev-1', 'rejected', false, []],
+      ['team-a/dev-2', 'rejected', false, []],
+    ]);
+    expect(report.changes.find((c) => c.kind === 'DockerMachineTemplate')?.impacts.map((i) => [i.kind, i.cluster, i.rule])).toEqual([
+      ['rejected', 'team-a/dev-1', 'immutable/DockerMachineTemplate'],
+      ['rejected', 'team-a/dev-2', 'immutable/DockerMachineTemplate'],
     ]);
     expect(report.changes.flatMap((c) => c.impacts).filter((i) => i.possible)).toEqual([]);
 

@@ -83,17 +83,18 @@ describe('capiform diff against a git ref', () => {
     expect(text.stdout).toContain(`↻ DockerMachineTemplate team-b/${rot?.previousName} → ${rot?.name}`);
   });
 
-  it('without hash names a template spec mutation is flagged: webhooks reject it and nothing rolls', async () => {
+  it('without hash names a template spec mutation is rejected: CAPD refuses the update and nothing rolls', async () => {
     const edit = (objs: Obj[]): void => {
       find(objs, 'DockerMachineTemplate', 'prod-1-md-0').spec.template.spec.customImage = 'x';
     };
     const report = await jsonDiff(gitRepo(plainCluster(), plainCluster(edit)));
     const t = report.changes.find((c) => c.kind === 'DockerMachineTemplate');
-    expect(t?.impacts[0]).toMatchObject({ kind: 'in-place', cluster: 'team-b/prod-1' });
-    expect(t?.impacts[0]?.warning).toMatch(/immutable.*hashNames/);
+    expect(t?.impacts).toMatchObject([{ kind: 'rejected', cluster: 'team-b/prod-1', field: 'spec.template.spec', rule: 'immutable/DockerMachineTemplate' }]);
+    expect(t?.impacts[0]?.hint).toMatch(/hashNames: true/);
+    expect(report.clusters).toMatchObject([{ cluster: 'team-b/prod-1', impact: 'rejected', workersRoll: [] }]);
   });
 
-  it('a ClusterClass worker template change rolls the workers of every cluster of the class', async () => {
+  it('a ClusterClass worker template changed under the same name is rejected in every cluster of the class', async () => {
     const base: Files = {
       ...classFiles('team-a'),
       ...clusterFiles({ namespace: 'team-a', name: 'dev-1', flavor: 'development' }),
@@ -110,17 +111,17 @@ describe('capiform diff against a git ref', () => {
     expect(report.counts.changed).toBe(1);
     const t = report.changes[0];
     expect(t?.owner).toEqual({ type: 'namespace', namespace: 'team-a' });
-    expect(t?.impacts.map((i) => [i.kind, i.cluster, i.machineDeployment])).toEqual([
-      ['template-rotation', 'team-a/dev-1', 'md-0'],
-      ['template-rotation', 'team-a/dev-2', 'md-0'],
-      ['worker-rollout', 'team-a/dev-1', 'md-0'],
-      ['worker-rollout', 'team-a/dev-2', 'md-0'],
+    expect(t?.impacts.map((i) => [i.kind, i.cluster, i.field])).toEqual([
+      ['rejected', 'team-a/dev-1', 'spec.template.spec'],
+      ['rejected', 'team-a/dev-2', 'spec.template.spec'],
     ]);
-    expect(report.clusters.map((c) => [c.cluster, c.workersRoll])).toEqual([
-      ['team-a/dev-1', ['md-0']],
-      ['team-a/dev-2', ['md-0']],
+    expect(report.clusters.map((c) => [c.cluster, c.impact, c.workersRoll])).toEqual([
+      ['team-a/dev-1', 'rejected', []],
+      ['team-a/dev-2', 'rejected', []],
     ]);
-    expect(report.summary.text).toBe('2 clusters will roll workers');
+    expect(report.summary.text).toBe(
+      '1 update rejected by admission webhooks (DockerMachineTemplate team-a/quick-start-default-worker-machinetemplate), in 2 clusters: the Argo CD sync will fail',
+    );
   });
 
   it('with hash names a ClusterClass worker template change is a rotation of the class template', async () => {
@@ -153,17 +154,22 @@ describe('capiform diff against a git ref', () => {
     ]);
   });
 
-  it('a ClusterClass control plane machine template change rolls both control planes', async () => {
-    const base: Files = {
-      ...classFiles('team-a'),
-      ...clusterFiles({ namespace: 'team-a', name: 'dev-1', flavor: 'development' }),
-      ...clusterFiles({ namespace: 'team-a', name: 'dev-2', flavor: 'development' }),
+  it('a ClusterClass control plane machine template change (a new template) rolls both control planes', async () => {
+    const { hashTemplateNames } = await import('../src/render/template-hash.js');
+    const hashed = (edit?: (objs: Obj[]) => void) => (objs: Obj[]): void => {
+      edit?.(objs);
+      objs.splice(0, objs.length, ...hashTemplateNames(objs));
     };
+    const clusters = { ...clusterFiles({ namespace: 'team-a', name: 'dev-1', flavor: 'development' }), ...clusterFiles({ namespace: 'team-a', name: 'dev-2', flavor: 'development' }) };
+    const base: Files = { ...classFiles('team-a', hashed()), ...clusters };
     const head: Files = {
-      ...base,
-      ...classFiles('team-a', (objs) => {
-        find(objs, 'DockerMachineTemplate', 'quick-start-control-plane').spec.template.spec.extraMounts = [];
-      }),
+      ...clusters,
+      ...classFiles(
+        'team-a',
+        hashed((objs) => {
+          find(objs, 'DockerMachineTemplate', 'quick-start-control-plane').spec.template.spec.extraMounts = [{ containerPath: '/data', hostPath: '/data' }];
+        }),
+      ),
     };
     const report = await jsonDiff(gitRepo(base, head));
     expect(report.summary.text).toBe('2 control planes roll');
@@ -476,7 +482,7 @@ describe('json', () => {
     expect(report.head).toMatchObject({ label: 'working tree' });
     expect(Object.keys(report.counts)).toEqual(['added', 'removed', 'changed', 'rotated', 'unchanged']);
     expect(Object.keys(report.summary).sort()).toEqual(
-      ['clustersCreated', 'clustersDeleted', 'clustersInPlace', 'clustersPossiblyRolling', 'clustersRollingWorkers', 'controlPlanesRolling', 'providersChanged', 'providersUpgraded', 'text'].sort(),
+      ['clustersCreated', 'clustersDeleted', 'clustersInPlace', 'clustersOrphaned', 'clustersPossiblyRolling', 'clustersRejected', 'clustersRollingWorkers', 'controlPlanesRolling', 'providersChanged', 'providersUpgraded', 'text', 'updatesRejected'].sort(),
     );
     for (const c of report.changes) {
       expect(['added', 'removed', 'changed', 'rotated']).toContain(c.action);

@@ -114,15 +114,18 @@ describe('templates.hashNames through render and diff', { timeout: 240_000 }, ()
     // Not machine templates: their names stay.
     expect(names(cluster, 'DockerCluster')).toEqual(['prod-1']);
 
-    // The shared ClusterClass: its machine templates renamed, its templateRefs rewritten; other templates unchanged.
+    // The shared ClusterClass: its machine templates and the templates whose webhooks refuse spec updates
+    // (KubeadmControlPlaneTemplate, DockerClusterTemplate) renamed, its templateRefs rewritten.
     const cc = objects(dir, 'clusterclasses/team-a/quick-start/clusterclass.yaml');
     const cls = cc.find((o) => o.kind === 'ClusterClass')!;
     const md0 = cls.spec.workers.machineDeployments[0];
     expect(md0.bootstrap.templateRef.name).toMatch(hashed('quick-start-default-worker-bootstraptemplate'));
     expect(md0.infrastructure.templateRef.name).toMatch(hashed('quick-start-default-worker-machinetemplate'));
     expect(cls.spec.controlPlane.machineInfrastructure.templateRef.name).toMatch(hashed('quick-start-control-plane'));
-    expect(cls.spec.controlPlane.templateRef.name).toBe('quick-start-control-plane');
-    expect(cls.spec.infrastructure.templateRef.name).toBe('quick-start-cluster');
+    expect(cls.spec.controlPlane.templateRef.name).toMatch(hashed('quick-start-control-plane'));
+    expect(names(cc, 'KubeadmControlPlaneTemplate')).toEqual([cls.spec.controlPlane.templateRef.name]);
+    expect(cls.spec.infrastructure.templateRef.name).toMatch(hashed('quick-start-cluster'));
+    expect(names(cc, 'DockerClusterTemplate')).toEqual([cls.spec.infrastructure.templateRef.name]);
     expect(names(cc, 'DockerMachineTemplate').sort()).toEqual(
       [cls.spec.controlPlane.machineInfrastructure.templateRef.name, md0.infrastructure.templateRef.name].sort(),
     );

@@ -101,9 +101,12 @@ describe('hashTemplateNames', () => {
     const out = hashTemplateNames([dmt('c1-md-0'), other, sameNameOtherKind]) as Obj[];
     expect(out[1]?.spec.template.spec.infrastructureRef.name).toBe('c1-md-0');
     expect(out[2]?.spec.template.spec.infrastructureRef.name).toBe('c1-md-0');
-    // Not a machine template: DockerClusterTemplate keeps its name.
+    // No webhook makes DockerMachinePoolTemplate immutable: it keeps its name.
+    const dmpt = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DockerMachinePoolTemplate', metadata: { name: 'qs' }, spec: {} };
+    expect((hashTemplateNames([dmpt])[0] as Obj).metadata.name).toBe('qs');
+    // CAPD's webhook refuses DockerClusterTemplate spec updates: it is named by content too.
     const dct = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DockerClusterTemplate', metadata: { name: 'qs' }, spec: {} };
-    expect((hashTemplateNames([dct])[0] as Obj).metadata.name).toBe('qs');
+    expect((hashTemplateNames([dct])[0] as Obj).metadata.name).toMatch(/^qs-[0-9a-f]{10}$/);
   });
 
   it('the hash depends on the spec only: deterministic, key-order independent, metadata-only changes keep the name', () => {

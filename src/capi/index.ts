@@ -1,4 +1,4 @@
-/** The CAPI vocabulary's door: provider types and labels, Kubernetes versions. Imports only errors and go. */
+/** The CAPI vocabulary's door: provider types and labels, Kubernetes versions, immutable templates. Imports only errors and go. */
 export {
   componentsFileName,
   isProviderType,
@@ -18,3 +18,4 @@ export {
   versionTag,
   type KubernetesVersion,
 } from './kubernetes-version.js';
+export { immutableTemplateOf, immutableTemplates, type ImmutableTemplate } from './immutable-templates.js';

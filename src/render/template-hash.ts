@@ -1,15 +1,18 @@
 /**
- * `templates: { hashNames: true }`: immutable machine templates, painless. InfrastructureMachineTemplates (kind
- * `*MachineTemplate` in `infrastructure.cluster.x-k8s.io`) and KubeadmConfigTemplates (`*ConfigTemplate` in
- * `bootstrap.cluster.x-k8s.io`) get a suffix made from a hash of their `spec`, and every reference to them is
- * rewritten (MachineDeployment `bootstrap.configRef` / `infrastructureRef`, KubeadmControlPlane
- * `machineTemplate.infrastructureRef` (v1beta1) and `machineTemplate.spec.infrastructureRef` (v1beta2), ClusterClass
- * `templateRef` / `ref`). A spec change then becomes a new template and a new reference — the rotation CAPI
- * accepts — instead of a mutation its webhooks reject; metadata-only changes keep the name.
+ * `templates: { hashNames: true }`: immutable templates, painless. InfrastructureMachineTemplates (kind
+ * `*MachineTemplate` in `infrastructure.cluster.x-k8s.io`), KubeadmConfigTemplates (`*ConfigTemplate` in
+ * `bootstrap.cluster.x-k8s.io`) and every other template kind whose webhook refuses a spec update
+ * (`immutableTemplates` of src/capi: DockerClusterTemplate, KubeadmControlPlaneTemplate, AWSClusterTemplate, …) get a
+ * suffix made from a hash of their `spec`, and every reference to them is rewritten (MachineDeployment
+ * `bootstrap.configRef` / `infrastructureRef`, KubeadmControlPlane `machineTemplate.infrastructureRef` (v1beta1) and
+ * `machineTemplate.spec.infrastructureRef` (v1beta2), ClusterClass `templateRef` / `ref`). A spec change then becomes
+ * a new template and a new reference — the rotation CAPI accepts — instead of a mutation its webhooks reject;
+ * metadata-only changes keep the name.
  *
  * Pure: objects in, new objects out (inputs are not modified).
  */
 import { sha256Hex } from '../cache/index.js';
+import { immutableTemplateOf } from '../capi/index.js';
 
 type KubeObject = Record<string, unknown>;
 
@@ -33,7 +36,8 @@ export function isHashNamedTemplate(apiVersion: unknown, kind: unknown): boolean
   const group = groupOf(apiVersion);
   return (
     (group === 'infrastructure.cluster.x-k8s.io' && kind.endsWith('MachineTemplate')) ||
-    (group === 'bootstrap.cluster.x-k8s.io' && kind.endsWith('ConfigTemplate'))
+    (group === 'bootstrap.cluster.x-k8s.io' && kind.endsWith('ConfigTemplate')) ||
+    immutableTemplateOf(apiVersion, kind) !== undefined
   );
 }
 

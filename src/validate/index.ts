@@ -17,6 +17,7 @@ export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
+export { checkUpdates, updateRules, type UpdatePair, type UpdateRule } from './admission/index.js';
 
 export interface ValidateInput {
   /** The objects to check; the CRDs among them declare schemas too (they are applied together). */

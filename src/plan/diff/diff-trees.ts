@@ -12,6 +12,8 @@ import { clusterOfObject, TreeLookup } from '../rollout/refs.js';
 import type { ClusterSummary, Impact } from '../rollout/types.js';
 import { templatePinOf } from '../../render/index.js';
 import type { ClusterTopologyReview, TopologyReview } from '../topology/types.js';
+import { removalFates, type RemovalFate } from '../rollout/argocd.js';
+import { checkUpdates, type UpdateRule } from '../../validate/admission/index.js';
 
 export interface DiffOptions {
   /** Salt for secret hashes (see `repositorySalt`). Required so hashes are stable per repository. */
@@ -28,6 +30,39 @@ export interface DiffOptions {
    * topology engine (see `topologyScope`).
    */
   topology?: (base: TreeIndex, head: TreeIndex) => TopologyReview | undefined;
+  /**
+   * What Argo CD does with a removed object. Default: read from the two indexes' own Argo CD glue (a fleet's
+   * management clusters are compared one by one, so `diffTrees` reads the glue of the whole trees instead).
+   */
+  removal?: (o: TreeObject) => RemovalFate | undefined;
+  /** The update rules of the management cluster's webhooks. Default: every rule of src/validate/admission. */
+  updateRules?: readonly UpdateRule[];
+}
+
+/**
+ * Replaces the impacts of every changed object a webhook refuses to update with `rejected`: the update never lands,
+ * so nothing it would have done happens (Argo CD's sync of it fails). The clusters its impacts reached stay named.
+ */
+function applyUpdateRules(inputs: ClassifyInput[], rules: readonly UpdateRule[] | undefined): void {
+  for (const i of inputs) {
+    if (i.change.action !== 'changed' || !i.base || !i.head || i.change.fields.length === 0) continue;
+    const findings = checkUpdates([{ before: { object: i.base.object, file: i.base.file, line: 1 }, after: { object: i.head.object, file: i.head.file, line: 1 } }], rules);
+    const errors = findings.filter((f) => f.severity === 'error');
+    if (errors.length === 0) continue;
+    const clusters = [...new Set([...i.change.impacts.map((x) => x.cluster), i.cluster].filter((c): c is string => c !== undefined))];
+    const what = `${i.change.kind} ${i.change.namespace ? `${i.change.namespace}/` : ''}${i.change.name}`;
+    i.change.impacts = errors.flatMap((f) => {
+      const impact: Impact = {
+        kind: 'rejected',
+        reason: `update of ${what} rejected: ${f.field}: ${f.message}`,
+        field: f.field,
+        message: f.message,
+        ...(f.rule !== undefined ? { rule: f.rule } : {}),
+        ...(f.hint !== undefined ? { hint: f.hint } : {}),
+      };
+      return clusters.length === 0 ? [impact] : clusters.map((cluster) => ({ ...impact, cluster }));
+    });
+  }
 }
 
 /** What the review says CAPI does to a Cluster, as impacts on one changed object. */
@@ -109,6 +144,13 @@ function objectFields(a: TreeObject, b: TreeObject, policy: SecretPolicy): Field
   return redactSecretValues(fields, policy);
 }
 
+/** `Kind ns/name` of every change a webhook refuses (with its management cluster in a fleet). */
+function rejectedObjects(changes: readonly ObjectChange[]): string[] {
+  return changes
+    .filter((c) => c.impacts.some((i) => i.kind === 'rejected'))
+    .map((c) => `${c.target === undefined ? '' : `${c.target}: `}${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`);
+}
+
 /** Compares two indexed trees. */
 export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions, warnings: string[] = []): DiffReport {
   const policy = policyOf(opts);
@@ -183,6 +225,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
   }
 
   // Rollout impact.
+  const fate = opts.removal ?? removalFates(base, head);
   for (const i of inputs) {
     if (i.change.owner.type === 'provider') continue;
     switch (i.change.action) {
@@ -193,7 +236,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
         i.change.impacts = classifyAdded(i);
         break;
       case 'removed':
-        i.change.impacts = classifyRemoved(i);
+        i.change.impacts = classifyRemoved(i, fate(i.base as TreeObject));
         break;
       case 'rotated':
         i.change.impacts = classifyRotated(i);
@@ -208,6 +251,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
   }
   const topology = opts.topology?.(base, head);
   if (topology) applyTopologyReview(inputs, topology);
+  applyUpdateRules(inputs, opts.updateRules);
   const providers = assessProviders(inputs, base, head);
   const changes = inputs.map((i) => i.change).sort(compareChanges);
   const clusters = summarizeClusters(changes);
@@ -228,7 +272,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
     head: { label: head.label, files: head.files.size, objects: head.objectCount() },
     changed: changes.length > 0,
     counts,
-    summary: summarize(clusters, providers, changes.length > 0),
+    summary: summarize(clusters, providers, changes.length > 0, rejectedObjects(changes)),
     clusters,
     providers,
     changes,
@@ -249,13 +293,19 @@ export function diffTrees(base: RenderedTree, head: RenderedTree, opts: DiffOpti
     ...checkCapiformTree(head, { allowEmpty: opts.allowEmptyHead ?? false }),
   ];
   const groups = targetGroups(base, head);
+  let whole: { base: TreeIndex; head: TreeIndex } | undefined;
   const report =
     groups === null
       ? diffIndexes(indexTree(base), indexTree(head), opts, warnings)
       : mergeTargetReports(
           base,
           head,
-          groups.map((g) => ({ target: g.target, report: diffIndexes(indexTree(g.base), indexTree(g.head), opts) })),
+          groups.map((g) => {
+            // The glue of a fleet sits beside the management clusters' folders: read it from the whole trees.
+            whole ??= { base: indexTree(base), head: indexTree(head) };
+            const removal = g.target === undefined ? undefined : removalFates(whole.base, whole.head, `${targetsDir}${g.target}/`, g.target);
+            return { target: g.target, report: diffIndexes(indexTree(g.base), indexTree(g.head), { ...opts, ...(removal ? { removal } : {}) }) };
+          }),
           warnings,
         );
   for (const c of report.clusters) Object.assign(c, templatePins(base, head, c.target, c.cluster));
@@ -333,7 +383,7 @@ function mergeTargetReports(base: RenderedTree, head: RenderedTree, parts: { tar
     head: { label: head.label, files: head.files.size, objects: headObjects },
     changed: changes.length > 0,
     counts,
-    summary: summarize(clusters, providers, changes.length > 0),
+    summary: summarize(clusters, providers, changes.length > 0, rejectedObjects(changes)),
     clusters,
     providers,
     changes,

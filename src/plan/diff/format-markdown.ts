@@ -40,7 +40,9 @@ const impactLabels: Record<ImpactKind, string> = {
   'provider-upgrade': 'provider upgrade',
   'worker-rollout': 'worker rollout',
   'control-plane-rollout': 'control-plane rollout',
+  orphaned: 'orphaned (left running)',
   deletion: 'deletion',
+  rejected: '⛔ rejected',
 };
 
 const symbols: Record<ObjectChange['action'], string> = { added: '➕', removed: '➖', changed: '✏️', rotated: '🔄' };
@@ -151,6 +153,20 @@ function topologyData(review: ClusterTopologyReview, maxFields: number): Record<
   };
 }
 
+/** One row per refusal: the object, the webhook's field path and message, and the fix. */
+function rejectedRows(report: DiffReport): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  for (const c of report.changes) {
+    const seen = new Set<string>();
+    for (const i of c.impacts) {
+      if (i.kind !== 'rejected' || seen.has(`${i.field}\0${i.message}`)) continue;
+      seen.add(`${i.field}\0${i.message}`);
+      rows.push({ ...(c.target !== undefined ? { target: c.target } : {}), kind: c.kind, namespace: c.namespace, name: c.name, field: i.field ?? '', message: i.message ?? i.reason, hint: i.hint ?? '' });
+    }
+  }
+  return rows;
+}
+
 /** Renders the report as a PR comment of at most `maxSize` characters. */
 export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): string {
   const maxSize = opts.maxSize ?? defaultMaxSize;
@@ -173,12 +189,24 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
   const sections = ordered.map((change) =>
     unbloat(object({
       change,
+      // A refused update is never folded away: the reviewer must see it without a click.
+      open: change.impacts.some((i) => i.kind === 'rejected'),
       impacts: groupImpacts(change.impacts),
       impact: worstImpact(change.impacts.map((i) => i.kind)),
       fields: change.fields.slice(0, fieldCap(change)),
       hiddenFields: Math.max(0, change.fields.length - fieldCap(change)),
     })),
   );
+  const rejected = rejectedRows(report);
+  const removedClusters = report.clusters
+    .filter((c) => (c.deleted && c.pruned) || (!c.deleted && c.orphaned !== undefined))
+    .map((c) => ({
+      ...(c.target !== undefined ? { target: c.target } : {}),
+      cluster: c.cluster,
+      deleted: c.deleted,
+      reason: c.reasons.find((r) => r.startsWith('cluster ')) ?? c.reasons[0] ?? '',
+      hint: c.orphaned?.hint ?? '',
+    }));
   const where = opts.fullReport ?? 'Run `capiform diff --format json` for the full report.';
   const cutKinds = (from: number): string => {
     const counts = new Map<string, number>();
@@ -188,6 +216,8 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
   const render = (included: string[], omitted: number): string =>
     unbloat(comment({
       report,
+      rejected,
+      removedClusters,
       clusters: report.clusters.slice(0, maxRows),
       clustersHidden: Math.max(0, report.clusters.length - maxRows),
       sections: included,

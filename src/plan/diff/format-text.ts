@@ -22,7 +22,7 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
   const maxFields = opts.maxFieldsPerObject ?? 30;
   const impactColor = (k: ImpactKind): ((s: string) => string) =>
-    k === 'deletion' || k === 'control-plane-rollout' || k === 'worker-rollout' ? c.red : k === 'no-op' ? c.dim : c.yellow;
+    k === 'rejected' || k === 'deletion' || k === 'orphaned' || k === 'control-plane-rollout' || k === 'worker-rollout' ? c.red : k === 'no-op' ? c.dim : c.yellow;
   const lines: string[] = [];
   lines.push(c.bold(`capiform diff: ${report.base.label} → ${report.head.label}`));
   lines.push(report.summary.text);
@@ -56,6 +56,8 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       if (cl.workersRoll.length) bits.push(`workers roll (${cl.workersRoll.join(', ')})`);
       if (cl.possibleRollout) bits.push('may roll');
       lines.push(`  ${cl.target ? `${cl.target}: ` : ''}${cl.cluster}${pinnedLabel(cl)}  ${impactColor(cl.impact)(cl.impact)}${bits.length ? `: ${bits.join(', ')}` : ''}`);
+      for (const r of cl.rejected ?? []) lines.push(`    ${c.red('rejected:')} ${r.object} ${r.field}: ${r.message}`);
+      if (cl.orphaned && !cl.deleted) lines.push(`    ${c.red('orphaned:')} still running, no longer in git; delete it with ${cl.orphaned.hint}`);
     }
   }
   if (report.topology) {
@@ -84,6 +86,7 @@ function changeLines(ch: ObjectChange, c: Colors, impactColor: (k: ImpactKind) =
   for (const g of groupImpacts(ch.impacts)) {
     out.push(`    ${impactColor(g.kind)(g.kind)}${g.possible ? ' (possible)' : ''}${g.clusters ? ` [${g.clusters}]` : ''}: ${g.reason}`);
     if (g.warning) out.push(`      ${c.yellow('warning:')} ${g.warning}`);
+    if (g.hint) out.push(`      ${g.kind === 'orphaned' ? 'delete it with' : 'fix:'} ${g.hint}`);
   }
   for (const f of ch.fields.slice(0, maxFields)) out.push(`      ${fieldLine(f)}`);
   if (ch.fields.length > maxFields) out.push(c.dim(`      … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));

@@ -12,6 +12,7 @@
 import type { FieldChange, ObjectChange, PathSegment } from '../diff/types.js';
 import type { TreeObject } from '../diff/objects.js';
 import type { Impact } from './types.js';
+import type { RemovalFate } from './argocd.js';
 import {
   capiGroup,
   classTemplateRefs,
@@ -315,8 +316,9 @@ function classifyTemplate(input: ClassifyInput, ctx: ClassifyContext): Impact[] 
         ...base,
         kind: 'in-place',
         reason: `${obj.kind} ${obj.name} spec changed in place (used by ${user.kind} ${user.name} at ${path})`,
+        // Kinds whose webhook refuses the update are reported as rejected (src/validate/admission); these are not.
         warning: isMachineTemplateKind(obj.group, obj.kind) || obj.kind.endsWith('MachineTemplate')
-          ? 'machine templates are immutable: infrastructure webhooks reject spec changes and existing Machines do not roll; create a new template (templates: { hashNames: true } does this)'
+          ? 'existing Machines do not roll: only new Machines use the changed template; to roll them create a new template (templates: { hashNames: true } does this)'
           : 'existing Machines do not pick this up; only new Machines use it',
       });
     }
@@ -337,17 +339,26 @@ export function classifyAdded(input: ClassifyInput): Impact[] {
   return [withCluster(input, { kind: 'create', reason: `${change.kind} created` })];
 }
 
-/** Impacts of a removed object. */
-export function classifyRemoved(input: ClassifyInput): Impact[] {
+/**
+ * Impacts of a removed object: what Argo CD does with it (`fate`, from the tree's Argo CD glue), never an update.
+ * Without glue on either side the tree's deployer decides, and the reason says so.
+ */
+export function classifyRemoved(input: ClassifyInput, fate?: RemovalFate): Impact[] {
   const { change } = input;
   const g = input.base?.group ?? '';
-  if (g === capiGroup && change.kind === 'Cluster') return [withCluster(input, { kind: 'deletion', reason: 'cluster deleted with all its Machines (if Argo CD prunes)' })];
-  if (g === capiGroup && (change.kind === 'MachineDeployment' || change.kind === 'MachinePool')) {
-    return [withCluster(input, { kind: 'deletion', machineDeployment: change.name, reason: `${change.kind} ${change.name} and its Machines are deleted (if Argo CD prunes)` })];
-  }
-  if (isControlPlaneKind(g, change.kind)) return [withCluster(input, { kind: 'deletion', reason: 'control plane deleted (if Argo CD prunes)' })];
   if (change.kind === 'Kustomization' || g === 'argoproj.io') return [{ kind: 'no-op', reason: 'GitOps glue removed' }];
-  return [withCluster(input, { kind: 'deletion', reason: `${change.kind} deleted (if Argo CD prunes)` })];
+  const what =
+    g === capiGroup && change.kind === 'Cluster'
+      ? { deleted: 'cluster deleted: CAPI tears down its control plane, workers and infrastructure', left: 'cluster removed from git but left running (control plane, workers and infrastructure stay)' }
+      : g === capiGroup && (change.kind === 'MachineDeployment' || change.kind === 'MachinePool')
+        ? { deleted: `${change.kind} ${change.name} deleted with its Machines`, left: `${change.kind} ${change.name} removed from git but left running with its Machines` }
+        : isControlPlaneKind(g, change.kind)
+          ? { deleted: 'control plane deleted', left: 'control plane removed from git but left running' }
+          : { deleted: `${change.kind} deleted`, left: `${change.kind} removed from git but left running` };
+  const md = g === capiGroup && (change.kind === 'MachineDeployment' || change.kind === 'MachinePool') ? { machineDeployment: change.name } : {};
+  if (!fate) return [withCluster(input, { kind: 'deletion', ...md, reason: `${what.deleted} if the tree's deployer prunes (no Argo CD glue in the tree); else ${what.left}` })];
+  if (fate.kind === 'deletion') return [withCluster(input, { kind: 'deletion', ...md, pruned: true, reason: `${what.deleted}: ${fate.why}` })];
+  return [withCluster(input, { kind: 'orphaned', ...md, reason: `${what.left}: ${fate.why}`, ...(fate.hint ? { hint: fate.hint } : {}) })];
 }
 
 /** Impacts of a template rotation (old name → new name). The referencing objects' changes carry the rollout. */

@@ -16,3 +16,4 @@ export {
 export { assessProviders, providerContract } from './provider.js';
 export { groupImpacts, summarize, summarizeClusters, type ImpactGroup } from './summary.js';
 export { TreeLookup, classTemplateRefs, type ClassTemplateRef, type ClassTemplateRole } from './refs.js';
+export { deleteCommand, removalFates, type RemovalFate } from './argocd.js';

@@ -7,7 +7,7 @@ function plural(n: number, one: string, many: string): string {
 }
 
 export function summarizeClusters(changes: ObjectChange[]): ClusterSummary[] {
-  const by = new Map<string, ClusterSummary & { objects: Set<string>; kinds: ImpactKind[] }>();
+  const by = new Map<string, ClusterSummary & { objects: Set<string>; kinds: ImpactKind[]; orphanHint?: string }>();
   const entry = (id: string) => {
     let e = by.get(id);
     if (!e) {
@@ -24,6 +24,15 @@ export function summarizeClusters(changes: ObjectChange[]): ClusterSummary[] {
       const isClusterObject = c.kind === 'Cluster' && c.key.startsWith('cluster.x-k8s.io/');
       if (i.kind === 'create' && isClusterObject) e.created = true;
       if (i.kind === 'deletion' && isClusterObject) e.deleted = true;
+      if (i.kind === 'deletion' && isClusterObject && i.pruned) e.pruned = true;
+      if (i.kind === 'orphaned' && isClusterObject) e.orphanHint = i.hint ?? '';
+      if (i.kind === 'rejected') {
+        e.rejected ??= [];
+        const object = `${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`;
+        if (!e.rejected.some((r) => r.object === object && r.field === i.field && r.message === i.message)) {
+          e.rejected.push({ object, field: i.field ?? '', message: i.message ?? i.reason, ...(i.rule !== undefined ? { rule: i.rule } : {}) });
+        }
+      }
       if (i.possible) e.possibleRollout = true;
       else {
         e.kinds.push(i.kind);
@@ -41,35 +50,56 @@ export function summarizeClusters(changes: ObjectChange[]): ClusterSummary[] {
     if (by.has(id)) by.get(id)?.objects.add(c.key);
   }
   return [...by.values()]
-    .map(({ objects, kinds, ...rest }) => ({
+    .map(({ objects, kinds, orphanHint, ...rest }) => ({
       ...rest,
-      impact: rest.deleted ? 'deletion' : rest.created ? 'create' : worstImpact(kinds),
+      ...(orphanHint !== undefined ? { orphaned: { hint: orphanHint } } : {}),
+      // A refused update outranks everything: the sync fails, whatever else the change would do.
+      impact: rest.rejected ? 'rejected' : rest.deleted ? 'deletion' : orphanHint !== undefined ? 'orphaned' : rest.created ? 'create' : worstImpact(kinds),
       workersRoll: rest.workersRoll.sort(),
       objectsChanged: objects.size,
     }))
     .sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
 }
 
-export function summarize(clusters: ClusterSummary[], providers: ProviderSummary[], anyChange: boolean): RolloutSummary {
-  const live = clusters.filter((c) => !c.created && !c.deleted);
+/**
+ * The one-sentence summary. `rejected` names the object updates a webhook refuses (`Kind ns/name`), also those of
+ * no cluster: they lead, as the sync fails on them whatever else the change does.
+ */
+export function summarize(clusters: ClusterSummary[], providers: ProviderSummary[], anyChange: boolean, rejected: readonly string[] = []): RolloutSummary {
+  const live = clusters.filter((c) => !c.created && !c.deleted && c.orphaned === undefined);
   const s: RolloutSummary = {
     text: '',
     clustersCreated: clusters.filter((c) => c.created).length,
     clustersDeleted: clusters.filter((c) => c.deleted).length,
+    clustersOrphaned: clusters.filter((c) => !c.deleted && c.orphaned !== undefined).length,
+    clustersRejected: clusters.filter((c) => c.impact === 'rejected').length,
+    updatesRejected: rejected.length,
     clustersRollingWorkers: live.filter((c) => c.workersRoll.length > 0).length,
     controlPlanesRolling: live.filter((c) => c.controlPlaneRolls).length,
     clustersPossiblyRolling: live.filter((c) => c.possibleRollout && !c.controlPlaneRolls && c.workersRoll.length === 0).length,
-    clustersInPlace: live.filter((c) => !c.controlPlaneRolls && c.workersRoll.length === 0 && !c.possibleRollout && c.impact !== 'no-op').length,
+    // Clusters that only lose objects (deleted or left running) or whose update is refused do not "change in place".
+    clustersInPlace: live.filter((c) => !c.controlPlaneRolls && c.workersRoll.length === 0 && !c.possibleRollout && !['no-op', 'rejected', 'deletion', 'orphaned'].includes(c.impact)).length,
     providersUpgraded: providers.filter((p) => p.impact === 'provider-upgrade').length,
     providersChanged: providers.filter((p) => p.impact !== 'provider-upgrade').length,
   };
   const parts: string[] = [];
+  if (rejected.length) {
+    const shown = rejected.slice(0, 3).join(', ') + (rejected.length > 3 ? `, … ${rejected.length - 3} more` : '');
+    parts.push(`${plural(rejected.length, 'update', 'updates')} rejected by admission webhooks (${shown})${s.clustersRejected ? `, in ${plural(s.clustersRejected, 'cluster', 'clusters')}` : ''}: the Argo CD sync will fail`);
+  }
+  const pruned = clusters.filter((c) => c.deleted && c.pruned).length;
+  if (pruned) parts.push(`⚠️ ${plural(pruned, 'cluster', 'clusters')} DELETED (Argo CD prunes): machines and infrastructure of the workload cluster are destroyed`);
+  if (s.clustersDeleted - pruned) parts.push(`${plural(s.clustersDeleted - pruned, 'cluster', 'clusters')} deleted`);
+  const objectsDeleted = live.filter((c) => c.impact === 'deletion').length;
+  if (objectsDeleted) parts.push(`${plural(objectsDeleted, 'cluster loses', 'clusters lose')} objects (deleted: Argo CD prunes)`);
+  if (s.clustersOrphaned) parts.push(`${plural(s.clustersOrphaned, 'cluster', 'clusters')} orphaned: removed from git, still running until deleted by hand`);
+  const objectsOrphaned = live.filter((c) => c.impact === 'orphaned').length;
+  if (objectsOrphaned) parts.push(`${plural(objectsOrphaned, 'cluster keeps', 'clusters keep')} removed objects running (Argo CD does not prune)`);
   if (s.clustersRollingWorkers) parts.push(`${plural(s.clustersRollingWorkers, 'cluster', 'clusters')} will roll workers`);
   if (s.controlPlanesRolling) parts.push(`${plural(s.controlPlanesRolling, 'control plane rolls', 'control planes roll')}`);
   if (s.clustersPossiblyRolling) parts.push(`${plural(s.clustersPossiblyRolling, 'cluster', 'clusters')} may roll (variables, patches or class changed)`);
   if (s.clustersInPlace) parts.push(`${plural(s.clustersInPlace, 'cluster changes', 'clusters change')} in place`);
   if (s.clustersCreated) parts.push(`${plural(s.clustersCreated, 'cluster', 'clusters')} created`);
-  if (s.clustersDeleted) parts.push(`${plural(s.clustersDeleted, 'cluster', 'clusters')} deleted`);
   const upgrades = providers.filter((p) => p.impact === 'provider-upgrade');
   if (upgrades.length) {
     parts.push(`${plural(upgrades.length, 'provider', 'providers')} upgraded (${upgrades.map((p) => `${p.label} ${p.fromVersion} → ${p.toVersion}`).join(', ')})`);
@@ -84,6 +114,7 @@ export interface ImpactGroup {
   reason: string;
   possible: boolean;
   warning?: string;
+  hint?: string;
   /** Clusters (and MachineDeployments) sharing this impact, e.g. "team-a/dev-1 (md-0), team-a/dev-2 (md-0)". */
   clusters: string;
   count: number;
@@ -93,7 +124,7 @@ export interface ImpactGroup {
 export function groupImpacts(impacts: Impact[], maxNames = 10): ImpactGroup[] {
   const groups = new Map<string, { first: Impact; names: string[] }>();
   for (const i of impacts) {
-    const key = `${i.kind}\0${i.reason}\0${i.possible ? 1 : 0}\0${i.warning ?? ''}`;
+    const key = `${i.kind}\0${i.reason}\0${i.possible ? 1 : 0}\0${i.warning ?? ''}\0${i.hint ?? ''}`;
     const name = i.cluster ? `${i.cluster}${i.machineDeployment && !i.reason.includes(i.machineDeployment) ? ` (${i.machineDeployment})` : ''}` : '';
     const g = groups.get(key);
     if (g) {
@@ -104,6 +135,7 @@ export function groupImpacts(impacts: Impact[], maxNames = 10): ImpactGroup[] {
     const shown = names.slice(0, maxNames).join(', ') + (names.length > maxNames ? `, … ${names.length - maxNames} more` : '');
     const g: ImpactGroup = { kind: first.kind, reason: first.reason, possible: first.possible ?? false, clusters: shown, count: names.length };
     if (first.warning) g.warning = first.warning;
+    if (first.hint) g.hint = first.hint;
     return g;
   });
 }

@@ -18,7 +18,14 @@ export type ImpactKind =
   /** A provider moves to another version (controllers restart, CRDs change). */
   | 'provider-upgrade'
   /** A provider's components change without a version change (controllers restart). */
-  | 'provider-change';
+  | 'provider-change'
+  /**
+   * The removed object stays on the management cluster, no longer in git: Argo CD does not prune it (`prune: false`,
+   * or its Application is removed without the resources finalizer). It keeps running until deleted by hand.
+   */
+  | 'orphaned'
+  /** CAPI or a provider refuses the update (a validating webhook): Argo CD's sync fails and nothing changes. */
+  | 'rejected';
 
 export interface Impact {
   kind: ImpactKind;
@@ -34,6 +41,16 @@ export interface Impact {
   possible?: boolean;
   /** A warning for the reviewer, e.g. a change CAPI's webhooks reject. */
   warning?: string;
+  /** For `rejected`: the field path the webhook reports, e.g. `spec.template.spec`. */
+  field?: string;
+  /** For `rejected`: the webhook's message. */
+  message?: string;
+  /** For `rejected`: the rule's stable id, e.g. `immutable/AWSMachineTemplate`. */
+  rule?: string;
+  /** For `deletion`: Argo CD prunes it for certain (the tree's own Argo CD glue says so). */
+  pruned?: boolean;
+  /** How to act on it: the fix of a rejection, the command that deletes an orphaned object. */
+  hint?: string;
 }
 
 export interface ClusterSummary {
@@ -53,8 +70,14 @@ export interface ClusterSummary {
   possibleRollout: boolean;
   created: boolean;
   deleted: boolean;
+  /** Deleted by Argo CD's prune for certain (the tree's own Argo CD glue prunes it), not only if the deployer prunes. */
+  pruned?: boolean;
   objectsChanged: number;
   reasons: string[];
+  /** Updates of this cluster's objects the management cluster refuses (impact `rejected`). */
+  rejected?: { object: string; field: string; message: string; rule?: string }[];
+  /** The cluster is removed from git but Argo CD leaves it running (impact `orphaned`): how to delete it. */
+  orphaned?: { hint: string };
 }
 
 export interface ProviderSummary {
@@ -84,6 +107,12 @@ export interface RolloutSummary {
   clustersPossiblyRolling: number;
   clustersCreated: number;
   clustersDeleted: number;
+  /** Removed from git and left running by Argo CD. */
+  clustersOrphaned: number;
+  /** Clusters with an update a webhook refuses. */
+  clustersRejected: number;
+  /** Object updates a webhook refuses (also those of no cluster). */
+  updatesRejected: number;
   clustersInPlace: number;
   providersUpgraded: number;
   providersChanged: number;
@@ -99,7 +128,9 @@ export const impactOrder: ImpactKind[] = [
   'provider-upgrade',
   'worker-rollout',
   'control-plane-rollout',
+  'orphaned',
   'deletion',
+  'rejected',
 ];
 
 export function worstImpact(kinds: Iterable<ImpactKind>): ImpactKind {
