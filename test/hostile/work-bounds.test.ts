@@ -3,6 +3,8 @@
  * small, finishes within the steps a template may take, and without its bound hangs the runner or exhausts its
  * memory. Each stops with the bound's error (exit 3 where a command runs it), naming the bound's environment variable.
  */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setWorkBounds } from '../../src/go/index.js';
 import { hermeticTxtFuncMap } from '../../src/go/sprig/index.js';
@@ -10,6 +12,7 @@ import { parseTemplate, withTemplateMeter } from '../../src/go/template/index.js
 import { validateCelRules } from '../../src/topology/cel/index.js';
 import type { JSONSchemaProps } from '../../src/topology/schema/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/diff-fixtures.js';
 import { snapshotDir } from '../helpers/dir-snapshot.js';
 import { fixtureProject } from '../helpers/pipeline-fixtures.js';
 import { tempDir, testdir } from '../helpers/testdir.js';
@@ -63,6 +66,22 @@ describe('T5: no more than the documented CPU time and memory — template funct
     expect(() => withTemplateMeter(() => Array.from({ length: 10 }, () => tpl.execute(new Map())))).toThrow(/more than 1000 units of work/);
     // Alone, each execution has a meter of its own.
     for (let i = 0; i < 10; i++) expect(tpl.execute(new Map())).toHaveLength(100);
+  });
+});
+
+describe('T5: no more than the documented CPU time and memory — ClusterClass patches in plan topology', { timeout: 120_000 }, () => {
+  it("a class's value template that hashes 9 MB 3,000 times stops at the work bound: exit 3 naming the Cluster and the patch", async () => {
+    const dir = tempDir();
+    for (const d of ['clusterclasses', 'clusters']) cpSync(join(repoRoot, d), join(dir, d), { recursive: true });
+    const file = join(dir, 'clusterclasses/team-a/quick-start/clusterclass.yaml');
+    const hostile = '{{ $s := repeat 9000000 "a" }}{{ range 3000 }}{{ sha256sum $s }}{{ end }}';
+    writeFileSync(file, readFileSync(file, 'utf8').replace('kindest/node:{{ .builtin.controlPlane.version | replace "+" "_" }}', hostile));
+    const before = snapshotDir(dir);
+    const r = await runCli(['plan', 'topology'], { cwd: dir });
+    expect(r.stderr).toMatch(/^Error: Cluster team-a\/dev-1: ClusterClass team-a\/quick-start: patch "customImage": template: .* at <sha256sum \$s>: the template's functions handled more than 100000000 units of work/);
+    expect(r.stderr).toContain('raise the bound with CAPIFORM_TEMPLATE_MAX_WORK');
+    expect(r.code).toBe(3);
+    expect(snapshotDir(dir)).toEqual(before);
   });
 });
 
