@@ -92,6 +92,22 @@ export class LockBusyError extends CapiformError {
 }
 
 /**
+ * Work or memory passed one of the documented bounds (docs/security-bounds.md): a template's work meter, a JSON
+ * patch's operations or result size. The message names what exceeded it (cluster, patch, template) and `envName` the
+ * environment variable that raises the bound. Exit 3.
+ */
+export class BoundExceededError extends CapiformError {
+  constructor(
+    message: string,
+    readonly envName: string,
+    details: ErrorDetails = {},
+    code = 'E_BOUND',
+  ) {
+    super(code, message, ExitCode.resolution, details);
+  }
+}
+
+/**
  * A ClusterClass patch failed for a Cluster as it would in CAPI's topology controller (a value template that does not
  * parse or render, a missing variable, a JSON patch that does not apply). The message is CAPI's error text behind a
  * prefix naming the patch, its definition and the template; the fields say the same for programs. Exit 2.

@@ -4,6 +4,7 @@
  * The defaults leave a wide margin over real bundles (provider releases are a few MiB each).
  */
 import { IntegrityError, UsageError } from '../errors.js';
+import { parseByteSize } from '../go/index.js';
 
 export interface ArchiveLimits {
   /** Largest size of one entry, in bytes. */
@@ -29,17 +30,7 @@ export const archiveLimitEnv = {
   maxEntries: 'CAPIFORM_BUNDLE_MAX_ENTRIES',
 } as const satisfies Record<keyof ArchiveLimits, string>;
 
-const units: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: MiB, mib: MiB, g: 1024 * MiB, gib: 1024 * MiB };
-
-/** `1048576`, `512KiB`, `8MiB`, `2G` (binary units, case-insensitive) → bytes; null when not a size. */
-export function parseByteSize(text: string): number | null {
-  const m = /^(\d+)\s*([a-z]*)$/i.exec(text.trim());
-  if (!m) return null;
-  const unit = units[m[2]!.toLowerCase()];
-  if (unit === undefined) return null;
-  const n = Number(m[1]) * unit;
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+export { parseByteSize };
 
 /** `268435456` → `256 MiB`; sizes that are not a whole number of KiB stay in bytes. */
 export function formatBytes(n: number): string {

@@ -9,6 +9,7 @@ import { capiformVersion } from '../version.js';
 import { fsUserError } from './fs-error.js';
 import { currentExit } from './exit-status.js';
 import { colorsFor } from './colors.js';
+import { setWorkBounds, workBoundsFromEnv } from '../go/index.js';
 
 /** Builds the commander program; every command registers itself from `commands/`. */
 export function buildProgram(io: CliIO, commands: RegisterCommand[]): Command {
@@ -40,6 +41,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stderr(`${colorsFor(io, 'stderr').yellow('Warning:')} ${message}\n`);
   });
   try {
+    // Every run starts from the defaults: an in-process caller may run the CLI again with another environment.
+    setWorkBounds(workBoundsFromEnv(io.env));
     await program.parseAsync(argv, { from: 'user' });
     return currentExit(program);
   } catch (err) {

@@ -18,3 +18,4 @@ export {
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
 export { checkGoJson, decodeGoJson, GoJsonError, GoJsonSyntaxError } from './json/index.js';
+export { defaultWorkBounds, parseByteSize, setWorkBounds, workBoundEnv, workBounds, workBoundsFromEnv, type WorkBounds } from './bounds.js';

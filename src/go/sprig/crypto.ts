@@ -5,7 +5,7 @@
  * rather than invent keys. All of these are listed in nondeterministicSprigFunctions.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, scryptSync, X509Certificate } from 'node:crypto';
-import { GoNumber, GoObject, type GoValue } from '../template/index.js';
+import { chargeScrypt, GoNumber, GoObject, type GoValue } from '../template/index.js';
 import { decodeBase64 } from './encoding.js';
 import { fn, goError, str, type FuncTable } from './func.js';
 import { fromUtf8, sliceBoundsError, utf8 } from './text.js';
@@ -190,6 +190,7 @@ export function cryptoFuncs(): FuncTable {
     derivePassword: fn('derivePassword', ['uint32', 'string', 'string', 'string', 'string'], ['string'], (a) => {
       const c = a[0];
       const counter = c instanceof GoNumber ? Number(c.value) : typeof c === 'bigint' ? Number(c) : 0;
+      chargeScrypt();
       return derivePassword(counter, str(a[1]), str(a[2]), str(a[3]), str(a[4]));
     }),
     buildCustomCert: fn('buildCustomCert', ['string', 'string'], [cert, 'error'], (a) => buildCustomCert(str(a[0]), str(a[1]))),

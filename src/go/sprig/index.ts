@@ -58,3 +58,4 @@ export function hermeticTxtFuncMap(): FuncMap {
   });
   return shared;
 }
+export { GoRegexp, RegexpError } from './regexp.js';

@@ -5,6 +5,7 @@
  * they use only ASCII classes, where JavaScript and RE2 agree, and RE2's leftmost-first submatches equal JavaScript's.
  */
 import { goQuote } from '../quote.js';
+import { GoRegexp } from './regexp.js';
 import { GoFuncError, GoNumber, GoObject, goFunc, type GoFunc, type GoValue } from '../template/index.js';
 
 export class SemverError extends Error {}
@@ -215,15 +216,46 @@ function comparePrerelease(v: string, o: string): number {
   return 0;
 }
 
-// Constraint grammar, as the library's regular expressions (RE2's \s is [\t\n\f\r ]).
+// Constraint grammar, as the library's regular expressions (RE2's \s is [\t\n\f\r ]). They run on Go's regexp
+// engine (./regexp.ts, linear in the text), as in Go: validConstraint's repeated group with its optional operator
+// and whitespace on both sides backtracks exponentially in JavaScript's engine (15 short items took minutes).
 const ws = '[\\t\\n\\f\\r ]';
 const cv =
   'v?([0-9|x|X|\\*]+)(\\.[0-9|x|X|\\*]+)?(\\.[0-9|x|X|\\*]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
 const ops = '=||!=|>|<|>=|=>|<=|=<|~|~>|\\^';
-const constraintRE = new RegExp(`^${ws}*(${ops})${ws}*(${cv})${ws}*$`);
-const constraintRangeRE = new RegExp(`${ws}*(${cv})${ws}+-${ws}+(${cv})${ws}*`, 'g');
-const findConstraintRE = new RegExp(`(${ops})${ws}*(${cv})`, 'g');
-const validConstraintRE = new RegExp(`^(${ws}*(${ops})${ws}*(${cv})${ws}*)((?:${ws}+|,${ws}*)(${ops})${ws}*(${cv})${ws}*)*$`);
+
+let compiled: { constraint: GoRegexp; range: GoRegexp; find: GoRegexp; valid: GoRegexp } | undefined;
+
+/** Compiled on first use: the regexp engine loads with it, and most commands never compare versions in a template. */
+function patterns(): NonNullable<typeof compiled> {
+  compiled ??= {
+    constraint: GoRegexp.mustCompile(`^${ws}*(${ops})${ws}*(${cv})${ws}*$`),
+    range: GoRegexp.mustCompile(`${ws}*(${cv})${ws}+-${ws}+(${cv})${ws}*`),
+    find: GoRegexp.mustCompile(`(${ops})${ws}*(${cv})`),
+    valid: GoRegexp.mustCompile(`^(${ws}*(${ops})${ws}*(${cv})${ws}*)((?:${ws}+|,${ws}*)(${ops})${ws}*(${cv})${ws}*)*$`),
+  };
+  return compiled;
+}
+
+/** A match's submatches as strings (undefined for a group that did not take part), like RegExp's exec. */
+function submatches(s: string, cap: readonly number[]): (string | undefined)[] {
+  const out: (string | undefined)[] = [];
+  for (let i = 0; i + 1 < cap.length; i += 2) {
+    const a = cap[i] ?? -1;
+    const b = cap[i + 1] ?? -1;
+    out.push(a < 0 || b < 0 ? undefined : s.slice(a, b));
+  }
+  return out;
+}
+
+function findSubmatch(re: GoRegexp, s: string): (string | undefined)[] | null {
+  const cap = re.execute(s, 0, 2 * (re.numSubexp + 1));
+  return cap === null ? null : submatches(s, cap);
+}
+
+function findAllSubmatch(re: GoRegexp, s: string): (string | undefined)[][] {
+  return re.allMatches(s, -1, 2 * (re.numSubexp + 1)).map((cap) => submatches(s, cap));
+}
 
 interface Constraint {
   con: SemverVersion;
@@ -240,7 +272,7 @@ function parseConstraint(c: string): Constraint {
   if (c.length === 0) {
     return { con: new SemverVersion(0n, 0n, 0n, '', '', '0.0.0'), orig: c, origfunc: '', minorDirty: false, patchDirty: false, dirty: true };
   }
-  const m = constraintRE.exec(c);
+  const m = findSubmatch(patterns().constraint, c);
   if (!m) throw new SemverError(`improper constraint: ${c}`);
   const m3 = m[3] ?? '';
   const m4 = m[4] ?? '';
@@ -272,10 +304,10 @@ function parseConstraint(c: string): Constraint {
 }
 
 function rewriteRange(i: string): string {
-  const matches = [...i.matchAll(constraintRangeRE)];
+  const matches = findAllSubmatch(patterns().range, i);
   let o = i;
   for (const v of matches) {
-    o = o.replace(v[0], () => `>= ${v[1] ?? ''}, <= ${v[11] ?? ''} `);
+    o = o.replace(v[0] ?? '', () => `>= ${v[1] ?? ''}, <= ${v[11] ?? ''} `);
   }
   return o;
 }
@@ -294,8 +326,8 @@ export class SemverConstraints {
     const groups: Constraint[][] = [];
     const hasPre: boolean[] = [];
     for (const v of ors) {
-      if (!validConstraintRE.test(v)) throw new SemverError(`improper constraint: ${v}`);
-      let cs = [...v.matchAll(findConstraintRE)].map((m) => m[0]);
+      if (!patterns().valid.matchString(v)) throw new SemverError(`improper constraint: ${v}`);
+      let cs = findAllSubmatch(patterns().find, v).map((m) => m[0] ?? '');
       if (cs.length === 0) cs = [v];
       const result = cs.map(parseConstraint);
       hasPre.push(result.some((pc) => pc.con.pre !== ''));

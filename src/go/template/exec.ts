@@ -4,10 +4,12 @@
  * conversions, if/with/range (slices, maps in key order, integers), break/continue, variables and nested
  * templates, and Go's `template: <name>:<line>:<col>: executing "<name>" at <<node>>: <msg>` errors.
  */
+import { defaultWorkBounds, workBounds } from '../bounds.js';
 import { goQuote } from '../quote.js';
 import { badFuncSignature, builtinFuncs, type Builtin, isTrue } from './builtins.js';
 import { formatGoValue } from './fmt.js';
 import { type ArgNode, type BranchNode, type ChainNode, type CommandNode, type FieldNode, type IdentifierNode, type Node, type NumberNode, type PipeNode, type Tree, type VariableNode, nodeString } from './parse.js';
+import { chargeValues, metered, TemplateBoundError } from './meter.js';
 import { NO_VALUE, Iface, type RV, concrete, indirectInterface, rvTypeName } from './rv.js';
 import {
   assignable,
@@ -29,10 +31,11 @@ export type MissingKey = 'default' | 'invalid' | 'zero' | 'error';
 
 /** Go's maxExecDepth on wasm: JavaScript's stack cannot hold the 100000 nested templates native Go allows. */
 export const maxExecDepth = 1000;
-/** Output larger than this is an error: templates render values of a Kubernetes object, never megabytes. */
-export const maxOutputBytes = 8 * 1024 * 1024;
-/** Steps (nodes walked, commands evaluated) one execution may take before it is stopped. */
-export const maxSteps = 10_000_000;
+/**
+ * Output larger than this is an error: templates render values of a Kubernetes object, never megabytes. The default
+ * of `CAPIFORM_TEMPLATE_MAX_OUTPUT` (../bounds.ts), as is the step bound.
+ */
+export const maxOutputBytes = defaultWorkBounds.templateOutputBytes;
 
 export class ExecFailure extends Error {}
 
@@ -56,6 +59,8 @@ interface Shared {
   out: string;
   bytes: number;
   steps: number;
+  readonly maxSteps: number;
+  readonly maxOutputBytes: number;
 }
 
 /** UTF-8 length without encoding (a lone surrogate counts 3, as its U+FFFD replacement would). */
@@ -84,11 +89,14 @@ function errorContext(tree: Tree, node: Node): { location: string; context: stri
 }
 
 export function execute(ctx: ExecContext, tree: Tree, data: GoValue): string {
-  const shared: Shared = { out: '', bytes: 0, steps: 0 };
+  const bounds = workBounds();
+  const shared: Shared = { out: '', bytes: 0, steps: 0, maxSteps: bounds.templateSteps, maxOutputBytes: bounds.templateOutputBytes };
   const dot: RV = data === null ? NO_VALUE : data;
   const s = new State(ctx, tree, shared, [{ name: '$', value: dot }], 0);
-  s.walk(dot, tree.root);
-  return shared.out;
+  return metered(() => {
+    s.walk(dot, tree.root);
+    return shared.out;
+  });
 }
 
 class State {
@@ -106,21 +114,40 @@ class State {
     this.node = node;
   }
 
-  errorf(msg: string): never {
+  /** Go's `template: <name>:<line>:<col>: executing "<name>" at <<node>>: <msg>`. */
+  private located(msg: string): string {
     const name = this.tree.name;
-    if (this.node === null) throw new ExecFailure(`template: ${name}: ${msg}`);
+    if (this.node === null) return `template: ${name}: ${msg}`;
     const { location, context } = errorContext(this.tree, this.node);
-    throw new ExecFailure(`template: ${location}: executing ${goQuote(name)} at <${context}>: ${msg}`);
+    return `template: ${location}: executing ${goQuote(name)} at <${context}>: ${msg}`;
+  }
+
+  errorf(msg: string): never {
+    throw new ExecFailure(this.located(msg));
+  }
+
+  /** A bound error with Go's location prefix, once (the innermost call names the place). */
+  private boundError(e: TemplateBoundError): TemplateBoundError {
+    if (e.message.startsWith('template: ')) return e;
+    return new TemplateBoundError(this.located(e.message), e.envName, { hint: e.hint });
   }
 
   private step(): void {
-    if (++this.shared.steps > maxSteps) this.errorf(`execution exceeds ${maxSteps} steps`);
+    if (++this.shared.steps > this.shared.maxSteps) this.errorf(`execution exceeds ${this.shared.maxSteps} steps`);
   }
 
   private write(s: string): void {
+    if (s.length > 0) {
+      try {
+        chargeValues([s]);
+      } catch (e) {
+        if (e instanceof TemplateBoundError) throw this.boundError(e);
+        throw e;
+      }
+    }
     this.shared.out += s;
     this.shared.bytes += byteLength(s);
-    if (this.shared.bytes > maxOutputBytes) this.errorf(`output exceeds ${maxOutputBytes} bytes`);
+    if (this.shared.bytes > this.shared.maxOutputBytes) this.errorf(`output exceeds ${this.shared.maxOutputBytes} bytes`);
   }
 
   // Variables.
@@ -515,9 +542,15 @@ class State {
     }
     let result: RV;
     try {
+      chargeValues(argv);
       result = builtin !== null ? builtin.call(argv) : fun.call(argv.map(toArg));
+      chargeValues([result]);
     } catch (e) {
       if (e instanceof ExecFailure) throw e;
+      if (e instanceof TemplateBoundError) {
+        this.at(node);
+        throw this.boundError(e);
+      }
       const msg = e instanceof GoFuncError || e instanceof Error ? e.message : String(e);
       this.at(node);
       this.errorf(`error calling ${name}: ${msg}`);

@@ -75,3 +75,4 @@ export function parseTemplate(name: string, text: string, options: TemplateOptio
     },
   };
 }
+export { TemplateBoundError, withTemplateMeter, chargeScrypt } from './meter.js';

@@ -4,7 +4,8 @@
  * RFC 6902 `patches` last.
  */
 import jsonpatch from 'fast-json-patch';
-import { InputError } from '../../errors.js';
+import { BoundExceededError, InputError } from '../../errors.js';
+import { workBoundEnv, workBounds } from '../../go/index.js';
 import type { ResolvedProvider } from '../../config/index.js';
 import type { KubeObject } from './deps.js';
 
@@ -150,12 +151,36 @@ export function customizeObjects(objects: readonly KubeObject[], p: ResolvedProv
   return objs;
 }
 
+/** What a patch may not change of an object it targets: what names the object, and so its file and its owner. */
+const identityFields = [
+  ['kind', (o: KubeObject): unknown => o.kind],
+  ['apiVersion', (o: KubeObject): unknown => o.apiVersion],
+  ['metadata.name', (o: KubeObject): unknown => rec(o.metadata)?.name],
+  ['metadata.namespace', (o: KubeObject): unknown => rec(o.metadata)?.namespace],
+] as const;
+
+function describeObject(o: KubeObject): string {
+  const m = rec(o.metadata);
+  return `${String(o.kind)} ${m?.namespace ? `${String(m.namespace)}/` : ''}${String(m?.name)}`;
+}
+
+/** JSON size of a value in UTF-16 units (what the patch bound counts; `undefined` is nothing). */
+function jsonSize(v: unknown): number {
+  return v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0);
+}
+
 /**
  * Applies each RFC 6902 patch, in order, to every object its target selects (a provider's, or a cluster's after its
- * template). A target that selects nothing, or an operation that fails, is an InputError at `<configPath>.patches[i]`.
+ * template). A target that selects nothing, an operation that fails, or a patch that changes the kind, apiVersion,
+ * name or namespace of an object (which would move it out of its cluster or provider: another file, another
+ * namespace, another kind of object) is an InputError at `<configPath>.patches[i]`. The operations of all patches
+ * and the size each patched object grows to are bounded (docs/security-bounds.md): a BoundExceededError (exit 3).
  */
 export function applyJsonPatches(objs: KubeObject[], patches: ResolvedProvider['patches'], configPath: string, of: string): void {
+  const bounds = workBounds();
+  let operations = 0;
   patches.forEach((patch, i) => {
+    const where = `${configPath}.patches[${i}]`;
     const t = patch.target;
     const targets = objs.filter((o) => {
       const m = rec(o.metadata);
@@ -167,17 +192,47 @@ export function applyJsonPatches(objs: KubeObject[], patches: ResolvedProvider['
       );
     });
     if (targets.length === 0) {
-      throw new InputError(`patch target ${JSON.stringify(t)} matches no object of ${of}`, { where: `${configPath}.patches[${i}].target` });
+      throw new InputError(`patch target ${JSON.stringify(t)} matches no object of ${of}`, { where: `${where}.target` });
+    }
+    operations += patch.patch.length * targets.length;
+    if (operations > bounds.patchOperations) {
+      throw new BoundExceededError(
+        `${of}: ${where} brings the patch operations to apply to ${operations}, more than ${bounds.patchOperations} (the bound of ${workBoundEnv.patchOperations})`,
+        workBoundEnv.patchOperations,
+        { where, hint: `patches change a few fields; if these are genuine, raise the bound with ${workBoundEnv.patchOperations}` },
+      );
     }
     for (const o of targets) {
+      const before = identityFields.map(([, get]) => get(o));
+      const name = describeObject(o);
+      // An upper bound of the object's size as it grows: what it was, plus every value an operation puts in.
+      let size = jsonSize(o);
       try {
-        jsonpatch.applyPatch(o, structuredClone(patch.patch) as jsonpatch.Operation[], true, true);
+        for (const op of structuredClone(patch.patch) as jsonpatch.Operation[]) {
+          if (op.op === 'copy') size += jsonSize(jsonpatch.getValueByPointer(o, op.from));
+          else if (op.op === 'add' || op.op === 'replace') size += jsonSize(op.value);
+          if (size > bounds.patchResultBytes) {
+            throw new BoundExceededError(
+              `${of}: ${where} makes ${name} larger than ${bounds.patchResultBytes} bytes (the bound of ${workBoundEnv.patchResultBytes})`,
+              workBoundEnv.patchResultBytes,
+              { where, hint: `look for a "copy" that doubles the object; if the object is genuinely this large, raise the bound with ${workBoundEnv.patchResultBytes}` },
+            );
+          }
+          jsonpatch.applyOperation(o, op, true, true);
+        }
       } catch (err) {
-        const m = rec(o.metadata);
-        throw new InputError(`patch failed on ${String(o.kind)} ${m?.namespace ? `${String(m.namespace)}/` : ''}${String(m?.name)}: ${(err as Error).message.split('\n')[0]}`, {
-          where: `${configPath}.patches[${i}]`,
-        });
+        if (err instanceof BoundExceededError) throw err;
+        throw new InputError(`patch failed on ${name}: ${(err as Error).message.split('\n')[0]}`, { where });
       }
+      identityFields.forEach(([field, get], k) => {
+        const was = before[k];
+        const now = get(o);
+        if (now === was) return;
+        throw new InputError(`${where} changes ${field} of ${name} from ${JSON.stringify(was) ?? 'unset'} to ${JSON.stringify(now) ?? 'unset'}: a patch may not change the kind, apiVersion, name or namespace of an object`, {
+          where,
+          hint: `a patch changes fields of the objects of ${of}, it cannot move or turn one into another object; remove the operation on ${field}`,
+        });
+      });
     }
   });
 }

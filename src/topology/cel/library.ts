@@ -7,6 +7,7 @@
 import { celFunc, celMethod, CelScalar, listType, mapType, objectType, isCelList, isCelMap, isCelUint, type CelFunc, type CelValue, type CelInput } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { RE2JS } from '@bufbuild/re2';
+import { GoRegexp } from '../../go/sprig/index.js';
 import { DurationSchema } from '@bufbuild/protobuf/wkt';
 import { OPAQUE } from './declarations.js';
 import { parseQuantity, compareQuantity, addQuantity, QUANTITY_FORMAT_ERROR, type Quantity } from './quantity.js';
@@ -136,21 +137,26 @@ const lists: CelFunc[] = [
   }),
 ];
 
-function jsRegex(pattern: string, flags = ''): RegExp {
+/**
+ * The pattern on Go's regexp engine, as cel-go runs it: linear in the text. A class's rules come from a pull request,
+ * and JavaScript's backtracking engine takes exponential time on patterns such as `(a+)+$`.
+ */
+function re2Regex(pattern: string): GoRegexp {
+  // RE2JS raises the syntax errors the runtime reports; the match runs on the Go engine.
   RE2JS.compile(pattern);
-  return new RegExp(pattern, `u${flags}`);
+  return GoRegexp.compile(pattern);
 }
 
 const regex: CelFunc[] = [
   celMethod('find', STRING, [STRING], STRING, function (pattern) {
-    return jsRegex(pattern).exec(this)?.[0] ?? '';
+    return re2Regex(pattern).findString(this);
   }),
   celMethod('findAll', STRING, [STRING], listType(STRING), function (pattern) {
-    return [...this.matchAll(jsRegex(pattern, 'g'))].map((m) => m[0]);
+    return re2Regex(pattern).findAllString(this, -1) ?? [];
   }),
   celMethod('findAll', STRING, [STRING, INT], listType(STRING), function (pattern, limit) {
-    const all = [...this.matchAll(jsRegex(pattern, 'g'))].map((m) => m[0]);
-    return limit < 0n ? all : all.slice(0, Number(limit));
+    if (limit === 0n) return [];
+    return re2Regex(pattern).findAllString(this, limit < 0n ? -1 : Number(limit)) ?? [];
   }),
 ];
 

@@ -7,7 +7,8 @@
  * External patches (Runtime SDK extensions) cannot run offline: they are skipped and named in the outcome, never
  * guessed at.
  */
-import { TopologyPatchError } from '../../errors.js';
+import { BoundExceededError, TopologyPatchError } from '../../errors.js';
+import { withTemplateMeter } from '../../go/template/index.js';
 import type { ClusterBlueprint, DesiredClusterState, KubeObject } from '../state/index.js';
 import { applyJsonPatch, JsonPatchError } from './json-patch.js';
 import {
@@ -399,6 +400,11 @@ function updateDesiredState(request: Request, desired: DesiredClusterState): voi
  * patch fails as it would fail in CAPI; external patches are skipped and listed.
  */
 export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredClusterState): PatchOutcome {
+  // One work meter for every template the class's patches run for this Cluster (docs/security-bounds.md).
+  return withTemplateMeter(() => applyAllPatches(blueprint, desired));
+}
+
+function applyAllPatches(blueprint: ClusterBlueprint, desired: DesiredClusterState): PatchOutcome {
   const outcome: PatchOutcome = { warnings: [], externalPatches: [], changes: [] };
   const patches = nestedField(blueprint.clusterClass, ['spec', 'patches']).value;
   if (!Array.isArray(patches) || patches.length === 0) return outcome;
@@ -415,7 +421,7 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
   }
 
   const variablesBySource = new Map<string, RequestVariables>();
-  patches.forEach((raw, i) => {
+  const applyOne = (raw: unknown, i: number): void => {
     const patch = isObject(raw) ? raw : {};
     const name = typeof patch.name === 'string' ? patch.name : '';
     const external = isObject(patch.external) ? patch.external : undefined;
@@ -502,6 +508,18 @@ export function applyPatches(blueprint: ClusterBlueprint, desired: DesiredCluste
           item: itemIndex,
         });
       }
+    }
+  };
+  patches.forEach((raw, i) => {
+    try {
+      applyOne(raw, i);
+    } catch (err) {
+      if (!(err instanceof BoundExceededError)) throw err;
+      const name = isObject(raw) && typeof raw.name === 'string' ? raw.name : '';
+      throw new BoundExceededError(`Cluster ${objectRef(desired.cluster)}: ClusterClass ${className}: patch "${name}": ${err.message}`, err.envName, {
+        where: where(`[${i}]`),
+        hint: `CAPI's patches change a few fields with small templates; if this one is genuine, raise the bound with ${err.envName}`,
+      });
     }
   });
 

@@ -5,7 +5,8 @@
  * `replace` of a missing key, negative indices), so the semantics and the error texts are reproduced here.
  * Only the operations inline patches may use (`add`, `replace`, `remove`; CAPI's webhook refuses the others) run.
  */
-import { goQuote } from '../../go/index.js';
+import { BoundExceededError } from '../../errors.js';
+import { goQuote, workBoundEnv, workBounds } from '../../go/index.js';
 import { cloneJson, isObject, setOwn, type JsonObject } from './json.js';
 import { goAtoi } from './variable-value.js';
 
@@ -154,7 +155,25 @@ function validate(op: JsonPatchOperation): void {
  * no operation changed with it). Throws JsonPatchError with evanphx's message.
  */
 export function applyJsonPatch(doc: JsonObject, operations: readonly JsonPatchOperation[]): JsonObject {
+  const bounds = workBounds();
+  if (operations.length > bounds.patchOperations) {
+    throw new BoundExceededError(
+      `its JSON patch has ${operations.length} operations, more than ${bounds.patchOperations} (the bound of ${workBoundEnv.patchOperations})`,
+      workBoundEnv.patchOperations,
+    );
+  }
   for (const op of operations) validate(op);
+  // Without copy or move, a patch grows the template by at most the values it puts in.
+  let added = 0;
+  for (const op of operations) {
+    added += op.value === undefined ? 0 : (JSON.stringify(op.value)?.length ?? 0);
+    if (added > bounds.patchResultBytes) {
+      throw new BoundExceededError(
+        `its JSON patch puts more than ${bounds.patchResultBytes} bytes into the template (the bound of ${workBoundEnv.patchResultBytes})`,
+        workBoundEnv.patchResultBytes,
+      );
+    }
+  }
   let root: Container = { ...doc };
   const owned = new Set<Container>([root]);
   for (const op of operations) {
