@@ -18,3 +18,4 @@ export {
   versionTag,
   type KubernetesVersion,
 } from './kubernetes-version.js';
+export { namespaceNameProblem, objectNameProblem } from './object-names.js';
