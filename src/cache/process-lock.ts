@@ -11,10 +11,10 @@
  *
  * A leaf module: it knows nothing of trees or lock files, only paths.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { LockBusyError } from '../errors.js';
+import { InputError, LockBusyError } from '../errors.js';
 import { sha256Hex } from './hash.js';
 
 export interface LockOwner {
@@ -181,6 +181,31 @@ function removeStale(file: string, text: string): void {
   }
 }
 
+function kindOf(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a folder';
+  return 'a special file';
+}
+
+/**
+ * The name is taken by something this module never creates (a folder, a symbolic link, dangling or not, a FIFO):
+ * no process holds it and none ever will release it, so waiting would only run into the timeout (or, for a dangling
+ * link that reads as absent, forever). Never followed, never removed: it may be the user's.
+ */
+function assertLockKind(opts: ProcessLockOptions): void {
+  let st: Stats;
+  try {
+    st = lstatSync(opts.file);
+  } catch {
+    return;
+  }
+  if (st.isFile()) return;
+  throw new InputError(`${opts.file} is ${kindOf(st)}, where capiform keeps the ${opts.what} lock (a file that exists only while a command runs)`, {
+    where: opts.file,
+    hint: `remove ${opts.file} and run the command again; capiform creates it as a regular file and removes it when done`,
+  }, 'E_LOCK_PATH');
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Takes the lock, waiting up to `timeoutSeconds` for its holder; throws LockBusyError after that. */
@@ -203,6 +228,7 @@ export async function acquireProcessLock(opts: ProcessLockOptions): Promise<Proc
       continue;
     }
     if (created) return held(opts.file, text, madeDir);
+    assertLockKind(opts);
     const current = readText(opts.file);
     if (current === undefined) continue; // released between our attempt and the read
     const owner = parseOwner(current);

@@ -19,3 +19,4 @@ export {
   type KubernetesVersion,
 } from './kubernetes-version.js';
 export { immutableTemplateOf, immutableTemplates, type ImmutableTemplate } from './immutable-templates.js';
+export { namespaceNameProblem, objectNameProblem } from './object-names.js';

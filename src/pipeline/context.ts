@@ -24,7 +24,7 @@ export function pipelineContext(opts: PipelineRequest): PipelineContext {
     env: opts.env,
     repositories:
       opts.repositories ??
-      repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) }),
+      repositoryFactory({ env: opts.env ?? {}, offline: opts.offline ?? false, project: opts.config.dir, onProgress: opts.onProgress, ...(opts.http ? { http: opts.http } : {}) }),
     cache: opts.cache,
     log: opts.log ?? (() => {}),
     frozen: opts.frozen ?? false,

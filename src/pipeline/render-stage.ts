@@ -2,7 +2,6 @@
  * The third stage: the release files the tree is made of, read through the artifact store, rendered into the tree's
  * directories in memory (`renderTree`), or only read so the lock records them (`recordArtifacts`, for `lock`).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors.js';
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
@@ -10,7 +9,7 @@ import { sha256Hex } from '../cache/index.js';
 import { templatePinKey, type LockedFile } from '../lock/index.js';
 import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
-import { decodeUtf8 } from '../yaml/index.js';
+import { decodeUtf8, MAX_MANIFEST_SIZE, readConfinedFile } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
 import type { ResolvedProject } from './resolve-stage.js';
 
@@ -73,8 +72,9 @@ function readOwnTemplates(config: ResolvedConfig): Map<string, OwnTemplate> {
     const path = join(config.dir, ...c.template.split(/[\\/]/));
     let bytes: Buffer;
     try {
-      bytes = readFileSync(path);
+      bytes = readConfinedFile(path, { root: config.dir, rootName: 'the project', what: `the template of cluster ${c.namespace}/${c.name}`, where: `${c.configPath}.template (${path})`, maxBytes: MAX_MANIFEST_SIZE });
     } catch (err) {
+      if (err instanceof CapiformError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
       throw new ConfigError(`cannot read the template of cluster ${c.namespace}/${c.name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message}`, {
         where: `${c.configPath}.template (${path})`,

@@ -77,6 +77,8 @@ export interface RepositoryFactoryOptions {
   http?: HttpClient;
   /** `--offline`: remote repositories answer from the cache only; a missing item is an error naming it. */
   offline?: boolean;
+  /** The project folder: local repositories inside it are read confined to it (LocalProvider.project). */
+  project?: string;
   onProgress?: ProgressListener | undefined;
 }
 
@@ -89,7 +91,7 @@ export interface RepositoryFactoryOptions {
 export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFactory {
   let http: HttpClient | undefined = opts.http;
   return async (p) => {
-    if (p.kind === 'local') return new LocalRepository({ name: p.name, type: p.type, url: p.url });
+    if (p.kind === 'local') return new LocalRepository({ name: p.name, type: p.type, url: p.url, ...(opts.project === undefined ? {} : { project: opts.project }) });
     const { createRemoteRepository, httpClientFor } = await import('./remote/index.js');
     http ??= httpClientFor(opts.env, { offline: opts.offline ?? false, onProgress: opts.onProgress });
     return createRemoteRepository(p.kind, p.url, { http, env: opts.env, explicitKind: p.explicitKind ?? false, version: p.version });

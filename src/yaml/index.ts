@@ -36,6 +36,7 @@ export {
   decodeUtf8,
   readTextFile,
 } from './input.js';
+export { checkConfinedFile, readConfinedFile, type ConfinedFileOptions } from './confined-file.js';
 export type { ReadProfileName, WriteProfileName } from './profiles.js';
 export {
   isYamlAlias,

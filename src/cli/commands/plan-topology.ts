@@ -3,8 +3,8 @@
  * offline — the successor of clusterctl's removed `alpha topology plan`. Reads YAML files or folders (or the project's
  * rendered tree), prints each Cluster's desired objects by role, or writes them one file per object.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError, ExitCode } from '../../errors.js';
 import type { CliIO } from '../context.js';
@@ -12,9 +12,11 @@ import { setExitCode } from '../exit-status.js';
 import { writeFileAtomic } from '../../cache/index.js';
 import { emitManifests } from '../../yaml/index.js';
 import { tabwrite } from '../../go/index.js';
+import { namespaceNameProblem, objectNameProblem } from '../../capi/index.js';
+import { treeRoots } from '../../render/index.js';
 import type { TopologyPlan, TopologyPlanCluster } from '../../plan/topology/index.js';
 import { readManifests } from '../../pipeline/plan-inputs/index.js';
-import { assertNoUnfinishedWrite, readSettled } from '../../pipeline/tree/index.js';
+import { assertNoUnfinishedWrite, readSettled, stateDir } from '../../pipeline/tree/index.js';
 
 interface TopologyFlags {
   cluster?: string;
@@ -71,16 +73,69 @@ export function topologyObjectFile(cluster: string, role: string): string {
   return `${cluster}/${role.replace(/\//g, '_')}.yaml`;
 }
 
-function writeObjects(dir: string, clusters: readonly TopologyPlanCluster[]): string[] {
-  const written: string[] = [];
+const isInside = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/**
+ * The files `--output-directory` would write, every one checked before the first is: paths are built from the
+ * input's namespaces and names (a PR's), so each must be a valid Kubernetes name, every file must stay inside the
+ * folder, and none may land in the project's own tree (only `render` writes there).
+ */
+function plannedFiles(dir: string, project: string, clusters: readonly TopologyPlanCluster[]): { rel: string; file: string; object: Record<string, unknown> }[] {
+  const tree = [...treeRoots, stateDir].map((r) => join(project, r));
+  const ownTree = tree.find((t) => isInside(t, dir) || isInside(dir, t));
+  if (ownTree !== undefined && isInside(ownTree, dir)) {
+    throw new UsageError(`--output-directory ${dir} lies in the project's tree (${relative(project, ownTree)}/), which only \`capiform render\` writes`, {
+      where: '--output-directory',
+      hint: 'write the plan to a folder outside the tree, e.g. --output-directory topology-plan',
+    });
+  }
+  const out: { rel: string; file: string; object: Record<string, unknown> }[] = [];
   for (const c of clusters) {
+    const [ns = '', name = ''] = c.cluster.split(/\/(.*)/s);
+    const problem = namespaceNameProblem(ns) ?? objectNameProblem(name);
+    if (problem !== null) {
+      throw new InputError(`cannot write the plan of Cluster ${JSON.stringify(c.cluster)} to --output-directory: ${problem}`, {
+        where: '--output-directory',
+        hint: 'the API server refuses such a Cluster too: fix its metadata.name and metadata.namespace',
+      });
+    }
     for (const o of c.objects) {
       const rel = topologyObjectFile(c.cluster, o.role);
-      const file = join(dir, rel);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileAtomic(file, emitManifests([o.object]));
-      written.push(rel);
+      const file = resolve(dir, rel);
+      const segs = rel.split('/');
+      if (!isInside(dir, file) || segs.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes('\0'))) {
+        throw new InputError(`cannot write ${JSON.stringify(rel)}: it would leave --output-directory ${dir}`, { where: '--output-directory' });
+      }
+      const hit = tree.find((t) => isInside(t, file));
+      if (hit !== undefined) {
+        throw new UsageError(`--output-directory ${dir} would write ${relative(project, file)} into the project's tree (${relative(project, hit)}/), which only \`capiform render\` writes`, {
+          where: '--output-directory',
+          hint: 'write the plan to a folder outside the tree, e.g. --output-directory topology-plan',
+        });
+      }
+      out.push({ rel, file, object: o.object });
     }
+  }
+  return out;
+}
+
+function writeObjects(dir: string, project: string, clusters: readonly TopologyPlanCluster[]): string[] {
+  const files = plannedFiles(dir, project, clusters);
+  const written: string[] = [];
+  for (const f of files) {
+    mkdirSync(dirname(f.file), { recursive: true });
+    // A folder on the way may be a link (committed, or made by someone else): the file must still land inside.
+    if (!isInside(realpathSync(dir), realpathSync(dirname(f.file)))) {
+      throw new InputError(`cannot write ${f.rel}: a folder on its way is a symbolic link that leads out of --output-directory ${dir}`, {
+        where: '--output-directory',
+        hint: 'write the plan to a fresh folder',
+      });
+    }
+    writeFileAtomic(f.file, emitManifests([f.object]));
+    written.push(f.rel);
   }
   return written;
 }
@@ -123,7 +178,8 @@ async function runTopology(io: CliIO, paths: readonly string[], flags: TopologyF
   }
   if (flags.outputDirectory !== undefined) {
     const dir = resolve(io.cwd, flags.outputDirectory);
-    const written = writeObjects(dir, plan.clusters);
+    const project = globals.config ? dirname(resolve(io.cwd, globals.config)) : io.cwd;
+    const written = writeObjects(dir, project, plan.clusters);
     if (!globals.json) io.stderr(`Wrote ${written.length} objects to ${flags.outputDirectory}\n`);
   }
   if (globals.json) {

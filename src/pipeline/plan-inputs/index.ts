@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../../yaml/index.js';
+import { checkConfinedFile, MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../../yaml/index.js';
 import { certManagerShouldUpgrade, createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../../resolve/index.js';
 import { ContentCache, defaultCacheDir } from '../../cache/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
@@ -29,11 +29,16 @@ export function manifestFiles(path: string, names: RegExp = /\.ya?ml$/): string[
   const st = statSync(path);
   if (st.isFile()) return [path];
   const out: string[] = [];
+  // A file found in a folder (a committed tree, a class folder) must stay in it: a link there may come from a PR.
+  const confine = { root: path, rootName: `the folder ${path}`, what: 'a manifest' };
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (names.test(entry.name)) out.push(p);
+      else if (names.test(entry.name)) {
+        if (!entry.isFile()) checkConfinedFile(p, { ...confine, what: `the manifest ${p}` });
+        out.push(p);
+      }
     }
   };
   walk(path);

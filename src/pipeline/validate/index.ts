@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { manifestLabel } from '../../capi/index.js';
 import { InputError } from '../../errors.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
-import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
+import { checkConfinedFile, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
 import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
@@ -50,6 +50,12 @@ export function validateProject(req: ValidateRequest): ValidationReport {
     builtIn: builtInSchemas(),
   });
   return expanded.findings.length === 0 ? report : reportOf([...report.findings, ...expanded.findings], report.objects, report.checked, report.unchecked);
+}
+
+/** A file of the committed tree, which a pull request may have replaced by a link out of the project. */
+function readTreeFile(dir: string, path: string, prefix: string): string {
+  checkConfinedFile(join(dir, path), { root: dir, rootName: 'the project', what: `the tree file ${prefix + path}` });
+  return readTextFile(join(dir, path), MAX_MANIFEST_SIZE, 'manifest', prefix + path);
 }
 
 function emptyManifest(): ManifestFile {
@@ -188,7 +194,7 @@ function renderedErrors(tree: RenderedTree): Finding[] {
   const schemaObjects = files
     .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
     .flatMap((f) => {
-      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', prefix + f.path) : '';
+      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '';
       if (!text.includes('CustomResourceDefinition')) return [];
       return splitDocuments(text, prefix + f.path)
         .map((c) => text.slice(c.start, c.end))

@@ -4,9 +4,10 @@
  * `{basepath}/{provider-label}` whose names pass ParseSemantic; `latest` resolves to the newest release that
  * implements the v1beta2 contract.
  */
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { join, normalize, posix, sep } from 'node:path';
-import { ConfigError, InputError, ResolutionError } from '../../errors.js';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, normalize, posix, relative, resolve, sep } from 'node:path';
+import { CapiformError, ConfigError, InputError, ResolutionError } from '../../errors.js';
+import { readConfinedFile } from '../../yaml/index.js';
 import { parseGoUrl, goQuote, tryParseSemantic } from '../../go/index.js';
 import { currentContract } from '../metadata.js';
 import { manifestLabel } from '../../capi/index.js';
@@ -19,6 +20,11 @@ export interface LocalProvider {
   name: string;
   type: string;
   url: string;
+  /**
+   * The project the config lives in. A repository inside it is the pull request's to change, links included, so
+   * its files must also stay inside the project once links are resolved; one outside it was named by the user.
+   */
+  project?: string;
 }
 
 function layoutHint(label: string): string {
@@ -80,6 +86,8 @@ export class LocalRepository implements ProviderRepository {
   readonly providerLabel: string;
   /** The URL's version segment; after `create`, `latest` is already resolved. */
   defaultVersion: string;
+  /** The project, when the repository lies inside it (see LocalProvider.project). */
+  private readonly project: string | undefined;
 
   /** Validates the URL (clusterctl's messages) without touching the filesystem; `latest` stays unresolved. */
   constructor(provider: LocalProvider) {
@@ -89,6 +97,8 @@ export class LocalRepository implements ProviderRepository {
     this.basepath = parts.basepath;
     this.providerLabel = parts.label;
     this.defaultVersion = parts.version;
+    const rel = provider.project === undefined ? '..' : relative(resolve(provider.project), resolve(this.basepath));
+    this.project = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? provider.project : undefined;
   }
 
   /** `newLocalRepository`: validates the URL and resolves `latest` with `latestContractRelease(…, "v1beta2")`. */
@@ -168,8 +178,10 @@ export class LocalRepository implements ProviderRepository {
     }
     await this.checkInsideRoot(abs);
     try {
-      return new Uint8Array(await readFile(abs));
+      const confine = this.project === undefined ? { root: this.basepath, rootName: `the local repository ${this.basepath}` } : { root: this.project, rootName: 'the project' };
+      return new Uint8Array(readConfinedFile(abs, { ...confine, what: `${file} of ${this.providerLabel} ${v}` }));
     } catch (err) {
+      if (err instanceof CapiformError) throw err;
       throw new ResolutionError(
         `failed to read file ${goQuote(abs)} from local release ${v}: ${osMessage(err as NodeJS.ErrnoException)}`,
         { where: abs, hint: 'check that the file is readable', cause: err },
