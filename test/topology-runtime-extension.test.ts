@@ -148,3 +148,24 @@ describe('the same class with the status.variables of a live management cluster'
     expect(c.errors.map((e) => e.message)).toEqual(['spec.topology.variables[imageRepository].value: Invalid value: "42": must be of type string: "integer"']);
   });
 });
+
+describe('the v1beta1 spelling of the class (namingStrategy, generateExtension, durations)', () => {
+  const c = only(parseManifests(readFileSync(join(fixtures, 'class-runtimesdk-v1beta1.yaml'), 'utf8')));
+
+  it('expands with the naming strategies, the MachineDeployment failure domain and timeouts, and the same warnings', () => {
+    expect(c.errors).toEqual([]);
+    const name = (role: string): string => at(object(c, role), 'metadata.name') as string;
+    expect(name('infrastructureCluster')).toMatch(new RegExp(`^rt-2-infra-${random}$`));
+    expect(name('controlPlane')).toMatch(new RegExp(`^rt-2-cp-${random}$`));
+    expect(name('machineDeployment/md-0')).toMatch(new RegExp(`^rt-2-md-md-0-${random}$`));
+    const md = object(c, 'machineDeployment/md-0');
+    expect(at(md, 'spec.template.spec.failureDomain')).toBe('fd4');
+    expect(at(md, 'spec.template.spec.deletion')).toEqual({ nodeVolumeDetachTimeoutSeconds: 300, nodeDeletionTimeoutSeconds: 30 });
+    expect(c.warnings.map((w) => w.slice(0, 40))).toEqual([
+      'variable "imageRepository" is not define',
+      'variable "kubeadmControlPlaneMaxSurge" i',
+      'patch "test-patch" calls the runtime ext',
+    ]);
+    expect(c.warnings[2]).toContain('"generate-patches.test-extension"');
+  });
+});
