@@ -3,9 +3,9 @@
  * `generate yaml`, InitImages). Repositories are in-memory `ProviderRepository`s built from the vectors' `files`;
  * a management cluster, where a Go test fixture has one, is a `ManagementClusterView` built from the fixture notes.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect } from 'vitest';
 import { CapiformError } from '../../../src/errors.js';
 import { getProvider, parseProviderName, type ProviderRepository } from '../../../src/resolve/index.js';
@@ -464,7 +464,14 @@ const processYAML: VectorHandler = async (v, file) => {
   const url = (u: string): string => {
     const m = /^(file:\/\/)?(.*)$/s.exec(u) as RegExpExecArray;
     const prefix = m[1] ?? '';
-    if (!/^<[^>]*>/.test(m[2] as string) && !(m[2] as string).includes('<tmp>')) return u;
+    if (!/^<[^>]*>/.test(m[2] as string) && !(m[2] as string).includes('<tmp>')) {
+      // A local path of the machine that recorded the vector (the Go test's t.TempDir()): the file the vector's
+      // template text was written to, made here under the same name.
+      const local = m[2] as string;
+      if (template === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(local) || local === '' || existsSync(local)) return u;
+      const dir = testdir({ [basename(local) || 'template.yaml']: template });
+      return `${prefix}${join(dir, basename(local) || 'template.yaml')}`;
+    }
     if (template === undefined) expect.fail('ProcessYAML: the source names a template file but the vector gives no template text');
     const dir = testdir({ 'template.yaml': template });
     const rest = (m[2] as string).replace(/^<[^>]*>/, '').replace('<tmp>', dir);
@@ -473,7 +480,10 @@ const processYAML: VectorHandler = async (v, file) => {
   };
   from = '';
   if (src === null || src === undefined || src === '') from = '';
-  else if (typeof src === 'string') {
+  else if (typeof src === 'string' && /^(reader|readersource|stdin|-)$/i.test(src)) {
+    if (template === undefined) expect.fail('ProcessYAML: a reader source but the vector gives no template text');
+    reader(template);
+  } else if (typeof src === 'string') {
     const r = /^reader\((.*)\)$/s.exec(src);
     const u = /^(?:url|file)\((.*)\)$/s.exec(src);
     if (r) {
@@ -485,8 +495,12 @@ const processYAML: VectorHandler = async (v, file) => {
     const s = rec(src);
     const inner = rec(field(s, ['URLSource', 'urlSource', 'ReaderSource', 'readerSource'])) ;
     const o = Object.keys(inner).length > 0 ? inner : s;
-    const readerText = field(o, ['reader', 'Reader', 'stdin']);
-    const urlText = field(o, ['url', 'URL', 'file', 'path']);
+    const kind = String(field(o, ['type', 'kind', 'source']) ?? '');
+    const isReader = /^(reader|readersource|stdin)$/i.test(kind) || 'ReaderSource' in s || 'readerSource' in s;
+    let readerText = field(o, ['reader', 'Reader', 'stdin', ...(isReader ? ['content', 'text', 'data', 'value'] : [])]);
+    // `{reader: true}`, `{type: "reader"}`, `{ReaderSource: {}}`: the vector's template text is what the reader gives.
+    if ((readerText === undefined && isReader) || (readerText !== undefined && typeof readerText !== 'string')) readerText = template ?? '';
+    const urlText = field(o, ['url', 'URL', 'file', 'path', 'Path', 'filePath', 'filename']);
     if (readerText !== undefined) {
       const t = String(readerText);
       const fails = /fails|error/.test(t) && t.startsWith('errReader');
