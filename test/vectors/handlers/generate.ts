@@ -47,7 +47,20 @@ function lookupOf(vars: unknown): (name: string) => string | undefined {
 }
 
 /** A repository serving `files` keyed `<version>/<file>`. */
-function memRepo(files: Record<string, string>, componentsFile = 'components.yaml', defaultVersion = 'v1.0.0'): ProviderRepository {
+/**
+ * A key of a vector's `files` as `<version>/<file>`: the key itself, or — for a local release laid out as clusterctl's
+ * local repository reads it (`<tmp>/bootstrap-p1/v1.0/clusterclass-dev.yaml`, `p1/v1.0.0-dev/…`) — the path from its
+ * version folder on. A version folder is `v` and a digit, or `latest`.
+ */
+function releaseKey(key: string): string {
+  const parts = key.split('/');
+  for (let i = parts.length - 2; i >= 0; i--) if (/^(v\d|latest$)/.test(parts[i] as string)) return parts.slice(i).join('/');
+  return key;
+}
+
+function memRepo(given: Record<string, string>, componentsFile = 'components.yaml', defaultVersion = 'v1.0.0'): ProviderRepository {
+  const files: Record<string, string> = {};
+  for (const [k, content] of Object.entries(given)) files[releaseKey(k)] ??= content;
   return {
     kind: 'local',
     url: `/repo/provider/${defaultVersion}/${componentsFile}`,
@@ -186,13 +199,15 @@ const templateClientGet: VectorHandler = async (v) => {
 const clusterClassClientGet: VectorHandler = async (v) => {
   const i = v.input;
   const ctx = repoContext(memRepo(strs(i.files)), i.provider, 'InfrastructureProvider');
+  // The class's name (`clusterclass-<name>.yaml`), also given as the flavor the Go test calls it.
+  const name = field(i, ['name', 'clusterClassName', 'className', 'class', 'flavor']);
   const t = await run(v, () =>
     getClusterClass(ctx, {
-      version: String(i.version ?? ''),
-      name: String(i.name ?? ''),
+      version: String(field(i, ['version', 'providerVersion']) ?? ''),
+      name: String(name ?? ''),
       targetNamespace: String(i.targetNamespace ?? ''),
       variables: lookupOf(i.vars),
-      listVariablesOnly: Boolean(i.listVariablesOnly),
+      listVariablesOnly: Boolean(field(i, ['listVariablesOnly', 'skipTemplateProcess'])),
     }),
   );
   expectTemplate(v, t);
