@@ -122,4 +122,17 @@ describe('capiform plan topology', () => {
     expect(dev2.warnings.join('\n')).toMatch(/^error: .*no-such-worker/m);
     expect(r.stderr).toContain('team-a/dev-2 cannot be expanded');
   });
+
+  it('a variable of the wrong type: stderr names the variable, the rule and the value, as render does', async () => {
+    const dir = exampleTree();
+    const file = join(dir, 'clusters', 'team-a', 'dev-1', 'cluster.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('enabled: true', 'enabled: "yes"'));
+    const r = await runCli(['plan', 'topology'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "Error: Cluster team-a/dev-1 cannot be expanded with ClusterClass team-a/quick-start (CAPI's webhooks would reject it):\n" +
+        '  spec.topology.variables[podSecurityStandard].value.enabled: Invalid value: "{\\"enabled\\":\\"yes\\",\\"enforce\\":\\"baseline\\"}": enabled in body must be of type boolean: "string"\n',
+    );
+    expect(r.stdout).toContain('Cluster team-a/dev-2 (ClusterClass team-a/quick-start)');
+  });
 });

@@ -70,8 +70,78 @@ function asArrayOfObj(v: unknown): Obj[] {
   return Array.isArray(v) ? v.filter(isObj) : [];
 }
 
+/**
+ * Sets aside the entries of a `{name, value}` list whose name has no definition, and puts them back where they were
+ * after the rest has been defaulted (defaulting keeps the input order and appends the variables it creates).
+ */
+function setAside(list: unknown, defined: ReadonlySet<string>, names: Set<string>): { known: Obj[]; restore: (defaulted: unknown) => Obj[] } {
+  const all = Array.isArray(list) ? list.filter(isObj) : [];
+  const known = all.filter((v) => defined.has(String(v.name ?? '')));
+  for (const v of all) if (!defined.has(String(v.name ?? ''))) names.add(String(v.name ?? ''));
+  const restore = (defaulted: unknown): Obj[] => {
+    const byName = new Map((Array.isArray(defaulted) ? defaulted.filter(isObj) : []).map((v) => [String(v.name ?? ''), v]));
+    const out = all.map((v) => byName.get(String(v.name ?? '')) ?? v);
+    const present = new Set(all.map((v) => String(v.name ?? '')));
+    for (const [name, v] of byName) if (!present.has(name)) out.push(v);
+    return out;
+  };
+  return { known, restore };
+}
+
+export interface VariableOptions {
+  /**
+   * Set when a runtime extension defines variables that cannot be discovered offline (`discoverVariablesExtension`,
+   * and no `status.variables` in the input): variables without a definition are then kept as written, neither
+   * defaulted nor validated, and their names are added here instead of being errors.
+   */
+  undiscovered?: Set<string>;
+}
+
 /** Defaults `topology` in place and returns every defaulting and validation error. */
-export function defaultAndValidateVariables(topology: Obj, oldTopology: Obj | undefined, definitions: readonly ClusterClassStatusVariable[]): FieldError[] {
+export function defaultAndValidateVariables(
+  topology: Obj,
+  oldTopology: Obj | undefined,
+  definitions: readonly ClusterClassStatusVariable[],
+  options: VariableOptions = {},
+): FieldError[] {
+  const undiscovered = options.undiscovered;
+  if (!undiscovered) return defaultAndValidate(topology, oldTopology, definitions);
+  const defined = new Set(definitions.map((d) => d.name));
+  const ignored = new Set<string>();
+  const view = (t: Obj, names: Set<string>): { copy: Obj; restore: () => void } => {
+    const copy = structuredClone(t);
+    const restores: Array<() => void> = [];
+    const top = setAside(copy.variables, defined, names);
+    if (Array.isArray(copy.variables)) copy.variables = top.known;
+    restores.push(() => {
+      if (copy.variables !== undefined) t.variables = top.restore(copy.variables);
+    });
+    const holders = (x: Obj): Obj[] => [
+      asObj(x.controlPlane),
+      ...asArrayOfObj(getPath(x, ['workers', 'machineDeployments'])),
+      ...asArrayOfObj(getPath(x, ['workers', 'machinePools'])),
+    ];
+    const original = holders(t);
+    holders(copy).forEach((h, i) => {
+      const overrides = getPath(h, ['variables', 'overrides']);
+      if (!Array.isArray(overrides)) return;
+      const o = setAside(overrides, defined, names);
+      asObj(h.variables).overrides = o.known;
+      restores.push(() => {
+        const target = asObj(original[i]?.variables);
+        target.overrides = o.restore(asObj(h.variables).overrides);
+      });
+    });
+    return { copy, restore: () => restores.forEach((r) => r()) };
+  };
+  const current = view(topology, undiscovered);
+  const old = oldTopology ? view(oldTopology, ignored).copy : undefined;
+  const errors = defaultAndValidate(current.copy, old, definitions);
+  current.restore();
+  return errors;
+}
+
+function defaultAndValidate(topology: Obj, oldTopology: Obj | undefined, definitions: readonly ClusterClassStatusVariable[]): FieldError[] {
   const errors: FieldError[] = [];
   const old = oldTopology ?? {};
   const topPath = 'spec.topology.variables';

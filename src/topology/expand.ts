@@ -154,6 +154,25 @@ interface PreparedClass {
   /** `status.variables`: what defaulting, validation and patches use. */
   variables: ClusterClassStatusVariable[];
   definitionFrom: Map<string, string>;
+  /** Whether the class's patches may read the names of rotating templates (see `patchesReadTemplateNames`). */
+  readsTemplateNames: boolean;
+  /**
+   * The external patches whose runtime extension defines variables (`discoverVariablesExtension`) when the input
+   * has no `status.variables` to say which: those definitions cannot be known offline.
+   */
+  discovering: Array<{ patch: string; extension: string }>;
+}
+
+/** External patches that discover variables, unless the class's `status.variables` (a live class's dump) lists them. */
+function discoveringPatches(clusterClass: KubeObject): Array<{ patch: string; extension: string }> {
+  const status = getPath(clusterClass, ['status', 'variables']);
+  if (Array.isArray(status) && status.length > 0) return [];
+  const out: Array<{ patch: string; extension: string }> = [];
+  for (const p of asArray(getPath(clusterClass, ['spec', 'patches']))) {
+    const extension = getPath(p, ['external', 'discoverVariablesExtension']);
+    if (typeof extension === 'string' && extension !== '') out.push({ patch: String(p.name ?? ''), extension });
+  }
+  return out;
 }
 
 function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
@@ -192,6 +211,8 @@ function prepareClass(raw: KubeObject, index: ObjectIndex): PreparedClass {
     contract: 'v1beta2',
     variables: statusVariablesOf(clusterClass),
     definitionFrom: new Map(),
+    readsTemplateNames: patchesReadTemplateNames(clusterClass),
+    discovering: discoveringPatches(raw),
   };
   prepared.definitionFrom = definitionFrom(prepared.variables);
   clusterClass.status = { ...asObj(clusterClass.status), variables: prepared.variables };
@@ -278,12 +299,52 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** CAPI's template rotation (`reconcile_state.go`): a template keeps its name while its spec is unchanged. */
-function rotateTemplateNames(desired: DesiredClusterState, contract: ControlPlaneContract, previous: Map<string, KubeObject>): void {
+/**
+ * Whether a class's patches may read the name of a rotating template: the builtins
+ * `controlPlane.machineTemplate.infrastructureRef.name`, `machineDeployment.bootstrap.configRef.name` and
+ * `machineDeployment.infrastructureRef.name`, directly or through an enclosing object (`.builtin`,
+ * `.builtin.machineDeployment`, …). A conservative reading of the patch text: a false "yes" costs one more patch run.
+ */
+function patchesReadTemplateNames(clusterClass: KubeObject): boolean {
+  const patches = getPath(clusterClass, ['spec', 'patches']);
+  if (!Array.isArray(patches) || patches.length === 0) return false;
+  const text = JSON.stringify(patches);
+  if (/infrastructureRef|configRef|machineTemplate/.test(text)) return true;
+  // The whole builtin, or the whole control plane / machine object, handed to a template or a variable value.
+  return /builtin(\.(controlPlane|machineDeployment|machinePool))?(?![\w.])/.test(text);
+}
+
+/**
+ * CAPI's template rotation (`templateToTemplate` keeps the name the Cluster's object already references;
+ * `reconcileReferencedTemplate` gives a new name when the desired spec differs from the current one): a template
+ * keeps its previous name while its patched spec is unchanged, and otherwise is named from its patched spec.
+ * Returns the roles whose name this decides differently from the name the patches saw; `rotated` collects the
+ * templates named from their spec, which keep that name from then on.
+ */
+function rotatedTemplateNames(
+  desired: DesiredClusterState,
+  contract: ControlPlaneContract,
+  previous: Map<string, KubeObject>,
+  rotated: Set<string>,
+): Map<string, string> {
   const id = { name: nameOf(desired.cluster), namespace: nsOf(desired.cluster) };
+  const changed = new Map<string, string>();
   for (const t of rotatingTemplates(desired, contract)) {
+    if (rotated.has(t.role)) continue;
     const before = previous.get(t.role);
-    const name = before && sameJson(before.spec, t.template.spec) ? nameOf(before) : templateName(t.prefix, id, t.role, t.template);
+    if (before && nameOf(before) === nameOf(t.template) && sameJson(before.spec, t.template.spec)) continue;
+    rotated.add(t.role);
+    const name = templateName(t.prefix, id, t.role, t.template);
+    if (name !== nameOf(t.template)) changed.set(t.role, name);
+  }
+  return changed;
+}
+
+/** Renames templates in place, with the references to them (for patches that never read the names). */
+function renameTemplates(desired: DesiredClusterState, contract: ControlPlaneContract, names: Map<string, string>): void {
+  for (const t of rotatingTemplates(desired, contract)) {
+    const name = names.get(t.role);
+    if (name === undefined) continue;
     asObj(t.template.metadata).name = name;
     t.setRef(contractRef(t.template));
   }
@@ -428,14 +489,27 @@ function expandOne(
   }
   const before = previousByRole(previous);
   const oldTopology = getPath(before.get(roles.cluster), ['spec', 'topology']);
-  const variableErrors = defaultAndValidateVariables(topology, isObj(oldTopology) ? oldTopology : undefined, pc.variables);
+  const undiscovered = pc.discovering.length > 0 ? new Set<string>() : undefined;
+  const variableErrors = defaultAndValidateVariables(topology, isObj(oldTopology) ? oldTopology : undefined, pc.variables, { undiscovered });
+  const warnings: string[] = [];
+  if (undiscovered && undiscovered.size > 0) {
+    const by = pc.discovering.map((d) => `"${d.extension}" (patch "${d.patch}")`).join(', ');
+    for (const v of [...undiscovered].sort()) {
+      warnings.push(
+        `variable "${v}" is not defined in ClusterClass ${pc.key}; it may be defined by the runtime extension ${by}, which cannot be asked offline: its value is kept as written, neither defaulted nor validated`,
+      );
+    }
+  }
   result.variables = asArray(topology.variables).map((v) => {
     const name = String(v.name ?? '');
     const from = pc.definitionFrom.get(name);
     return from ? { name, value: v.value, definitionFrom: from } : { name, value: v.value };
   });
+  result.warnings = [...warnings];
   if (variableErrors.length > 0) {
-    result.errors.push(...variableErrors);
+    // Defaulting and validation both report an undefined variable; the API server's `ToAggregate` says it once.
+    const seen = new Set<string>();
+    result.errors.push(...variableErrors.filter((e) => !seen.has(e.message) && seen.add(e.message)));
     return result;
   }
   const blueprint: ClusterBlueprint = {
@@ -447,23 +521,39 @@ function expandOne(
     machineDeployments: pc.machineDeployments,
     machinePools: pc.machinePools,
   };
-  let desired: DesiredClusterState;
-  try {
-    desired = computeDesiredState({ blueprint, cluster, controlPlaneContract: pc.contract, currentNames: currentNames(cluster, before) });
-  } catch (err) {
-    result.errors.push(fieldError('FieldValueInvalid', 'spec.topology', className, (err as Error).message));
-    return result;
+  // The names are fixed before the patches run, so the builtins the patches read name the templates that are
+  // created. A template that rotates is named from its patched spec; when the patches read template names, they run
+  // again with the final names (each template rotates once, so this ends).
+  const names = currentNames(cluster, before);
+  const rotated = new Set<string>();
+  const readsNames = pc.readsTemplateNames;
+  let desired: DesiredClusterState | undefined;
+  for (let round = 0; ; round++) {
+    let state: DesiredClusterState;
+    try {
+      state = computeDesiredState({ blueprint, cluster, controlPlaneContract: pc.contract, currentNames: names });
+    } catch (err) {
+      result.errors.push(fieldError('FieldValueInvalid', 'spec.topology', className, (err as Error).message));
+      return result;
+    }
+    try {
+      const outcome = applyPatches(blueprint, state);
+      result.warnings = [...warnings, ...outcome.warnings];
+      result.patchChanges = outcome.changes;
+    } catch (err) {
+      if (!(err instanceof TopologyPatchError)) throw err;
+      result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.classRef', className, err.message));
+      return result;
+    }
+    desired = state;
+    const changed = rotatedTemplateNames(state, pc.contract, before, rotated);
+    if (changed.size === 0) break;
+    if (!readsNames || round > rotatingTemplates(state, pc.contract).length) {
+      renameTemplates(state, pc.contract, changed);
+      break;
+    }
+    for (const [role, n] of changed) names.set(role, n);
   }
-  try {
-    const outcome = applyPatches(blueprint, desired);
-    result.warnings.push(...outcome.warnings);
-    result.patchChanges = outcome.changes;
-  } catch (err) {
-    if (!(err instanceof TopologyPatchError)) throw err;
-    result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.classRef', className, err.message));
-    return result;
-  }
-  rotateTemplateNames(desired, pc.contract, before);
   result.objects = flatten(desired);
 
   const previousVersion = getPath(before.get(roles.controlPlane), ['spec', 'version']);

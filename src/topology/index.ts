@@ -77,6 +77,8 @@ export type { UpgradePlan } from './desired/index.js';
 export {
   dns1123SubdomainErrors,
   generateName,
+  generateNameFromData,
+  namingData,
   namingTemplateErrors,
   NamingTemplateError,
   randomAlphabet,

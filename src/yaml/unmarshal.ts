@@ -17,8 +17,34 @@ export class YamlToJsonError extends Error {}
 const documentMarker = /^(?:---|\.\.\.)(?:[ \t\r]|$)/m;
 
 export function unmarshalYamlToJson(text: string): unknown {
-  const value = documentMarker.test(text) ? firstDocument(text) : decodeYaml(text);
+  let value: unknown;
+  try {
+    value = documentMarker.test(text) ? firstDocument(text) : decodeYaml(text);
+  } catch (e) {
+    const root = rootNodeEnd(text);
+    if (root === undefined) throw e;
+    value = decodeYaml(text.slice(0, root));
+  }
   return value === undefined ? null : toJsonValue(value);
+}
+
+/**
+ * Where the root node ends when the text goes on after it with more nodes (`"a" ""`, `[1] [2]`, `"a"\n"b"`):
+ * go-yaml's parser closes the document after a root scalar or flow collection and Unmarshal never reads on, so
+ * sigs.k8s.io/yaml gives the first node. After a block mapping or sequence the same text is an error in Go too
+ * (`did not find expected key`), and so is anything before the root node ends: then undefined.
+ */
+function rootNodeEnd(text: string): number | undefined {
+  const doc = parseYamlDocuments(text, 'manifest')[0];
+  const contents = doc?.contents as { range?: [number, number, number]; flow?: boolean; items?: unknown } | null | undefined;
+  if (!doc || !contents?.range || doc.errors.length === 0) return undefined;
+  const isBlockCollection = Array.isArray(contents.items) && contents.flow !== true;
+  if (isBlockCollection) return undefined;
+  const end = contents.range[1];
+  const first = doc.errors[0] as { pos?: [number, number] } | undefined;
+  if (!first?.pos || first.pos[0] < end) return undefined;
+  // Only other nodes may follow: a second root node starts with a quote, a flow indicator or plain text.
+  return text.slice(end).trimStart() === '' ? undefined : end;
 }
 
 /**

@@ -95,6 +95,12 @@ export function candidateKeys(file: VectorFile, vector: Vector): string[] {
   // `repository.NewComponents`, `client.ProcessYAML`: the Go package in front of a function named without it.
   const m = /^clusterctl:(?:repository|client|cluster|config|util|utilyaml|yaml|yamlprocessor|v1alpha3|clusterctlv1)\.(.+)$/.exec(key);
   if (m) keys.push(`clusterctl:${m[1]}`);
+  // An op named with its argument (`AlterComponents(addCommonLabels)`, `AlterComponents with addCommonLabels`): the
+  // function in front; its handler reads the rest of the op.
+  for (const k of [...keys]) {
+    const fn = /^(clusterctl:[\w.]+)[^\w.]/.exec(k);
+    if (fn) keys.push(fn[1] as string);
+  }
   // The same name in another case (`certManager.ShouldUpgrade`), when exactly one handler matches.
   for (const k of [...keys]) {
     const same = Object.keys(handlers).filter((h) => h !== k && h.toLowerCase() === k.toLowerCase());

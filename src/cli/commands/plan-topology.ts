@@ -187,9 +187,12 @@ async function runTopology(io: CliIO, paths: readonly string[], flags: TopologyF
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
   } else io.stdout(formatTopologyPlan(plan));
   if (globals.json) for (const w of plan.warnings) io.stderr(`warning: ${w}\n`);
-  const failed = plan.clusters.filter((c) => c.failed).map((c) => c.cluster);
+  const failed = plan.clusters.filter((c) => c.failed);
   if (failed.length === 0) return ExitCode.ok;
-  io.stderr(`Error: ${failed.join(', ')} cannot be expanded (see the errors in the output)\n`);
+  // The reasons on stderr too, as render words them: stdout may be a file or `--json` for a script.
+  for (const c of failed) {
+    io.stderr(`Error: Cluster ${c.cluster} cannot be expanded with ClusterClass ${c.class} (CAPI's webhooks would reject it):\n${c.errors.map((e) => `  ${e}\n`).join('')}`);
+  }
   return ExitCode.input;
 }
 

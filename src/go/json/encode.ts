@@ -2,7 +2,7 @@
  * json.Marshal, json.MarshalIndent and an Encoder without HTML escaping (sprig's toJson, toPrettyJson, toRawJson)
  * for the values of the template model: map keys sorted, Go's float formatting and string escaping.
  */
-import { compareGoStrings, formatFloat, GoNumber, GoObject, type GoValue, goTypeName } from '../template/index.js';
+import { compareGoStrings, formatFloat, GoNumber, GoObject, type GoValue, goTypeName, isNilSlice } from '../template/index.js';
 import { GoJsonError } from './errors.js';
 
 /** A value whose Go type has a MarshalJSON method (e.g. `*semver.Version`). */
@@ -101,7 +101,7 @@ function encode(v: GoValue, o: EncodeOptions, depth: number): string {
   const close = o.indent === '' ? '' : `\n${o.indent.repeat(depth)}`;
   const colon = o.indent === '' ? ':' : ': ';
   if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
+    if (v.length === 0) return isNilSlice(v) ? 'null' : '[]';
     return `[${v.map((e) => nl + encode(e, o, depth + 1)).join(',')}${close}]`;
   }
   if (v instanceof Map) {

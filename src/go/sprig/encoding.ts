@@ -3,7 +3,7 @@
  * crypto hashes, hash/adler32, the path package, regexp and Masterminds/semver.
  */
 import { createHash } from 'node:crypto';
-import { typedSlice, type GoValue } from '../template/index.js';
+import { nilSlice, typedSlice, type GoValue } from '../template/index.js';
 import { fn, goError, int, str, type FuncTable } from './func.js';
 import { GoRegexp, quoteMeta, RegexpError } from './regexp.js';
 import { SemverConstraints, SemverError, SemverVersion } from './semver.js';
@@ -181,7 +181,8 @@ function compileOr(expr: string, must: boolean): GoRegexp {
     throw e;
   }
 }
-const strings = (xs: string[] | null): GoValue => typedSlice(xs ?? [], 'string');
+// No match is Go's nil slice: `toJson` writes `null`, not `[]`.
+const strings = (xs: string[] | null): GoValue => (xs === null ? nilSlice(typedSlice([], 'string')) : typedSlice(xs, 'string'));
 
 function semverCall<T>(f: () => T): T {
   try {

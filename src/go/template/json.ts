@@ -3,7 +3,7 @@
  * `map[string]interface {}`, arrays are `[]interface {}`.
  */
 import { goTypeName, sortedKeys } from './types.js';
-import { GoNumber, GoObject, type GoValue } from './value.js';
+import { GoNumber, GoObject, isNilSlice, type GoValue } from './value.js';
 
 /** JSON.parse output → the Go value encoding/json would produce in an `interface{}`. */
 export function goValueFromJSON(value: unknown): GoValue {
@@ -35,7 +35,7 @@ export function goValueToJSON(value: GoValue): unknown {
   }
   if (typeof value === 'bigint') return Number(value);
   if (value instanceof GoNumber) return Number(value.value);
-  if (Array.isArray(value)) return value.map(goValueToJSON);
+  if (Array.isArray(value)) return isNilSlice(value) ? null : value.map(goValueToJSON);
   if (value instanceof Map) {
     // encoding/json writes map keys sorted.
     const out: Record<string, unknown> = {};

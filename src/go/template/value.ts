@@ -97,6 +97,19 @@ export function typedSlice<T extends GoValue[]>(items: T, elemType: string): T {
   sliceTypes.set(items, elemType);
   return items;
 }
+/**
+ * Marks an empty slice as Go's nil slice (what `regexp.FindAllString` returns for no match): it prints and ranges
+ * as an empty one, but encoding/json marshals it as `null`.
+ */
+export function nilSlice<T extends GoValue[]>(items: T): T {
+  if (items.length === 0) nilSlices.add(items);
+  return items;
+}
+/** Whether a slice is a nil slice (see {@link nilSlice}). */
+export function isNilSlice(items: GoValue[]): boolean {
+  return items.length === 0 && nilSlices.has(items);
+}
+const nilSlices = new WeakSet<GoValue[]>();
 /** The element type of a slice: `interface {}` unless tagged. */
 export function sliceElemType(items: GoValue[]): string {
   return sliceTypes.get(items) ?? 'interface {}';

@@ -23,6 +23,8 @@ export interface TopologyPlanCluster {
   patched: { role: string; values: PatchedValue[] }[];
   /** True when the Cluster could not be expanded. */
   failed: boolean;
+  /** Why it could not (the field, the rule and the value, as CAPI's webhook words it); not part of the JSON. */
+  errors: string[];
 }
 
 export interface TopologyPlan {
@@ -56,6 +58,7 @@ export function planTopology(objects: readonly KubeObject[]): TopologyPlan {
         warnings: [...c.errors.map((e) => `error: ${e.message}`), ...c.warnings, ...(findings.clusters.get(c.cluster) ?? []), ...versionWarnings],
         patched: patchedValues(c),
         failed: c.errors.length > 0,
+        errors: c.errors.map((e) => e.message),
       };
     }),
   };

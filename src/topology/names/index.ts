@@ -76,8 +76,18 @@ export function namingData(object: NamedObject, clusterName: string, random: str
 /** `templateGenerator.GenerateName`: render, and cut an over-long result to 58 characters plus a random suffix. */
 export function generateName(input: NameInput): string {
   const template = input.template || defaultNamingTemplates[input.object];
-  const name = renderNamingTemplate(template, namingData(input.object, input.clusterName, input.random, input.topologyName));
-  return name.length > maxNameLength ? name.slice(0, maxGeneratedNameLength) + input.overflowRandom : name;
+  return generateNameFromData(template, namingData(input.object, input.clusterName, input.random, input.topologyName), input.overflowRandom);
+}
+
+/**
+ * `templateGenerator.GenerateName` over any data: CAPI's generators hand the template more than the topology's keys
+ * (`.kubeadmControlPlane.name` for KCP Machines, `.machineSet.name` for MachineSet Machines, a unit test's own keys).
+ */
+export function generateNameFromData(template: string, data: Record<string, unknown>, overflowRandom: string): string {
+  const name = renderNamingTemplate(template, data);
+  // Go measures and cuts the name in bytes.
+  const bytes = new TextEncoder().encode(name);
+  return bytes.length > maxNameLength ? new TextDecoder().decode(bytes.subarray(0, maxGeneratedNameLength)) + overflowRandom : name;
 }
 
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

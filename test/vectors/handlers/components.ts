@@ -44,23 +44,35 @@ function alterFrom(desc: string): (image: string) => string {
 
 /**
  * `AlterComponents(comps, alterFn)`: the components' objects replaced by `alterFn(objs)`. clusterctl's test alters
- * with `addCommonLabels` for a provider; that is the only alter function a vector can name (`alter`/`alterFn`
- * mentioning addCommonLabels, or a `provider` given alone).
+ * with `addCommonLabels` for a provider; that is the only alter function a vector can name — as `alter`/`alterFn`
+ * (a name, or `{name|op|fn, provider}`), in the op itself (`AlterComponents(addCommonLabels)`), or implied by a
+ * `provider` given alone. The objects are `objects`/`objs`, or those of `components` (`{targetNamespace, objs}`, as
+ * the Go test builds it); the provider is `{name, type}` or `providerName`/`providerType`.
  */
 function alterComponents(v: Vector): void {
-  const objs = need(v, ['objects', 'objs'], 'AlterComponents') as Obj[];
-  const alter = String(field(v.input, ['alter', 'alterFn', 'alterFunc']) ?? '');
-  const provider = rec(field(v.input, ['provider']));
-  if (alter !== '' && !/addCommonLabels/i.test(alter)) {
-    expect.fail(`AlterComponents: unknown alter function ${JSON.stringify(alter)} (only addCommonLabels is known)`);
+  const components = rec(field(v.input, ['components', 'comps', 'c']));
+  const objs = (field(v.input, ['objects', 'objs']) ?? field(components, ['objs', 'objects'])) as Obj[] | undefined;
+  if (!Array.isArray(objs)) expect.fail('AlterComponents: the vector has no input.objects, input.objs or input.components.objs');
+  const rawAlter = field(v.input, ['alter', 'alterFn', 'alterFunc', 'alterFunction', 'fn']);
+  const alterRec = rec(rawAlter);
+  const alter = typeof rawAlter === 'string' ? rawAlter : String(field(alterRec, ['name', 'op', 'fn', 'func', 'function']) ?? '');
+  const op = String(v.input.op ?? '');
+  const named = alter !== '' ? alter : /addCommonLabels/i.test(op) ? 'addCommonLabels' : '';
+  if (named !== '' && !/addCommonLabels/i.test(named)) {
+    expect.fail(`AlterComponents: unknown alter function ${JSON.stringify(named)} (only addCommonLabels is known)`);
   }
-  if (typeof provider.name !== 'string' || typeof provider.type !== 'string') {
+  const given = rec(field(v.input, ['provider']) ?? field(alterRec, ['provider']) ?? field(rec(alterRec.args), ['provider']));
+  const name = given.name ?? field(v.input, ['providerName']) ?? field(alterRec, ['providerName']);
+  const type = given.type ?? given.providerType ?? field(v.input, ['providerType', 'type']) ?? field(alterRec, ['providerType', 'type']);
+  if (typeof name !== 'string' || typeof type !== 'string') {
     expect.fail('AlterComponents: input.provider {name, type} is needed for the addCommonLabels alter function');
   }
-  const out = addCommonLabels(objs, manifestLabel(provider.name, provider.type));
+  const out = addCommonLabels(objs, manifestLabel(name, type));
+  const expectedComponents = rec(v.expected.components);
   checkExpected(v, 'AlterComponents', {
     objects: (want) => expect(out).toEqual(want),
     objs: (want) => expect(out).toEqual(want),
+    components: () => expect(out).toEqual(field(expectedComponents, ['objs', 'objects'])),
   });
 }
 

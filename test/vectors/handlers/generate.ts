@@ -3,9 +3,9 @@
  * `generate yaml`, InitImages). Repositories are in-memory `ProviderRepository`s built from the vectors' `files`;
  * a management cluster, where a Go test fixture has one, is a `ManagementClusterView` built from the fixture notes.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect } from 'vitest';
 import { CapiformError } from '../../../src/errors.js';
 import { getProvider, parseProviderName, type ProviderRepository } from '../../../src/resolve/index.js';
@@ -47,7 +47,20 @@ function lookupOf(vars: unknown): (name: string) => string | undefined {
 }
 
 /** A repository serving `files` keyed `<version>/<file>`. */
-function memRepo(files: Record<string, string>, componentsFile = 'components.yaml', defaultVersion = 'v1.0.0'): ProviderRepository {
+/**
+ * A key of a vector's `files` as `<version>/<file>`: the key itself, or — for a local release laid out as clusterctl's
+ * local repository reads it (`<tmp>/bootstrap-p1/v1.0/clusterclass-dev.yaml`, `p1/v1.0.0-dev/…`) — the path from its
+ * version folder on. A version folder is `v` and a digit, or `latest`.
+ */
+function releaseKey(key: string): string {
+  const parts = key.split('/');
+  for (let i = parts.length - 2; i >= 0; i--) if (/^(v\d|latest$)/.test(parts[i] as string)) return parts.slice(i).join('/');
+  return key;
+}
+
+function memRepo(given: Record<string, string>, componentsFile = 'components.yaml', defaultVersion = 'v1.0.0'): ProviderRepository {
+  const files: Record<string, string> = {};
+  for (const [k, content] of Object.entries(given)) files[releaseKey(k)] ??= content;
   return {
     kind: 'local',
     url: `/repo/provider/${defaultVersion}/${componentsFile}`,
@@ -186,13 +199,15 @@ const templateClientGet: VectorHandler = async (v) => {
 const clusterClassClientGet: VectorHandler = async (v) => {
   const i = v.input;
   const ctx = repoContext(memRepo(strs(i.files)), i.provider, 'InfrastructureProvider');
+  // The class's name (`clusterclass-<name>.yaml`), also given as the flavor the Go test calls it.
+  const name = field(i, ['name', 'clusterClassName', 'className', 'class', 'flavor']);
   const t = await run(v, () =>
     getClusterClass(ctx, {
-      version: String(i.version ?? ''),
-      name: String(i.name ?? ''),
+      version: String(field(i, ['version', 'providerVersion']) ?? ''),
+      name: String(name ?? ''),
       targetNamespace: String(i.targetNamespace ?? ''),
       variables: lookupOf(i.vars),
-      listVariablesOnly: Boolean(i.listVariablesOnly),
+      listVariablesOnly: Boolean(field(i, ['listVariablesOnly', 'skipTemplateProcess'])),
     }),
   );
   expectTemplate(v, t);
@@ -464,7 +479,14 @@ const processYAML: VectorHandler = async (v, file) => {
   const url = (u: string): string => {
     const m = /^(file:\/\/)?(.*)$/s.exec(u) as RegExpExecArray;
     const prefix = m[1] ?? '';
-    if (!/^<[^>]*>/.test(m[2] as string) && !(m[2] as string).includes('<tmp>')) return u;
+    if (!/^<[^>]*>/.test(m[2] as string) && !(m[2] as string).includes('<tmp>')) {
+      // A local path of the machine that recorded the vector (the Go test's t.TempDir()): the file the vector's
+      // template text was written to, made here under the same name.
+      const local = m[2] as string;
+      if (template === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(local) || local === '' || existsSync(local)) return u;
+      const dir = testdir({ [basename(local) || 'template.yaml']: template });
+      return `${prefix}${join(dir, basename(local) || 'template.yaml')}`;
+    }
     if (template === undefined) expect.fail('ProcessYAML: the source names a template file but the vector gives no template text');
     const dir = testdir({ 'template.yaml': template });
     const rest = (m[2] as string).replace(/^<[^>]*>/, '').replace('<tmp>', dir);
@@ -473,7 +495,10 @@ const processYAML: VectorHandler = async (v, file) => {
   };
   from = '';
   if (src === null || src === undefined || src === '') from = '';
-  else if (typeof src === 'string') {
+  else if (typeof src === 'string' && /^(reader|readersource|stdin|-)$/i.test(src)) {
+    if (template === undefined) expect.fail('ProcessYAML: a reader source but the vector gives no template text');
+    reader(template);
+  } else if (typeof src === 'string') {
     const r = /^reader\((.*)\)$/s.exec(src);
     const u = /^(?:url|file)\((.*)\)$/s.exec(src);
     if (r) {
@@ -485,8 +510,12 @@ const processYAML: VectorHandler = async (v, file) => {
     const s = rec(src);
     const inner = rec(field(s, ['URLSource', 'urlSource', 'ReaderSource', 'readerSource'])) ;
     const o = Object.keys(inner).length > 0 ? inner : s;
-    const readerText = field(o, ['reader', 'Reader', 'stdin']);
-    const urlText = field(o, ['url', 'URL', 'file', 'path']);
+    const kind = String(field(o, ['type', 'kind', 'source']) ?? '');
+    const isReader = /^(reader|readersource|stdin)$/i.test(kind) || 'ReaderSource' in s || 'readerSource' in s;
+    let readerText = field(o, ['reader', 'Reader', 'stdin', ...(isReader ? ['content', 'text', 'data', 'value'] : [])]);
+    // `{reader: true}`, `{type: "reader"}`, `{ReaderSource: {}}`: the vector's template text is what the reader gives.
+    if ((readerText === undefined && isReader) || (readerText !== undefined && typeof readerText !== 'string')) readerText = template ?? '';
+    const urlText = field(o, ['url', 'URL', 'file', 'path', 'Path', 'filePath', 'filename']);
     if (readerText !== undefined) {
       const t = String(readerText);
       const fails = /fails|error/.test(t) && t.startsWith('errReader');

@@ -380,7 +380,11 @@ const addObj = graphHandlerFor(true);
 const graphOps: Record<string, VectorHandler> = {
   addObj,
   addObjs: addObj,
+  addObject: addObj,
+  addObjects: addObj,
   'objectGraph.addObj': addObj,
+  'objectGraph.addObjs': addObj,
+  'objectGraph.addObjects': addObj,
   buildGraph: graphHandler,
   discovery: graphHandler,
   Discovery: graphHandler,

@@ -2,8 +2,8 @@
  * Vector handlers for provider repositories and clusterctl's configuration: providers.json, metadata.json,
  * overrides.json, cert-manager.json and the local/latest ops of version-resolution.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { expect } from 'vitest';
 import {
   certManagerWaitTimeout,
@@ -407,21 +407,39 @@ function expectSeries(v: Vector, got: ReleaseSeries | null): void {
 /** `getLocalOverride`: the override read through the layer (overridesFolder = the vector's `<tmp>` with `files`). */
 async function localOverride(v: Vector): Promise<void> {
   const dir = testdir();
-  const files = stringMap(field(v.input, ['files', 'overrideFiles', 'overrides']));
-  for (const [rel, content] of Object.entries(files)) {
-    const path = join(dir, rel);
+  const xdg = join(dir, 'xdg');
+  const vars = stringMap(field(v.input, ['vars', 'variables']));
+  const givenFolder = vars.overridesFolder ?? (field(v.input, ['overridesFolder']) as string | undefined);
+  // A folder of the machine that recorded the vector (the Go test's t.TempDir()) is this test's temporary folder.
+  const recorded = givenFolder !== undefined && isAbsolute(givenFolder) && !givenFolder.includes('<') && !existsSync(givenFolder) ? givenFolder : undefined;
+  const folder = recorded !== undefined ? dir : givenFolder === undefined || givenFolder === '' ? givenFolder : givenFolder.replace('<tmp>', dir);
+  // Files are relative to the overrides folder, or name it (`<tmp>/…`, the recorded folder, `<xdgConfig>/overrides/…`
+  // for the default folder, `<home>/.cluster-api/overrides/…` for the legacy one).
+  const place = (name: string): string => {
+    let p = name.replace('<tmp>', dir).replace('<xdgConfig>', join(xdg, 'cluster-api')).replace('<home>', join(dir, 'home'));
+    if (recorded !== undefined && p.startsWith(recorded)) p = dir + p.slice(recorded.length);
+    if (isAbsolute(p)) return p;
+    if (folder === undefined || folder === '') return join(xdg, 'cluster-api', 'overrides', p);
+    return join(isAbsolute(folder) ? folder : dir, p);
+  };
+  const listed = field(v.input, ['files', 'overrideFiles', 'overrides']);
+  const entries: Array<[string, string]> = Array.isArray(listed)
+    ? listed.map((f) => rec(f)).map((f) => [String(field(f, ['path', 'name', 'file']) ?? ''), String(field(f, ['content', 'contents', 'data']) ?? '')])
+    : Object.entries(stringMap(listed));
+  const single = field(v.input, ['fileContents', 'content', 'overrideContent']);
+  if (typeof single === 'string') entries.push([String(field(v.input, ['file', 'filePath', 'path']) ?? ''), single]);
+  for (const [name, content] of entries) {
+    const path = place(name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
   }
-  const vars = stringMap(field(v.input, ['vars', 'variables']));
-  const folder = (vars.overridesFolder ?? String(field(v.input, ['overridesFolder']) ?? '<tmp>')).replace('<tmp>', dir);
-  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg'), ...stringMap(v.input.env) };
-  const provider = rec(need(v, ['provider'], 'getLocalOverride'));
+  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: xdg, ...stringMap(v.input.env) };
+  const given = need(v, ['provider'], 'getLocalOverride');
+  // `{name, type}`, or the provider's manifest label (`infrastructure-myinfra`).
+  const provider = typeof given === 'string' ? given : { name: String(rec(given).name), type: String(rec(given).type) };
   const version = String(need(v, ['version'], 'getLocalOverride'));
   const file = String(need(v, ['file', 'filePath', 'path'], 'getLocalOverride'));
-  const got = await outcome(v, () =>
-    readOverride({ name: String(provider.name), type: String(provider.type) }, version, file, { overridesFolder: folder, env }),
-  );
+  const got = await outcome(v, () => readOverride(provider, version, file, folder === undefined ? { env } : { overridesFolder: folder, env }));
   if (got === undefined) return;
   const text = got === null ? null : new TextDecoder().decode(got);
   checkExpected(v, 'getLocalOverride', {
