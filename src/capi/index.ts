@@ -18,3 +18,4 @@ export {
   versionTag,
   type KubernetesVersion,
 } from './kubernetes-version.js';
+export { featureGatesArg, parseFeatureGates, parseGoBool } from './feature-gates.js';
