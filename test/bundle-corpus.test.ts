@@ -20,6 +20,8 @@ const config = `export default {
     infrastructure: [{ name: 'docker', version: '~1.12.0', url: './repository' }],
   },
   certManager: { version: 'v1.19.4', url: './repository' },
+  // The development flavor is a topology Cluster: CAPI's and CAPD's webhooks need ClusterTopology on.
+  variables: { CLUSTER_TOPOLOGY: 'true' },
   clusters: [{ name: 'dev-1', namespace: 'team-a', infrastructure: 'docker', flavor: 'development', kubernetesVersion: 'v1.33.1' }],
 };
 `;

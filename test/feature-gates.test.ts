@@ -28,17 +28,17 @@ describe('manager.featureGates merges with the gates the release already sets', 
       { infra: `{ name: 'docker', version: '^1.12', url: './repo', manager: { featureGates: { MachinePool: false, KubeadmBootstrapFormatIgnition: true } } }` },
       'plain',
     );
-    // Like CAPD's release: the gates are variables with defaults.
+    // Like CAPD's release: the gates are variables with defaults (ClusterTopology on: the fixture's ClusterClass needs it).
     for (const v of readdirSync(join(dir, 'repo/infrastructure-docker'))) {
       const file = join(dir, 'repo/infrastructure-docker', v, 'infrastructure-components.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('        - --leader-elect\n', '        - --leader-elect\n        - --feature-gates=MachinePool=${EXP_MACHINE_POOL:=true},ClusterTopology=${CLUSTER_TOPOLOGY:=false}\n'));
+      writeFileSync(file, readFileSync(file, 'utf8').replace('        - --leader-elect\n', '        - --leader-elect\n        - --feature-gates=MachinePool=${EXP_MACHINE_POOL:=true},ClusterTopology=${CLUSTER_TOPOLOGY:=true}\n'));
     }
     const note = "infrastructure-docker: providers.infrastructure[0].manager.featureGates overrides the release's MachinePool=true with MachinePool=false";
     const first = await runCli(['render'], { cwd: dir });
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(`${note}\n`);
     const components = readFileSync(join(dir, 'providers/infrastructure-docker/components.yaml'), 'utf8');
-    expect(components).toMatch(/- '?--feature-gates=MachinePool=false,ClusterTopology=false,KubeadmBootstrapFormatIgnition=true'?\n/);
+    expect(components).toMatch(/- '?--feature-gates=MachinePool=false,ClusterTopology=true,KubeadmBootstrapFormatIgnition=true'?\n/);
     // The provider directory now comes from the tree cache: the note is still printed.
     const again = await runCli(['render'], { cwd: dir });
     expect(again.stdout).toContain('tree is up to date');

@@ -29,6 +29,9 @@ describe.skipIf(!corpus.present)(`capiform init against the corpus, then lock, r
     expect(config).toContain("certManager: { version: '~1.19.4'");
     // docker ships no cluster-template.yaml: its first flavor is the example's.
     expect(config).toContain("flavor: 'development',");
+    // That flavor is a ClusterClass and a topology Cluster: core, KCP and CAPD read ClusterTopology from this variable.
+    expect(config).toContain("  variables: {\n    // the ClusterTopology feature gate of cluster-api, control-plane-kubeadm, infrastructure-docker: needed by docker-example (cluster-template-development.yaml): Cluster, ClusterClass, DockerClusterTemplate, KubeadmControlPlaneTemplate.\n    CLUSTER_TOPOLOGY: 'true',\n  },\n");
+    expect(init.stdout).toContain("  sets variables.CLUSTER_TOPOLOGY: 'true': feature gate ClusterTopology of cluster-api, control-plane-kubeadm, infrastructure-docker, which the example needs");
 
     const lock = await runCli(['lock'], { cwd: dir, env });
     // CAPD v1.13.5 breaks the provider contract (its DevMachinePool CRDs label v1beta1, which they do not serve):
@@ -41,6 +44,39 @@ describe.skipIf(!corpus.present)(`capiform init against the corpus, then lock, r
     const check = await runCli(['render', '--check', '--frozen'], { cwd: dir, env });
     expect(check.stderr).toBe('');
     expect(check.code).toBe(0);
+    for (const p of ['cluster-api', 'control-plane-kubeadm', 'infrastructure-docker']) expect(read(dir, `providers/${p}/components.yaml`)).toMatch(/--feature-gates=.*ClusterTopology=true/);
+    const validate = await runCli(['validate'], { cwd: dir, env });
+    expect(validate.stdout).toBe('');
+    expect(validate.code).toBe(0);
+
+    // Without the gate the management cluster would refuse the class and the cluster: render writes nothing.
+    writeFileSync(join(dir, 'capi.config.ts'), config.replace("CLUSTER_TOPOLOGY: 'true'", "CLUSTER_TOPOLOGY: 'false'"));
+    const before = read(dir, 'providers/cluster-api/components.yaml');
+    const refused = await runCli(['render'], { cwd: dir, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the rendered objects are invalid (4 errors); nothing was written');
+    expect(refused.stderr).toContain('clusters/default/docker-example/cluster.yaml:1: error [gate/ClusterTopology]: Cluster default/docker-example: spec.topology: Forbidden: can be set only if the ClusterTopology feature flag is enabled (feature gate ClusterTopology is off in the cluster-api manager');
+    expect(refused.stderr).toContain("set providers.core.variables.CLUSTER_TOPOLOGY: 'true' (or the global variables.CLUSTER_TOPOLOGY");
+    expect(refused.stderr).toContain('KubeadmControlPlaneTemplate default/quick-start-control-plane: spec: Forbidden');
+    expect(read(dir, 'providers/cluster-api/components.yaml')).toBe(before);
+    // Written anyway, `validate` refuses the same objects.
+    expect((await runCli(['render', '--no-validate'], { cwd: dir, env })).code).toBe(0);
+    const invalid = await runCli(['validate'], { cwd: dir, env });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout.match(/\[gate\/ClusterTopology\]/g)).toHaveLength(4);
+    expect(invalid.stdout).toContain('DockerClusterTemplate default/quick-start-cluster: spec: Forbidden: can be set only if the ClusterTopology feature flag is enabled (feature gate ClusterTopology is off in the infrastructure-docker manager');
+    expect(invalid.stdout).toContain('providers.infrastructure[0].manager.featureGates.ClusterTopology: true');
+    // Eleven CLI runs on real releases, on a shared machine.
+  }, 240_000);
+
+  it("sets no gate for the other providers' default flavors (none needs one off by default)", async () => {
+    for (const infrastructure of ['aws', 'azure', 'vsphere', 'metal3']) {
+      const dir = tempDir();
+      const init = await runCli(['init', '--repository', corpusRepository, '-i', infrastructure, '--json'], { cwd: dir, env });
+      expect(init.code).toBe(0);
+      expect(JSON.parse(init.stdout).gates).toEqual([]);
+      expect(read(dir, 'capi.config.ts')).not.toMatch(/CLUSTER_TOPOLOGY|featureGates/);
+    }
   });
 
   it('lists the variables an example cluster still needs, with the config key to set them in', async () => {
@@ -67,6 +103,32 @@ describe.skipIf(!corpus.present)(`capiform init against the corpus, then lock, r
 });
 
 describe('capiform init', () => {
+  it('checks --kubernetes-version at once: a version without the v gets one, one without a patch release is refused', async () => {
+    const cwd = tempDir();
+    const r = await runCli(['init', '--repository', exampleRepository, '-i', 'docker', '--kubernetes-version', '1.33.2'], { cwd, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  --kubernetes-version 1.33.2 written as v1.33.2 (CAPI's webhooks want the v)\n");
+    expect(read(cwd, 'capi.config.ts')).toContain("kubernetesVersion: 'v1.33.2',");
+
+    for (const [given, fix] of [
+      ['1.33', 'fix: name a patch release of 1.33, e.g. --kubernetes-version v1.33.0'],
+      ['v1.33', 'fix: name a patch release of 1.33, e.g. --kubernetes-version v1.33.0'],
+      ['latest', 'fix: e.g. --kubernetes-version v1.33.1'],
+    ] as const) {
+      const empty = tempDir();
+      const bad = await runCli(['init', '--repository', exampleRepository, '-i', 'docker', '--kubernetes-version', given], { cwd: empty, env });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(`Error: --kubernetes-version "${given}" is not a Kubernetes release version (vMAJOR.MINOR.PATCH)`);
+      expect(bad.stderr).toContain(fix);
+      expect(existsSync(join(empty, 'capi.config.ts'))).toBe(false);
+    }
+    const noUrl = tempDir();
+    const argocd = await runCli(['init', '--repository', exampleRepository, '-i', 'docker', '--argocd', ''], { cwd: noUrl, env });
+    expect(argocd.code).toBe(2);
+    expect(argocd.stderr).toContain('--argocd needs the URL of the git repository Argo CD reads the tree from');
+    expect(existsSync(join(noUrl, 'capi.config.ts'))).toBe(false);
+  });
+
   it('pins a version asked for, and works on a folder it creates', async () => {
     const cwd = tempDir();
     const r = await runCli(['init', 'fleet', '--repository', exampleRepository, '--core', 'cluster-api:v1.12.4', '-i', 'docker:v1.12.4', '--cert-manager', 'v1.18.2', '--argocd', 'https://git.example.com/fleet.git'], { cwd, env });

@@ -156,9 +156,10 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
   });
 
   it('applies manager flags, deployment settings and JSON patches (last) to provider objects', async () => {
+    // ClusterTopology on: with a --feature-gates flag that leaves it out, CAPD refuses the fixture's DockerClusterTemplate.
     const dir = fixtureProject({
       infra: `{ name: 'docker', version: '^1.12', url: './repo',
-        manager: { verbosity: 4, featureGates: { B: false, A: true }, syncPeriod: '10m', additionalArgs: { '--leader-elect': 'false' } },
+        manager: { verbosity: 4, featureGates: { B: false, A: true, ClusterTopology: true }, syncPeriod: '10m', additionalArgs: { '--leader-elect': 'false' } },
         deployment: { replicas: 2, nodeSelector: { role: 'infra' }, containers: [{ name: 'manager', env: [{ name: 'X', value: '1' }], resources: { limits: { cpu: '1' } } }] },
         patches: [{ target: { kind: 'Deployment', name: 'capd-controller-manager' }, patch: [{ op: 'add', path: '/metadata/annotations', value: { team: 'platform' } }] }] }`,
     });
@@ -168,7 +169,7 @@ describe('capiform render: the tree', { timeout: 240_000 }, () => {
     expect(c).toMatch(/- '?--leader-elect=false'?\n/);
     expect(c).toMatch(/- '?--sync-period=10m'?\n/);
     expect(c).toMatch(/- '?--v=4'?\n/);
-    expect(c).toMatch(/- '?--feature-gates=A=true,B=false'?\n/);
+    expect(c).toMatch(/- '?--feature-gates=A=true,B=false,ClusterTopology=true'?\n/);
     expect(c).toContain('replicas: 2');
     expect(c).toContain('role: infra');
     expect(c).toContain('team: platform');

@@ -20,3 +20,4 @@ export {
 } from './kubernetes-version.js';
 export { immutableTemplateOf, immutableTemplates, type ImmutableTemplate } from './immutable-templates.js';
 export { namespaceNameProblem, objectNameProblem } from './object-names.js';
+export { featureGatesArg, parseFeatureGates, parseGoBool } from './feature-gates.js';

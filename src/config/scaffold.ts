@@ -15,6 +15,8 @@ export interface ScaffoldProvider {
   url: string | undefined;
   /** Variables the provider's components need and do not default. */
   requiredVariables: readonly string[];
+  /** `manager.featureGates` to set (a gate the release hard-codes, turned on for an example cluster). */
+  featureGates?: Record<string, boolean>;
 }
 
 export interface ScaffoldCluster {
@@ -35,6 +37,8 @@ export interface Scaffold {
   certManager: { newest: string; url: string | undefined } | undefined;
   clusters: readonly ScaffoldCluster[];
   argocdRepoURL: string | undefined;
+  /** Global variables to set, each with the reason written above it (the feature gates the example clusters need). */
+  variables?: readonly { name: string; value: string; comment: string }[];
 }
 
 /** Variables `render` sets from a cluster's own fields, so a template's need for them is met without a value. */
@@ -91,9 +95,17 @@ export function configSource(s: Scaffold): string {
   const lists: Record<ScaffoldProvider['kind'], ScaffoldProvider[]> = { core: [], bootstrap: [], controlPlane: [], infrastructure: [] };
   for (const p of s.providers) lists[p.kind].push(p);
   const withVars = (p: ScaffoldProvider, indent: string): string[] => {
-    if (p.requiredVariables.length === 0) return [`${indent}${providerEntry(p)},`];
+    const gates = Object.keys(p.featureGates ?? {}).sort();
+    if (p.requiredVariables.length === 0 && gates.length === 0) return [`${indent}${providerEntry(p)},`];
     const entry = providerEntry(p);
-    return [`${indent}${entry.slice(0, -2)},`, `${indent}  variables: {`, ...variableLines(p.requiredVariables, `${indent}    `), `${indent}  },`, `${indent}},`];
+    const out = [`${indent}${entry.slice(0, -2)},`];
+    if (p.requiredVariables.length > 0) out.push(`${indent}  variables: {`, ...variableLines(p.requiredVariables, `${indent}    `), `${indent}  },`);
+    if (gates.length > 0) {
+      out.push(`${indent}  // The release hard-codes these feature gates; the example clusters need them on.`);
+      out.push(`${indent}  manager: { featureGates: { ${gates.map((g) => `${key(g)}: ${String(p.featureGates![g])}`).join(', ')} } },`);
+    }
+    out.push(`${indent}},`);
+    return out;
   };
   const core = lists.core[0];
   if (core) l.push(...withVars(core, '    ').map((x, i) => (i === 0 ? x.replace(/^ {4}/, '    core: ') : x)));
@@ -107,6 +119,12 @@ export function configSource(s: Scaffold): string {
   if (s.certManager) {
     l.push("  // cert-manager, installed first as clusterctl installs it; `capiform lock --upgrade cert-manager` moves it in its range.");
     l.push(`  certManager: { version: ${str(patchRange(s.certManager.newest))}${s.certManager.url !== undefined ? `, url: ${str(s.certManager.url)}` : ''} },`);
+  }
+  if (s.variables && s.variables.length > 0) {
+    l.push('  // Variables every provider (and template) reads, as clusterctl reads them from the environment.');
+    l.push('  variables: {');
+    for (const v of s.variables) l.push(`    // ${v.comment}.`, `    ${key(v.name)}: ${str(v.value)},`);
+    l.push('  },');
   }
   if (hasCredential(s)) {
     l.push("  // Credentials never reach git in plain text: objects that would hold one are left out of the tree (provision them", "  // with external-secrets or SOPS).", "  secrets: { policy: 'omit' },");

@@ -57,7 +57,8 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
 
 /**
  * The cluster and ClusterClass files `render` checks before writing: those whose bytes differ from the tree on disk
- * (an unchanged file was checked when it was written), or all of them when a provider's files changed (new CRDs).
+ * (an unchanged file was checked when it was written), or all of them when a provider's files changed (new CRDs,
+ * other feature gates).
  */
 function renderedObjectsToCheck(dir: string, files: readonly TreeFile[]): TreeFile[] {
   const same = (f: TreeFile): boolean => {
@@ -69,7 +70,18 @@ function renderedObjectsToCheck(dir: string, files: readonly TreeFile[]): TreeFi
   };
   const rendered = files.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path));
   const providersChanged = files.some((f) => f.content !== '' && f.path.startsWith('providers/') && !same(f));
-  return providersChanged ? rendered : rendered.filter((f) => !same(f));
+  if (!providersChanged) return rendered.filter((f) => !same(f));
+  // New CRDs or feature gates judge the files the tree cache kept too (their content is not in memory): read from disk.
+  const kept = files
+    .filter((f) => f.content === '' && /^(clusters|clusterclasses)\/.*\.ya?ml$/.test(f.path))
+    .map((f) => ({ ...f, content: existsSync(join(dir, f.path)) ? readFileSync(join(dir, f.path), 'utf8') : '' }))
+    .filter((f) => f.content !== '');
+  return [...rendered, ...kept];
+}
+
+/** Each provider's config entry by label, for the fix of a feature-gate finding. */
+function providerConfigPaths(config: ResolvedConfig): Record<string, string> {
+  return Object.fromEntries(config.providers.map((p) => [p.label, p.configPath]));
 }
 
 /** The tree paths (relative to `prefix`) a run writes or compares: those its shard owns, or all. */
@@ -230,7 +242,7 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
-    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck);
+    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck, providerConfigPaths(opts.config));
   }
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
   saveTreeCache(rendered.cache, scope);
@@ -255,7 +267,7 @@ async function validateFleet(dir: string, runs: readonly FleetRun[]): Promise<vo
   const trees = runs.map((r) => {
     const prefix = `${r.config.tree!}/`;
     const own = r.files.map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
-    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target! };
+    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target!, providerConfigPaths: providerConfigPaths(r.config) };
   });
   if (trees.every((t) => t.toCheck.length === 0)) return;
   (await import('./validate/index.js')).validateRenderedTrees(trees);

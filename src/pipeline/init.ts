@@ -25,8 +25,10 @@ import {
   type ScaffoldCluster,
   type ScaffoldProvider,
 } from '../config/index.js';
-import { listVariables } from '../envsubst/index.js';
+import { parseKubernetesVersion, parseFeatureGates, versionTag } from '../capi/index.js';
+import { listVariables, substitute } from '../envsubst/index.js';
 import { CapiformError, ResolutionError, UsageError } from '../errors.js';
+import { gateRequirements, readManifest, type SourceObject } from '../validate/index.js';
 import {
   certManagerLabel,
   certManagerRepository,
@@ -63,9 +65,24 @@ export interface InitRequest {
   repositories?: RepositoryFactory;
 }
 
+/** A feature gate an example cluster's flavor needs, and how the config turns it on. */
+export interface InitGate {
+  gate: string;
+  /** The providers whose managers serve the webhooks that need it, by label. */
+  providers: string[];
+  /** The global variable set to `'true'` (the releases read the gate from it); undefined: `manager.featureGates` instead. */
+  variable: string | undefined;
+  /** The example clusters (and their flavor files) that need it, with the kinds that do. */
+  because: string;
+}
+
 export interface InitResult {
   /** Files written, relative to `dir`, in the order written. */
   written: string[];
+  /** Feature gates the config turns on for the example clusters' flavors. */
+  gates: InitGate[];
+  /** `--kubernetes-version` as written into the config, when init had to add the `v`. */
+  kubernetesVersion?: { given: string; written: string };
   /** `environment`: credentials the config reads from the environment when rendering. */
   providers: { label: string; newest: string; range: string; environment: string[] }[];
   certManager: { newest: string; range: string } | undefined;
@@ -163,8 +180,124 @@ function requested(req: InitRequest, p: ResolvedProvider): InitProvider | undefi
   return list.find((x) => x.name === p.name);
 }
 
+/**
+ * `--kubernetes-version` as the example clusters need it, checked before anything is read or written. clusterctl
+ * takes any `version.ParseSemantic` version (the `v` is optional there), but CAPI's webhooks want `vX.Y.Z`
+ * (`version.KubeSemver`): a version without the `v` gets one; anything else (`1.33`, no patch release) is refused.
+ */
+export function exampleKubernetesVersion(given: string): string {
+  const v = parseKubernetesVersion(given.trim());
+  if (v === null) {
+    const minor = /^v?(\d+)\.(\d+)$/.exec(given.trim());
+    throw new UsageError(`--kubernetes-version ${JSON.stringify(given)} is not a Kubernetes release version (vMAJOR.MINOR.PATCH): clusterctl refuses it ("invalid KubernetesVersion. Please use a semantic version number")`, {
+      where: '--kubernetes-version',
+      hint: minor ? `name a patch release of ${minor[1]}.${minor[2]}, e.g. --kubernetes-version v${minor[1]}.${minor[2]}.0` : 'e.g. --kubernetes-version v1.33.1',
+    });
+  }
+  return versionTag(v);
+}
+
+/** A value for every variable of a template, so its objects can be read for the kinds and fields they use. */
+function placeholders(text: string): Record<string, string> {
+  return Object.fromEntries(listVariables(text).map((v) => [v.name, v.default ?? 'placeholder']));
+}
+
+function objectsOf(text: string, file: string): SourceObject[] {
+  try {
+    return readManifest(substitute(text, placeholders(text)), file).objects;
+  } catch (err) {
+    // A template that only parses with real values: its gates are left to `validate` after render.
+    if (err instanceof CapiformError) return [];
+    throw err;
+  }
+}
+
+/**
+ * The gates the objects of a flavor (and of the ClusterClasses its topology Clusters name, from the same release)
+ * need in some provider's manager, by that provider's label.
+ */
+async function gatesNeeded(repo: ProviderRepository, version: string, file: string, template: string): Promise<{ label: string; gate: string; kind: string; off: boolean }[]> {
+  const objects = objectsOf(template, file);
+  const classes = new Set<string>();
+  for (const o of objects) {
+    const topology = o.object.kind === 'Cluster' && typeof o.object.spec === 'object' && o.object.spec !== null ? (o.object.spec as Record<string, unknown>).topology : undefined;
+    if (typeof topology !== 'object' || topology === null) continue;
+    const t = topology as Record<string, unknown>;
+    const ref = typeof t.classRef === 'object' && t.classRef !== null ? (t.classRef as Record<string, unknown>).name : t.class;
+    if (typeof ref === 'string' && !objects.some((x) => x.object.kind === 'ClusterClass' && (x.object.metadata as Record<string, unknown> | undefined)?.name === ref)) classes.add(ref);
+  }
+  for (const name of [...classes].sort()) {
+    const classFile = `clusterclass-${name}.yaml`;
+    const text = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) ? await textOrNull(repo, version, classFile) : null;
+    if (text !== null) objects.push(...objectsOf(text, classFile));
+  }
+  return gateRequirements(objects).map((n) => ({ label: n.rule.provider, gate: n.rule.gate, kind: String(n.object.object.kind), off: n.rule.default === false }));
+}
+
+async function textOrNull(repo: ProviderRepository, version: string, file: string): Promise<string | null> {
+  try {
+    return await text(repo, version, file);
+  } catch (err) {
+    if (err instanceof CapiformError) return null;
+    throw err;
+  }
+}
+
+/**
+ * How the config turns on the gates the example clusters need: the global variable the releases read the gate from
+ * (`CLUSTER_TOPOLOGY: 'true'`, as clusterctl users export it), or `manager.featureGates` on a provider whose release
+ * hard-codes the gate or does not name it. Providers init does not install are left alone.
+ */
+function gateSettings(
+  needs: readonly { label: string; gate: string; cluster: string; kind: string; off: boolean }[],
+  releaseGates: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  providers: ScaffoldProvider[],
+  resolved: readonly ResolvedProvider[],
+  result: InitResult,
+): Pick<Scaffold, 'variables'> {
+  const variables: { name: string; value: string; comment: string }[] = [];
+  const byGate = new Map<string, { providers: Set<string>; because: Map<string, Set<string>> }>();
+  for (const n of needs) {
+    const written = releaseGates.get(n.label)?.get(n.gate);
+    // Not installed; or on: the release sets it (`${VAR:=true}` and hard-coded values are judged below), or does not
+    // name a gate whose Go default is on or that it may not know (a gate the manager does not know stops it).
+    if (!releaseGates.has(n.label) || written === 'true' || /^\$\{[^}]*:?=true\}$/.test(written ?? '') || (written === undefined && !n.off)) continue;
+    const g = byGate.get(n.gate) ?? { providers: new Set(), because: new Map() };
+    g.providers.add(n.label);
+    g.because.set(n.cluster, (g.because.get(n.cluster) ?? new Set()).add(n.kind));
+    byGate.set(n.gate, g);
+  }
+  for (const [gate, g] of [...byGate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const labels = [...g.providers].sort();
+    const because = [...g.because].map(([c, kinds]) => `${c}: ${[...kinds].sort().join(', ')}`).join('; ');
+    const fromVariable = new Map<string, string>();
+    for (const label of labels) {
+      const written = releaseGates.get(label)!.get(gate);
+      const variable = written === undefined ? undefined : /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[=-][^}]*)?\}$/.exec(written)?.[1];
+      if (variable !== undefined) fromVariable.set(label, variable);
+      else {
+        // The release hard-codes the gate (or does not name it): only the manager's flags can turn it on.
+        const i = resolved.findIndex((p) => p.label === label);
+        const sp = i >= 0 ? providers[i] : undefined;
+        if (sp) sp.featureGates = { ...sp.featureGates, [gate]: true };
+      }
+    }
+    const names = [...new Set(fromVariable.values())].sort();
+    for (const name of names) {
+      const readers = labels.filter((l) => fromVariable.get(l) === name);
+      variables.push({ name, value: 'true', comment: `the ${gate} feature gate of ${readers.join(', ')}: needed by ${because}` });
+    }
+    result.gates.push({ gate, providers: labels, variable: names.length === 1 ? names[0] : undefined, because });
+  }
+  return variables.length > 0 ? { variables } : {};
+}
+
 export async function initProject(req: InitRequest): Promise<InitResult> {
   const dir = resolvePath(req.dir);
+  const kubernetesVersion = exampleKubernetesVersion(req.kubernetesVersion);
+  if (req.argocdRepoURL !== undefined && req.argocdRepoURL.trim() === '') {
+    throw new UsageError('--argocd needs the URL of the git repository Argo CD reads the tree from', { where: '--argocd', hint: 'e.g. --argocd https://github.com/example/fleet.git, or leave --argocd out' });
+  }
   checkNothingToOverwrite(dir, req.force);
   const config = await provisionalConfig(req);
   const factory = req.repositories ?? repositoryFactory({ env: req.env, offline: req.offline ?? false });
@@ -172,7 +305,11 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
 
   const providers: ScaffoldProvider[] = [];
   const clusters: ScaffoldCluster[] = [];
-  const result: InitResult = { written: [], providers: [], certManager: undefined, clusters: [] };
+  const result: InitResult = { written: [], gates: [], providers: [], certManager: undefined, clusters: [] };
+  if (kubernetesVersion !== req.kubernetesVersion) result.kubernetesVersion = { given: req.kubernetesVersion, written: kubernetesVersion };
+  /** Each provider's `--feature-gates` as its release writes it (`ClusterTopology` → `${CLUSTER_TOPOLOGY:=false}`), by label. */
+  const releaseGates = new Map<string, Map<string, string>>();
+  const needs: { label: string; gate: string; cluster: string; kind: string; off: boolean }[] = [];
   for (const p of config.providers) {
     const { repo } = await providerRepository(p, dir, factory);
     const newest = newestOf(await repo.listVersions(), requested(req, p)?.version ?? '', p.label, repo.url);
@@ -181,6 +318,8 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
       throw new ResolutionError(`${p.label} ${newest} has no ${repo.componentsFile}`, { where: repo.fileLocation(newest, repo.componentsFile) });
     }
     const requiredVariables = required(components);
+    const flag = /--feature-gates=([^\s'"]*)/.exec(components);
+    releaseGates.set(p.label, new Map(flag ? parseFeatureGates(flag[1]!) : []));
     providers.push({ kind: kindOf[p.type]!, name: p.name, newest, url, requiredVariables });
     result.providers.push({ label: p.label, newest, range: patchRange(newest), environment: requiredVariables.filter(looksLikeCredential) });
     if (p.type !== 'InfrastructureProvider') continue;
@@ -194,10 +333,11 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
       namespace: 'default',
       infrastructure: p.name,
       flavor,
-      kubernetesVersion: req.kubernetesVersion,
+      kubernetesVersion,
       source: `${p.label} ${newest} ${file}`,
       requiredVariables: required(template, clusterOwnVariables),
     };
+    for (const n of await gatesNeeded(repo, newest, file, template)) needs.push({ ...n, cluster: `${cluster.name} (${file})` });
     clusters.push(cluster);
     result.clusters.push({
       name: cluster.name,
@@ -238,7 +378,7 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
     result.certManager = { newest, range: patchRange(newest) };
   }
 
-  const scaffold: Scaffold = { providers, certManager, clusters, argocdRepoURL: req.argocdRepoURL };
+  const scaffold: Scaffold = { providers, certManager, clusters, argocdRepoURL: req.argocdRepoURL, ...gateSettings(needs, releaseGates, providers, config.providers, result) };
   const gitignorePath = join(dir, '.gitignore');
   const files: [string, string][] = [
     [configName, configSource(scaffold)],

@@ -16,6 +16,7 @@ export { kubernetesModelsSchemas, type BuiltInSchemas, type PackageFileReader } 
 export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
+export { featureGateFindings, featureGateFindingsByTree, gateRequirements, gateRules, managerGatesOf, type GateRule, type ManagerGates, type ProviderConfigPaths } from './admission/feature-gates.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
 export { checkUpdates, updateRules, type UpdatePair, type UpdateRule } from './admission/index.js';
 

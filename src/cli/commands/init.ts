@@ -93,6 +93,11 @@ export function registerInit(program: Command, io: CliIO): void {
         io.stdout(`  cluster ${cl.name}: ${cl.infrastructure}${cl.flavor ? `, flavor ${cl.flavor}` : ''}\n`);
         if (cl.missing.length > 0) io.stdout(`    ${c.yellow('set before rendering:')} ${cl.missing.join(', ')} in ${cl.configPath} of capi.config.ts\n`);
       }
+      for (const g of res.gates) {
+        const how = g.variable !== undefined ? `sets variables.${g.variable}: 'true'` : `sets manager.featureGates.${g.gate}: true`;
+        io.stdout(`  ${how}: feature gate ${g.gate} of ${g.providers.join(', ')}, which the example needs (${g.because})\n`);
+      }
+      if (res.kubernetesVersion) io.stdout(`  --kubernetes-version ${res.kubernetesVersion.given} written as ${res.kubernetesVersion.written} (CAPI's webhooks want the v)\n`);
       io.stdout(`${c.bold('next:')}\n${next.map((l) => `  ${l}\n`).join('')}`);
     });
 }

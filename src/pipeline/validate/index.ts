@@ -8,10 +8,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { manifestLabel } from '../../capi/index.js';
 import { InputError } from '../../errors.js';
+import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { checkConfinedFile, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
@@ -26,6 +27,15 @@ export interface ValidateRequest {
   schemas: readonly string[];
   /** The project's root (the config's folder): its rendered `providers/` declare the CRDs. */
   projectDir?: string;
+  /** Each provider's config entry by label (`cluster-api` → `providers.core`), per tree (`''`, `targets/<name>/`): named in fixes. */
+  providerConfigPaths?: Readonly<Record<string, ProviderConfigPaths>>;
+}
+
+/** `providerConfigPaths` of a loaded config: its own providers, or each management cluster's under `targets/<name>/`. */
+export function providerConfigPathsOf(config: ResolvedConfig): Record<string, ProviderConfigPaths> {
+  const of = (c: ResolvedConfig): ProviderConfigPaths => Object.fromEntries(c.providers.map((p) => [p.label, p.configPath]));
+  if (!config.targets) return { '': of(config) };
+  return Object.fromEntries(config.targets.map((t) => [`${t.tree!}/`, of(t)]));
 }
 
 /** The rendered folders whose objects are applied to a management cluster (Argo CD's own glue is not). */
@@ -49,7 +59,10 @@ export function validateProject(req: ValidateRequest): ValidationReport {
     openApiDocuments: [...inputs.openApiDocuments, ...schemaFiles.openApiDocuments],
     builtIn: builtInSchemas(),
   });
-  return expanded.findings.length === 0 ? report : reportOf([...report.findings, ...expanded.findings], report.objects, report.checked, report.unchecked);
+  // The managers' feature gates decide what their webhooks accept: the tree's own provider Deployments, or the project's.
+  const gates = featureGateFindingsByTree([...inputs.objects, ...expanded.objects], [...inputs.objects, ...projectCrds.objects], (tree) => req.providerConfigPaths?.[tree] ?? {});
+  const more = [...expanded.findings, ...gates];
+  return more.length === 0 ? report : reportOf([...report.findings, ...more], report.objects, report.checked, report.unchecked);
 }
 
 /** A file of the committed tree, which a pull request may have replaced by a link out of the project. */
@@ -153,8 +166,9 @@ export function validateRendered(
   dir: string,
   files: ReadonlyArray<{ path: string; content: string }>,
   toCheck: ReadonlyArray<{ path: string; content: string }> = files,
+  providerConfigPaths: ProviderConfigPaths = {},
 ): void {
-  throwIfInvalid(renderedErrors({ dir, files, toCheck }));
+  throwIfInvalid(renderedErrors({ dir, files, toCheck, providerConfigPaths }));
 }
 
 /** One management cluster's rendered tree (a fleet's `targets/<name>/`, or the single form's project root). */
@@ -168,6 +182,8 @@ export interface RenderedTree {
   prefix?: string;
   /** A fleet: the management cluster the tree belongs to. */
   target?: string;
+  /** Each provider's config entry by label, named in the fix of a feature-gate finding. */
+  providerConfigPaths?: ProviderConfigPaths;
 }
 
 /**
@@ -191,18 +207,36 @@ function renderedErrors(tree: RenderedTree): Finding[] {
   // Only the CRDs of the groups the objects use, and only their documents are parsed (cert-manager's are not).
   const groups = new Set(objects.map((o) => (typeof o.object.apiVersion === 'string' ? o.object.apiVersion.replace(/\/?[^/]*$/, '') : '')));
   const wanted = (doc: string): boolean => /^kind: CustomResourceDefinition\s*$/m.test(doc) && [...groups].some((g) => g !== '' && doc.includes(`group: ${g}\n`));
-  const schemaObjects = files
+  const providerTexts = files
     .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
-    .flatMap((f) => {
-      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '';
-      if (!text.includes('CustomResourceDefinition')) return [];
-      return splitDocuments(text, prefix + f.path)
-        .map((c) => text.slice(c.start, c.end))
-        .filter(wanted)
-        .flatMap((doc) => readManifest(doc, prefix + f.path).objects.filter((o) => isCrd(o.object)));
-    });
+    .map((f) => ({ file: prefix + f.path, text: f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '' }));
+  const schemaObjects: SourceObject[] = [];
+  const deployments: SourceObject[] = [];
+  for (const f of providerTexts) {
+    const crds = f.text.includes('CustomResourceDefinition');
+    const managers = f.text.includes('kind: Deployment');
+    if (!crds && !managers) continue;
+    for (const c of splitDocuments(f.text, f.file)) {
+      const doc = f.text.slice(c.start, c.end);
+      if (crds && wanted(doc)) schemaObjects.push(...readManifest(doc, f.file).objects.filter((o) => isCrd(o.object)));
+      // The managers' Deployments, for their feature gates, located at their line in the file.
+      else if (managers && /^kind: Deployment\s*$/m.test(doc)) {
+        const before = lineOf(f.text, c.start) - 1;
+        deployments.push(...readManifest(doc, f.file).objects.map((o) => ({ ...o, line: o.line + before })));
+      }
+    }
+  }
+  const managers = managerGatesOf(deployments);
   const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
-  return report.findings.filter((f) => f.severity === 'error');
+  const gates = featureGateFindings(objects, managers, tree.providerConfigPaths ?? {});
+  return [...report.findings, ...gates].filter((f) => f.severity === 'error');
+}
+
+/** 1-based line of `offset` in `text`. */
+function lineOf(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function throwIfInvalid(errors: readonly Finding[], of = ''): void {

@@ -4,6 +4,7 @@
  * RFC 6902 `patches` last.
  */
 import jsonpatch from 'fast-json-patch';
+import { parseFeatureGates as parseGates } from '../../capi/index.js';
 import { BoundExceededError, InputError } from '../../errors.js';
 import { workBoundEnv, workBounds } from '../../go/index.js';
 import type { ResolvedProvider } from '../../config/index.js';
@@ -35,18 +36,6 @@ export function managerFlags(m: NonNullable<ResolvedProvider['manager']>): [stri
   if (m.verbosity !== undefined) flags.push(['--v', String(m.verbosity)]);
   for (const k of Object.keys(m.additionalArgs ?? {}).sort()) flags.push([k, m.additionalArgs![k]!]);
   return flags;
-}
-
-/** `A=true,B=false` → [['A', 'true'], ['B', 'false']], in the release's order. */
-function parseGates(value: string): [string, string][] {
-  return value
-    .split(',')
-    .map((g) => g.trim())
-    .filter((g) => g !== '')
-    .map((g) => {
-      const i = g.indexOf('=');
-      return i < 0 ? [g, 'true'] : [g.slice(0, i).trim(), g.slice(i + 1).trim()];
-    });
 }
 
 /**
