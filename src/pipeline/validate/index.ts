@@ -139,7 +139,7 @@ const maxListedFindings = 20;
 
 /**
  * `render` checks what it is about to write: the ClusterClasses and clusters it rendered again, against the CRDs of
- * the tree's provider components (schema, unknown fields, CEL rules and the autoscaler lint). `toCheck` are the
+ * the tree's provider components (schema, unknown fields, CEL rules, the autoscaler lint and dangling references). `toCheck` are the
  * files that changed (see the render composition); what is already on disk was checked when it was written.
  * Invalid objects stop the render before anything is written (exit 2).
  */
@@ -195,7 +195,15 @@ function renderedErrors(tree: RenderedTree): Finding[] {
         .filter(wanted)
         .flatMap((doc) => readManifest(doc, prefix + f.path).objects.filter((o) => isCrd(o.object)));
     });
-  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  // References may point into files this run did not change (a cluster's ClusterClass): those are targets only.
+  const checked = new Set(changed.map((f) => f.path));
+  const referenceTargets = files
+    .filter((f) => !checked.has(f.path) && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTextFile(join(dir, f.path), MAX_MANIFEST_SIZE, 'manifest', prefix + f.path) : '';
+      return readManifest(text, prefix + f.path).objects;
+    });
+  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas(), referenceTargets }, undefined, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
   return report.findings.filter((f) => f.severity === 'error');
 }
 
