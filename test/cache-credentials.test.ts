@@ -40,8 +40,8 @@ describe.skipIf(!shared.present)(`credential canary${shared.skipped}`, { timeout
     const [project, cache, tmp] = ['project', 'cache', 'tmp'].map((d) => join(root, d)) as [string, string, string];
     for (const d of [project, cache, tmp]) mkdirSync(d);
     const password = `canary-password-${process.pid}-7f3a`;
-    const server = `canary-server-${process.pid}-91c2`;
-    const canaries = [password, server, Buffer.from(password).toString('base64'), Buffer.from(server).toString('base64')];
+    const user = `canary-user-${process.pid}-91c2`;
+    const canaries = [password, user, Buffer.from(password).toString('base64'), Buffer.from(user).toString('base64')];
 
     writeFileSync(
       join(project, 'clusterctl.yaml'),
@@ -58,11 +58,11 @@ describe.skipIf(!shared.present)(`credential canary${shared.skipped}`, { timeout
     infrastructure: [{ name: 'vsphere', ${v('v1.16.1')} }],
   },
   certManager: { version: 'v1.19.4', url: '${corpus}' },
-  secrets: { policy: 'omit', variables: ['VSPHERE_SERVER'] },
+  secrets: { policy: 'omit', variables: ['VSPHERE_USERNAME'] },
   variables: {
-    VSPHERE_USERNAME: 'capv@vsphere.local',
+    VSPHERE_USERNAME: '${user}',
     VSPHERE_PASSWORD: { env: 'VSPHERE_PASSWORD' },
-    VSPHERE_SERVER: '${server}',
+    VSPHERE_SERVER: 'vcenter.example',
   },
   clusters: [
     {
@@ -70,7 +70,7 @@ describe.skipIf(!shared.present)(`credential canary${shared.skipped}`, { timeout
       controlPlaneMachineCount: 1, workerMachineCount: 1,
       variables: {
         CONTROL_PLANE_ENDPOINT_IP: '10.0.0.10', CPI_IMAGE_K8S_VERSION: 'v1.33.0', VSPHERE_DATACENTER: 'dc', VSPHERE_DATASTORE: 'ds',
-        VSPHERE_FOLDER: 'f', VSPHERE_NETWORK: 'n', VSPHERE_RESOURCE_POOL: 'rp', VSPHERE_STORAGE_POLICY: '', VSPHERE_TEMPLATE: 't',
+        VSPHERE_FOLDER: 'f', VSPHERE_NETWORK: 'n', VSPHERE_RESOURCE_POOL: 'rp', VSPHERE_STORAGE_POLICY: 'sp', VSPHERE_TEMPLATE: 't',
         VSPHERE_TLS_THUMBPRINT: 'AA:BB', VSPHERE_SSH_AUTHORIZED_KEY: 'ssh-ed25519 AAAA',
       },
     },
@@ -99,7 +99,7 @@ describe.skipIf(!shared.present)(`credential canary${shared.skipped}`, { timeout
       expect(rendered.stderr).toContain('objects left out because they would hold credentials');
       expect(rendered.code).toBe(0);
       expect(rendered.stdout + rendered.stderr).not.toContain(password);
-      expect(rendered.stdout + rendered.stderr).not.toContain(server);
+      expect(rendered.stdout + rendered.stderr).not.toContain(user);
     }
     expect(run('render', '--check', '--frozen')).toMatchObject({ code: 0, stdout: 'tree is up to date\n' });
     // A render with no credential value in it is still memoised.

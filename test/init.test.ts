@@ -36,7 +36,7 @@ describe.skipIf(!corpus.present)(`capiform init against the corpus, then lock, r
     const lock = await runCli(['lock'], { cwd: dir, env });
     // CAPD v1.13.5 breaks the provider contract (its DevMachinePool CRDs label v1beta1, which they do not serve):
     // the lock reports it and is written all the same (`contractLint` defaults to "warn").
-    expect(lock.stderr).toContain('provider contract: 2 errors, 1 warning in 1 provider');
+    expect(lock.stderr).toContain('provider contract: infrastructure-docker v1.13.5: 2 errors (crd.contract-label ×2); locked anyway');
     expect(lock.code).toBe(0);
     expect(lock.stdout).toContain('cert-manager v1.19.4');
     expect((await runCli(['render'], { cwd: dir, env })).code).toBe(0);

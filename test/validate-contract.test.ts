@@ -117,6 +117,14 @@ describe('provider-contract rules', () => {
     expect(lintProviderRelease({ ...release({}), files }).map((f) => `${f.severity} ${f.rule}`)).toEqual(['warning repo.components-name']);
   });
 
+  it("repo.components-name: the file clusterctl's catalog names for the provider is the right one (CAPD's -development)", () => {
+    const docker = { ...release({}), label: 'infrastructure-docker' };
+    const renamed = (name: string) => docker.files.map((f) => (f.name === 'infrastructure-components.yaml' ? { ...f, name } : f));
+    const rules = (name: string) => lintProviderRelease({ ...docker, files: renamed(name) }).map((f) => `${f.severity} ${f.rule}`).filter((r) => r.endsWith('components-name'));
+    expect(rules('infrastructure-components-development.yaml')).toEqual([]);
+    expect(rules('infrastructure-components-dev.yaml')).toEqual(['warning repo.components-name']);
+  });
+
   it('repo.template-name: a ClusterClass or Cluster in a file named otherwise', () => {
     expect(lint({ 'my-class.yaml': 'apiVersion: cluster.x-k8s.io/v1beta2\nkind: ClusterClass\nmetadata:\n  name: c\n' })).toEqual([
       'error repo.template-name: "my-class.yaml" holds a ClusterClass but is not named clusterclass-<name>.yaml',
@@ -209,8 +217,8 @@ const corpus = sharedDir('corpus');
 /**
  * What real releases violate, by rule (counts of findings). CAPA's identity CRDs label contract versions they no
  * longer serve (v1alpha3/v1alpha4) and ROSACluster has no template; CAPA and CAPZ ship ClusterClasses as
- * `cluster-template-*-clusterclass.yaml` and CAPA's templates use classes the release does not ship; CAPD names its
- * components `infrastructure-components-development.yaml` and v1.13's DevMachinePool labels v1beta1 it does not serve;
+ * `cluster-template-*-clusterclass.yaml` and CAPA's templates use classes the release does not ship; CAPD's v1.13
+ * DevMachinePool labels v1beta1 it does not serve;
  * metal3 uses unprefixed variables; ipam-metal3 ships no aggregated ClusterRole for ipam.metal3.io; cert-manager is
  * no CAPI provider (no metadata.yaml).
  */
@@ -233,10 +241,11 @@ const corpusFindings: Record<string, Record<string, number>> = {
   'infrastructure-aws/v2.11.1': { 'components.variables-prefixed': 6, 'crd.contract-label': 69, 'crd.template-pair': 1, 'repo.template-name': 4, 'template.topology-class': 2 },
   'infrastructure-azure/v1.25.1': { 'repo.template-name': 4 },
   'infrastructure-azure/v1.26.0': { 'repo.template-name': 4 },
-  'infrastructure-docker/v1.10.10': { 'repo.components-name': 1 },
-  'infrastructure-docker/v1.11.11': { 'repo.components-name': 1 },
-  'infrastructure-docker/v1.12.11': { 'repo.components-name': 1 },
-  'infrastructure-docker/v1.13.5': { 'crd.contract-label': 2, 'repo.components-name': 1 },
+  // CAPD's `infrastructure-components-development.yaml` is the file clusterctl's catalog names: no finding.
+  'infrastructure-docker/v1.10.10': {},
+  'infrastructure-docker/v1.11.11': {},
+  'infrastructure-docker/v1.12.11': {},
+  'infrastructure-docker/v1.13.5': { 'crd.contract-label': 2 },
   'infrastructure-metal3/v1.12.7': { 'components.variables-prefixed': 2 },
   'infrastructure-metal3/v1.13.2': { 'components.variables-prefixed': 1 },
   'infrastructure-vsphere/v1.15.3': {},

@@ -12,9 +12,18 @@ const credentialPatterns = [/PASSWORD/, /PASSWD/, /SECRET/, /TOKEN/, /CREDENTIAL
 /** Names that mention a credential but hold a setting about it (`KUBEADM_BOOTSTRAP_TOKEN_TTL`, `AWS_SSH_KEY_NAME`). */
 const settingSuffixes = /_(TTL|TIMEOUT|PERIOD|DURATION|NAME|ENABLED|LENGTH)$/;
 
+/**
+ * Names that match a credential pattern but hold something public: an SSH public key is written into machines'
+ * `authorized_keys` by design (`AZURE_SSH_PUBLIC_KEY_B64`, `VSPHERE_SSH_AUTHORIZED_KEY`), and a private network's
+ * address or subnet (`AZURE_INTERNAL_LB_PRIVATE_IP`, `PRIVATE_SUBNET_ID`) is no secret. Treating them as
+ * credentials would leave whole machine templates and control planes out of the tree.
+ */
+const publicValues = [/PUBLIC_KEY/, /AUTHORIZED_KEY/, /SSH_PUB(_|$)/, /PRIVATE_(IP|IPS|SUBNET|SUBNETS|SUBNET_ID|SUBNET_IDS|DNS|ZONE|NETWORK|CIDR|ENDPOINT)($|_)/];
+
 export function looksLikeCredential(name: string): boolean {
   const upper = name.toUpperCase();
-  return !settingSuffixes.test(upper) && credentialPatterns.some((re) => re.test(upper));
+  if (settingSuffixes.test(upper) || publicValues.some((re) => re.test(upper))) return false;
+  return credentialPatterns.some((re) => re.test(upper));
 }
 
 export function isSecretVariable(name: string, config: Pick<ResolvedConfig, 'secrets'>): boolean {

@@ -37,7 +37,7 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
   const namespaces = workloadNamespaces(config.clusters, providerNamespaces(rendered));
   for (const ns of namespaces) addDir(files, namespaceDir(ns), [{ name: namespaceFile, content: withHeader(namespaceYaml(ns)) }]);
 
-  if (rendered.leaks.length > 0 && config.secrets.policy === 'fail') throw secretsError(rendered.leaks);
+  if (rendered.leaks.length > 0) throw secretsError(rendered.leaks, config.secrets.policy);
   if (rendered.problems.length > 0) throw aggregate(rendered.problems, config);
   mergeDuplicates(rendered);
 

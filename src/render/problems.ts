@@ -19,8 +19,12 @@ export interface Leak {
   where: string;
 }
 
-/** Every credential that would land in the tree in plain text, by variable, as one error. */
-export function secretsError(leaks: Leak[]): InputError {
+/**
+ * Every credential that would land in the tree in plain text, by variable, as one error. Under policy "omit" the
+ * leaks are the objects that are not Secrets: leaving one out would break what it belongs to, so the fix is to move
+ * the value into a Secret (or to say it is no credential).
+ */
+export function secretsError(leaks: Leak[], policy: 'fail' | 'omit' = 'fail'): InputError {
   const byVar = new Map<string, string[]>();
   for (const l of leaks) {
     const list = byVar.get(l.variable) ?? [];
@@ -29,6 +33,18 @@ export function secretsError(leaks: Leak[]): InputError {
     byVar.set(l.variable, list);
   }
   const lines = [...byVar].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, objs]) => `  ${v}:\n${objs.map((o) => `    - ${o}`).join('\n')}`);
+  if (policy === 'omit') {
+    return new InputError(
+      `credentials would be written in plain text into objects that are not Secrets (secrets.policy "omit" leaves out only Secrets):\n${lines.join('\n')}`,
+      {
+        hint:
+          'keep a credential in a Secret the object references (a KubeadmConfig files[].contentFrom.secret, an identity\'s secretRef, ' +
+          'a ClusterResourceSet resource of kind Secret) and provision that Secret with external-secrets or SOPS; ' +
+          'or list the variable under secrets.allowPlaintext if it is not a credential',
+      },
+      'E_SECRET_IN_OBJECT',
+    );
+  }
   return new InputError(`credentials would be written to the tree in plain text:\n${lines.join('\n')}`, {
     hint:
       'set secrets.policy to "omit" to leave these objects out (and provision them with external-secrets or SOPS), ' +

@@ -105,7 +105,12 @@ export function addDir(files: TreeFile[], dir: string, entries: { name: string; 
   return own;
 }
 
-/** Objects carrying credential markers: recorded as leaks (policy fail) or dropped (policy omit). */
+/** The one kind the `omit` policy may leave out: a core Secret, whose data external-secrets or SOPS provision. */
+function isSecretObject(o: KubeObject): boolean {
+  return o.kind === 'Secret' && o.apiVersion === 'v1';
+}
+
+/** Objects carrying credential markers: recorded as leaks (policy fail, or any object but a Secret) or dropped (policy omit). */
 export function screenSecrets(ctx: RenderContext, objects: KubeObject[], yaml: string, file: string, where: string): KubeObject[] | null {
   if (!yaml.includes('capiform-secret-')) return null;
   const keep: KubeObject[] = [];
@@ -115,7 +120,9 @@ export function screenSecrets(ctx: RenderContext, objects: KubeObject[], yaml: s
       keep.push(o);
       continue;
     }
-    if (ctx.config.secrets.policy === 'omit') ctx.omitted.push({ object: objectName(o), file, variables: names });
+    // Only a Secret can be provisioned by other means: leaving out a machine template or a control plane would
+    // break the cluster it belongs to, silently.
+    if (ctx.config.secrets.policy === 'omit' && isSecretObject(o)) ctx.omitted.push({ object: objectName(o), file, variables: names });
     else for (const v of names) ctx.leaks.push({ variable: v, object: objectName(o), file, where });
   }
   return keep;

@@ -129,8 +129,35 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
     url = known.url;
   }
   const kind = repositoryKindOf(url, p.repositoryType);
+  if (kind === 'local') unknownInLocalRepository(p, localPath(url, configDir));
   const full = kind === 'local' ? localRepositoryUrl(url, p.label, componentsFiles, configDir) : url;
   return { kind, url: full, componentsFile: kind === 'local' ? full.split(/[\\/]/).pop()! : componentsFile, source: sourceFor(kind, url, configDir) };
+}
+
+/**
+ * A repository root that holds providers of this type but not this one: a typo of the name, told as the catalog
+ * tells it (did-you-mean and the names the repository has), not as clusterctl's "rename the folder" of a path that
+ * was never meant to name it.
+ */
+function unknownInLocalRepository(p: ResolvedProvider, root: string): void {
+  if (/\.ya?ml$/.test(root) || existsSync(resolvePath(root, p.label))) return;
+  const prefix = p.label.slice(0, p.label.length - p.name.length);
+  // The core provider's label is its name alone: no type prefix tells its folders from the others'.
+  if (prefix === '') return;
+  let entries: string[];
+  try {
+    entries = readdirSync(root).filter((e) => e.startsWith(prefix) && e.length > prefix.length && statSync(resolvePath(root, e)).isDirectory());
+  } catch {
+    return;
+  }
+  // A version folder or the provider's own folder: the URL names the provider itself, clusterctl's checks apply.
+  if (entries.length === 0) return;
+  const names = entries.map((e) => e.slice(prefix.length)).sort();
+  const close = closestProviderNames(p.name, p.type, names.map((name) => ({ name, type: p.type, url: '' })));
+  throw new ConfigError(`unknown provider "${p.name}" of type ${p.type} in the repository ${p.url ?? root}`, {
+    where: `${p.configPath}.name`,
+    hint: `${close.length ? `did you mean ${close.map((n) => `"${n}"`).join(', ')}? ` : ''}the repository has ${names.join(', ')} (folders ${prefix}<name>/<version>/)`,
+  });
 }
 
 export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory): Promise<RepositoryRef> {

@@ -6,7 +6,7 @@
 import { componentsFileName, manifestLabel, providerTypes, type ProviderType } from '../capi/index.js';
 import { listVariables, substitute } from '../envsubst/index.js';
 import { parseTolerant } from '../go/index.js';
-import { parseMetadata } from '../resolve/index.js';
+import { builtinProviders, parseMetadata } from '../resolve/index.js';
 import { parseDocuments } from '../yaml/index.js';
 import { findingAt, isRecord, type Finding, type Severity, type SourceObject } from './findings.js';
 
@@ -133,10 +133,15 @@ function checkMetadata(c: Ctx): string | undefined {
   return match.contract;
 }
 
-/** `repo.components-name`: the components file is `<type>-components.yaml`. */
+/**
+ * `repo.components-name`: the components file is `<type>-components.yaml`, or the file clusterctl's provider catalog
+ * names for this provider (CAPD's `infrastructure-components-development.yaml`): that is the one clusterctl fetches.
+ */
 function componentsFileOf(c: Ctx, type: ProviderType | undefined): string | undefined {
   const expected = type ? componentsFileName(type) : undefined;
   if (expected && c.release.files.some((f) => f.name === expected)) return expected;
+  const catalogFile = builtinProviders.find((p) => p.type === type && manifestLabel(p.name, p.type) === c.release.label)?.url.split('/').pop();
+  if (catalogFile && c.release.files.some((f) => f.name === catalogFile)) return catalogFile;
   const any = c.release.files.map((f) => f.name).filter((n) => n.endsWith('-components.yaml') || /components.*\.yaml$/.test(n)).sort();
   const found = any[0];
   if (found !== undefined || expected) {

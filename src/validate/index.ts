@@ -6,6 +6,7 @@
 import { sortFindings as sortFindingsStable, type Finding, type SourceObject } from './findings.js';
 import { validateObjects } from './objects.js';
 import { lintCapiObjects } from './capi-lints.js';
+import { referenceFindings } from './admission/references.js';
 import { isCrd, SchemaCatalog } from './schemas.js';
 import type { BuiltInSchemas } from './builtin-schemas.js';
 
@@ -15,6 +16,7 @@ export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
 export { kubernetesModelsSchemas, type BuiltInSchemas, type PackageFileReader } from './builtin-schemas.js';
 export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
+export { referenceFindings, type ReferenceOptions } from './admission/references.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
 export { featureGateFindings, featureGateFindingsByTree, gateRequirements, gateRules, managerGatesOf, type GateRule, type ManagerGates, type ProviderConfigPaths } from './admission/feature-gates.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
@@ -29,6 +31,8 @@ export interface ValidateInput {
   openApiDocuments?: ReadonlyArray<{ doc: Record<string, unknown>; file: string }>;
   /** Schemas of built-in kinds that neither the CRDs nor the OpenAPI documents declare. */
   builtIn?: BuiltInSchemas;
+  /** Objects the tree applies besides `objects` (unchanged files): references may resolve to them; they are not checked. */
+  referenceTargets?: readonly SourceObject[];
 }
 
 export interface ValidationReport {
@@ -52,14 +56,15 @@ export function schemaCatalogOf(input: ValidateInput): SchemaCatalog {
 }
 
 export interface ValidateOptions {
-  /** The lint rules to run (`capi.autoscaler-replicas`, …); default: all. */
+  /** The lint rules to run (`capi.autoscaler-replicas`, `ref/dangling`, …); default: all. */
   lints?: readonly string[];
 }
 
 /** Checks every object of `input`; findings come in file and line order. */
 export function validateManifests(input: ValidateInput, catalog: SchemaCatalog = schemaCatalogOf(input), options: ValidateOptions = {}): ValidationReport {
   const res = validateObjects(input.objects, catalog);
-  const lints = lintCapiObjects(input.objects, catalog).filter((f) => !options.lints || options.lints.includes(f.rule ?? ''));
+  const refs = referenceFindings(input.objects, [...input.objects, ...(input.referenceTargets ?? [])]);
+  const lints = [...lintCapiObjects(input.objects, catalog), ...refs].filter((f) => !options.lints || options.lints.includes(f.rule ?? ''));
   return reportOf([...res.findings, ...lints], input.objects.length, res.checked, res.unchecked);
 }
 

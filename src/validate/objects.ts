@@ -80,6 +80,7 @@ function schemaFindings(src: SourceObject, found: KindSchema): Finding[] {
   // The API server builds a CEL validator only for schemas with rules; without one nothing is left unchecked.
   const result = validateCustomResource(found.schema, object, {
     statusSubresource: found.statusSubresource === true,
+    nativeDecoding: !found.custom,
     ...(found.custom && hasRules(found.schema) ? { cel: celRules } : {}),
   });
   const out: Finding[] = result.unknownFields.map((field) =>

@@ -64,7 +64,7 @@ export function registerLock(program: Command, io: CliIO): void {
             : summary(res.lock);
           out.stdout(`${JSON.stringify({ changed: res.lockChanged, ...body, contractLint: contractSummary(findings) }, null, 2)}\n`);
         } else {
-          await printContractFindings(out, findings, opts.quiet ?? false);
+          printContractFindings(out, findings, opts.quiet ?? false);
         }
         if (!opts.json && !opts.quiet) {
           for (const [name, l] of sections) {

@@ -104,18 +104,27 @@ export function contractSummary(findings: readonly ContractFinding[]): { errors:
 }
 
 /**
- * The provider-contract findings on stderr, one line each, and a summary; `--quiet` keeps only the MUST violations.
- * They do not fail the run unless the config says `contractLint: "strict"` (then it failed before this).
+ * The provider-contract lint on stderr: one summary line per provider release with findings (its counts and rules);
+ * `validate --contract` lists each finding. `--quiet` keeps the releases with MUST violations, and only those.
+ * Findings do not fail the run unless the config says `contractLint: "strict"` (then it failed before this).
  */
-export async function printContractFindings(io: CliIO, findings: readonly ContractFinding[], quiet: boolean): Promise<void> {
+export function printContractFindings(io: CliIO, findings: readonly ContractFinding[], quiet: boolean): void {
   const shown = quiet ? findings.filter((f) => f.severity === 'error') : findings;
-  if (shown.length === 0) return;
-  const { formatContractFindings } = await import('../../pipeline/index.js');
-  for (const line of await formatContractFindings(shown)) io.stderr(`${line}\n`);
-  if (quiet) return;
-  const { errors, warnings } = contractSummary(findings);
-  const releases = new Set(findings.map((f) => `${f.target ?? ''}\0${f.file.split('/').slice(0, 2).join('/')}`)).size;
-  io.stderr(
-    `provider contract: ${count(errors, 'error')}, ${count(warnings, 'warning')} in ${count(releases, 'provider')} (locked anyway; contractLint: "strict" refuses MUST violations, "off" skips the lint)\n`,
-  );
+  const releases = new Map<string, ContractFinding[]>();
+  for (const f of shown) {
+    const [label = '', version = ''] = f.file.split('/');
+    const key = `${f.target === undefined ? '' : `${f.target}: `}${label} ${version}`;
+    releases.set(key, [...(releases.get(key) ?? []), f]);
+  }
+  for (const [release, list] of releases) {
+    const errors = list.filter((f) => f.severity === 'error').length;
+    const warnings = list.length - errors;
+    const counts = [...(errors > 0 || warnings === 0 ? [count(errors, 'error')] : []), ...(warnings > 0 ? [count(warnings, 'warning')] : [])].join(', ');
+    const byRule = new Map<string, number>();
+    for (const f of list) byRule.set(f.rule ?? '', (byRule.get(f.rule ?? '') ?? 0) + 1);
+    const rules = [...byRule].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([r, n]) => `${r} ×${n}`).join(', ');
+    io.stderr(
+      `provider contract: ${release}: ${counts} (${rules}); locked anyway (contractLint: "strict" refuses MUST violations, "off" skips the lint); \`capiform validate --contract\` lists each finding\n`,
+    );
+  }
 }

@@ -58,7 +58,7 @@ export function registerRender(program: Command, io: CliIO): void {
             )}\n`,
           );
         }
-        if (!opts.json) await printContractFindings(out, findings, opts.quiet ?? false);
+        if (!opts.json) printContractFindings(out, findings, opts.quiet ?? false);
         if (res.repaired !== 'none') say(`repaired an interrupted earlier render (${res.repaired} its staged changes)`);
         if (res.omitted.length > 0 && !opts.json && !opts.quiet) {
           out.stderr('objects left out because they would hold credentials; provision them by other means (external-secrets, SOPS):\n');

@@ -158,7 +158,7 @@ const maxListedFindings = 20;
 
 /**
  * `render` checks what it is about to write: the ClusterClasses and clusters it rendered again, against the CRDs of
- * the tree's provider components (schema, unknown fields, CEL rules and the autoscaler lint). `toCheck` are the
+ * the tree's provider components (schema, unknown fields, CEL rules, the autoscaler lint and dangling references). `toCheck` are the
  * files that changed (see the render composition); what is already on disk was checked when it was written.
  * Invalid objects stop the render before anything is written (exit 2).
  */
@@ -227,7 +227,15 @@ function renderedErrors(tree: RenderedTree): Finding[] {
     }
   }
   const managers = managerGatesOf(deployments);
-  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  // References may point into files this run did not change (a cluster's ClusterClass): those are targets only.
+  const checked = new Set(changed.map((f) => f.path));
+  const referenceTargets = files
+    .filter((f) => !checked.has(f.path) && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '';
+      return readManifest(text, prefix + f.path).objects;
+    });
+  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas(), referenceTargets }, undefined, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
   const gates = featureGateFindings(objects, managers, tree.providerConfigPaths ?? {});
   return [...report.findings, ...gates].filter((f) => f.severity === 'error');
 }

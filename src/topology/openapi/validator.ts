@@ -29,6 +29,12 @@ export interface OpenAPIOptions {
   compatibilityVersion?: string;
   /** Deepest nesting of values and schemas followed (default 1000); deeper values fail validation. */
   maxDepth?: number;
+  /**
+   * The object is a built-in kind: the API server decodes it into Go structs and never runs this schema's formats,
+   * so `format: byte` accepts what encoding/json accepts for a `[]byte` (an empty string, line breaks), not
+   * kube-openapi's stricter base64 pattern.
+   */
+  nativeDecoding?: boolean;
 }
 
 type Code =
@@ -129,6 +135,12 @@ function parseMinor(version: string | undefined): number {
 interface Ctx {
   minor: number;
   maxDepth: number;
+  nativeDecoding: boolean;
+}
+
+/** encoding/json's `[]byte`: base64.StdEncoding, which skips `\r` and `\n` and decodes "" to an empty slice. */
+function goDecodesBase64(s: string): boolean {
+  return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s.replace(/[\r\n]/g, ''));
 }
 
 /** Compiled patterns, shared by every validation (a fleet validates the same class schemas again and again). */
@@ -179,7 +191,7 @@ function validateSchema(ctx: Ctx, s: JSONSchemaProps, value: unknown, path: stri
   if (types.length > 0 || format !== '') steps.push(() => typeValidator(s, types, format, data, kind, path));
   steps.push(() => schemaPropsValidator(ctx, s, data, path, depth));
   if (kind === 'string') steps.push(() => stringValidator(s, data as string, path));
-  if (kind === 'string' && knownFormat(format)) steps.push(() => formatValidator(format, data as string, path));
+  if (kind === 'string' && knownFormat(format)) steps.push(() => formatValidator(ctx, format, data as string, path));
   if (kind === 'int' || kind === 'float') steps.push(() => numberValidator(s, types, format, data as number, kind, path));
   if (kind === 'slice') steps.push(() => sliceValidator(ctx, s, data as unknown[], path, depth));
   steps.push(() => enumValidator(s, data, path));
@@ -298,7 +310,8 @@ function stringValidator(s: JSONSchemaProps, data: string, path: string): Result
   return undefined;
 }
 
-function formatValidator(format: string, data: string, path: string): Result | undefined {
+function formatValidator(ctx: Ctx, format: string, data: string, path: string): Result | undefined {
+  if (ctx.nativeDecoding && format === 'byte') return goDecodesBase64(data) ? undefined : single(invalidType(path, format, data));
   if (!matchesFormat(format, data)) return single(invalidType(path, format, data));
   return undefined;
 }
@@ -495,7 +508,7 @@ export function validateValue(
   path: FieldPath | null,
   options: OpenAPIOptions = {},
 ): FieldError[] {
-  const ctx: Ctx = { minor: parseMinor(options.compatibilityVersion), maxDepth: options.maxDepth ?? 1000 };
+  const ctx: Ctx = { minor: parseMinor(options.compatibilityVersion), maxDepth: options.maxDepth ?? 1000, nativeDecoding: options.nativeDecoding === true };
   const result = validateSchema(ctx, schema, value, '', 0);
   const out: FieldError[] = [];
   for (const err of result.errors) {
