@@ -8,6 +8,8 @@ import { validateObjects } from './objects.js';
 import { lintCapiObjects } from './capi-lints.js';
 import { isCrd, SchemaCatalog } from './schemas.js';
 import type { BuiltInSchemas } from './builtin-schemas.js';
+import { webhookCreateFindings } from './admission/webhooks.js';
+import { kubernetesVersionFindings } from './admission/kubernetes-versions.js';
 
 export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
 export { readManifest, type ManifestFile } from './manifests.js';
@@ -16,6 +18,10 @@ export { kubernetesModelsSchemas, type BuiltInSchemas, type PackageFileReader } 
 export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
+export type { UpdateRule } from './admission/update-rule.js';
+export { webhookUpdateRules, clusterVersionCeilingRule } from './admission/webhook-update-rules.js';
+export { admit, webhookCreateFindings, webhooks, type Webhook } from './admission/webhooks.js';
+export { kubernetesSupportMatrix, kubernetesVersionFindings, type KubernetesSupport } from './admission/kubernetes-versions.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
 
 export interface ValidateInput {
@@ -58,7 +64,9 @@ export interface ValidateOptions {
 export function validateManifests(input: ValidateInput, catalog: SchemaCatalog = schemaCatalogOf(input), options: ValidateOptions = {}): ValidationReport {
   const res = validateObjects(input.objects, catalog);
   const lints = lintCapiObjects(input.objects, catalog).filter((f) => !options.lints || options.lints.includes(f.rule ?? ''));
-  return reportOf([...res.findings, ...lints], input.objects.length, res.checked, res.unchecked);
+  // Admission: what CAPI's validating webhooks and the locked release's Kubernetes support would refuse.
+  const admission = [...webhookCreateFindings(input.objects), ...kubernetesVersionFindings(input.objects, [...input.objects, ...(input.schemaObjects ?? [])])];
+  return reportOf([...res.findings, ...lints, ...admission], input.objects.length, res.checked, res.unchecked);
 }
 
 export function reportOf(findings: Finding[], objects: number, checked: number, unchecked: string[]): ValidationReport {

@@ -11,7 +11,20 @@ import { InputError } from '../../errors.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { formatFinding, isCrd, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import {
+  formatFinding,
+  isCrd,
+  lintProviderRelease,
+  topologyExpandedObjects,
+  readManifest,
+  reportOf,
+  validateManifests,
+  webhookCreateFindings,
+  type Finding,
+  type ManifestFile,
+  type SourceObject,
+  type ValidationReport,
+} from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
@@ -195,9 +208,40 @@ function renderedErrors(tree: RenderedTree): Finding[] {
         .filter(wanted)
         .flatMap((doc) => readManifest(doc, prefix + f.path).objects.filter((o) => isCrd(o.object)));
     });
-  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
-  return report.findings.filter((f) => f.severity === 'error');
+  const report = validateManifests({ objects, schemaObjects: [...schemaObjects, ...inventoryObjects(tree)], builtIn: builtInSchemas() }, undefined, { lints: ['capi.autoscaler-replicas'] });
+  return [...report.findings, ...topologyAdmission(tree, objects)].filter((f) => f.severity === 'error');
 }
+
+/** The tree's clusterctl inventory (`providers/<label>/inventory.yaml`): the locked releases the admission checks read. */
+function inventoryObjects(tree: RenderedTree): SourceObject[] {
+  const prefix = tree.prefix ?? '';
+  return tree.files
+    .filter((f) => /^providers\/[^/]+\/inventory\.yaml$/.test(f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(tree.dir, f.path)) ? readTextFile(join(tree.dir, f.path), MAX_MANIFEST_SIZE, 'manifest', prefix + f.path) : '';
+      return readManifest(text, prefix + f.path).objects;
+    });
+}
+
+/**
+ * What CAPI's webhooks refuse among the objects the topology controller creates for the rendered topology Clusters
+ * (a KubeadmControlPlane with even replicas from `controlPlaneMachineCount: 2`): the ClusterClasses of the tree are
+ * read for it when the run did not render them again. Expansion problems themselves are `validate`'s to report.
+ */
+function topologyAdmission(tree: RenderedTree, objects: readonly SourceObject[]): Finding[] {
+  if (!objects.some((o) => o.object.kind === 'Cluster' && isRecord(o.object.spec) && isRecord(o.object.spec.topology))) return [];
+  const prefix = tree.prefix ?? '';
+  const seen = new Set(objects.map((o) => o.file));
+  const classes = tree.files
+    .filter((f) => /^clusterclasses\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path) && !seen.has(prefix + f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(tree.dir, f.path)) ? readTextFile(join(tree.dir, f.path), MAX_MANIFEST_SIZE, 'manifest', prefix + f.path) : '';
+      return readManifest(text, prefix + f.path).objects;
+    });
+  return webhookCreateFindings(topologyExpandedObjects([...objects, ...classes]).objects);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function throwIfInvalid(errors: readonly Finding[], of = ''): void {
   if (errors.length === 0) return;
