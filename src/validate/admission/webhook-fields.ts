@@ -20,9 +20,11 @@ export function at(o: unknown, path: string): unknown {
   return cur;
 }
 
-/** Go's `IsDefined()` of an optional struct: set and not its zero value. */
+/** Go's `IsDefined()` of an optional struct: set to something other than its zero value. */
 export function defined(v: unknown): boolean {
-  return isRecord(v) && Object.values(v).some((x) => x !== null && x !== undefined && x !== '' && !(isRecord(x) && !defined(x)) && !(Array.isArray(x) && x.length === 0));
+  if (Array.isArray(v)) return v.length > 0;
+  if (isRecord(v)) return Object.values(v).some(defined);
+  return v !== undefined && v !== null && v !== '' && v !== 0 && v !== false;
 }
 
 /** `util/version.KubeSemver` (cluster-api): a Kubernetes version, with the `v` it requires. */
