@@ -6,6 +6,7 @@
 export { goQuote } from './quote.js';
 export { escapedPath, GoUrlError, parseGoUrl, type GoUrl } from './url.js';
 export {
+  blangParseTolerantError,
   compareSemantic,
   compareWithBuildTags,
   formatSemantic,

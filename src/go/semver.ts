@@ -178,3 +178,65 @@ export function parseTolerant(input: string): SemanticVersion | null {
   };
 }
 
+
+/**
+ * Why blang/semver v4's `ParseTolerant` refuses `input`, with its own error text (CAPI's webhooks print it, e.g. a
+ * KubeadmControlPlane's CoreDNS `imageTag`); `null` when blang accepts it. Unlike {@link parseTolerant}, a short
+ * version with a pre-release or build (`1-7`) is refused, as blang does.
+ */
+export function blangParseTolerantError(input: string): string | null {
+  const s = input.trim().replace(/^v/, '');
+  const parts = s.split('.');
+  const split = parts.length > 3 ? [parts[0] ?? '', parts[1] ?? '', parts.slice(2).join('.')] : parts;
+  for (let i = 0; i < split.length; i++) {
+    const p = split[i] ?? '';
+    if (p.length > 1) {
+      const t = p.replace(/^0+/, '');
+      split[i] = t.length === 0 || !/[0-9]/.test(t[0] ?? '') ? `0${t}` : t;
+    }
+  }
+  if (split.length < 3) {
+    if (/[+-]/.test(split[split.length - 1] ?? '')) return 'Short version cannot contain PreRelease/Build meta data';
+    while (split.length < 3) split.push('0');
+  }
+  return blangParseError(split.join('.'));
+}
+
+function blangParseError(s: string): string | null {
+  if (s.length === 0) return 'Version string empty';
+  const parts = s.split('.');
+  if (parts.length < 3) return 'No Major.Minor.Patch elements found';
+  const [major = '', minor = '', ...rest] = parts;
+  const numeric = (p: string): boolean => /^[0-9]+$/.test(p);
+  const zeroes = (p: string): boolean => p.length > 1 && p.startsWith('0');
+  for (const [name, p] of [['major', major], ['minor', minor]] as const) {
+    if (!numeric(p)) return `Invalid character(s) found in ${name} number ${goQuote(p)}`;
+    if (zeroes(p)) return `${name === 'major' ? 'Major' : 'Minor'} number must not contain leading zeroes ${goQuote(p)}`;
+  }
+  let patch = rest.join('.');
+  let build: string[] = [];
+  let pre: string[] = [];
+  const plus = patch.indexOf('+');
+  if (plus !== -1) {
+    build = patch.slice(plus + 1).split('.');
+    patch = patch.slice(0, plus);
+  }
+  const dash = patch.indexOf('-');
+  if (dash !== -1) {
+    pre = patch.slice(dash + 1).split('.');
+    patch = patch.slice(0, dash);
+  }
+  if (!numeric(patch)) return `Invalid character(s) found in patch number ${goQuote(patch)}`;
+  if (zeroes(patch)) return `Patch number must not contain leading zeroes ${goQuote(patch)}`;
+  for (const p of pre) {
+    if (p.length === 0) return 'Prerelease is empty';
+    if (numeric(p)) {
+      if (zeroes(p)) return `Numeric PreRelease version must not contain leading zeroes ${goQuote(p)}`;
+    } else if (!/^[0-9A-Za-z-]+$/.test(p)) return `Invalid character(s) found in prerelease ${goQuote(p)}`;
+  }
+  for (const b of build) {
+    if (b.length === 0) return 'Build meta data is empty';
+    if (!/^[0-9A-Za-z-]+$/.test(b)) return `Invalid character(s) found in build meta data ${goQuote(b)}`;
+  }
+  return null;
+}

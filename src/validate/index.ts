@@ -9,6 +9,8 @@ import { lintCapiObjects } from './capi-lints.js';
 import { referenceFindings } from './admission/references.js';
 import { isCrd, SchemaCatalog } from './schemas.js';
 import type { BuiltInSchemas } from './builtin-schemas.js';
+import { webhookCreateFindings } from './admission/webhooks.js';
+import { kubernetesVersionFindings } from './admission/kubernetes-versions.js';
 
 export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
 export { readManifest, type ManifestFile } from './manifests.js';
@@ -19,6 +21,9 @@ export { lintCapiObjects } from './capi-lints.js';
 export { referenceFindings, type ReferenceOptions } from './admission/references.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
 export { featureGateFindings, featureGateFindingsByTree, gateRequirements, gateRules, managerGatesOf, type GateRule, type ManagerGates, type ProviderConfigPaths } from './admission/feature-gates.js';
+export { webhookUpdateRules, clusterVersionCeilingRule } from './admission/webhook-update-rules.js';
+export { admit, webhookCreateFindings, webhooks, type Webhook } from './admission/webhooks.js';
+export { kubernetesSupportMatrix, kubernetesVersionFindings, type KubernetesSupport } from './admission/kubernetes-versions.js';
 export { contractRules, lintProviderRelease, pluralize, type ContractRule, type ProviderRelease } from './contract.js';
 export { checkUpdates, updateRules, type UpdatePair, type UpdateRule } from './admission/index.js';
 
@@ -65,7 +70,9 @@ export function validateManifests(input: ValidateInput, catalog: SchemaCatalog =
   const res = validateObjects(input.objects, catalog);
   const refs = referenceFindings(input.objects, [...input.objects, ...(input.referenceTargets ?? [])]);
   const lints = [...lintCapiObjects(input.objects, catalog), ...refs].filter((f) => !options.lints || options.lints.includes(f.rule ?? ''));
-  return reportOf([...res.findings, ...lints], input.objects.length, res.checked, res.unchecked);
+  // Admission: what CAPI's validating webhooks and the locked release's Kubernetes support would refuse.
+  const admission = [...webhookCreateFindings(input.objects), ...kubernetesVersionFindings(input.objects, [...input.objects, ...(input.schemaObjects ?? [])])];
+  return reportOf([...res.findings, ...lints, ...admission], input.objects.length, res.checked, res.unchecked);
 }
 
 export function reportOf(findings: Finding[], objects: number, checked: number, unchecked: string[]): ValidationReport {

@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { checkConfinedFile, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
@@ -235,9 +235,9 @@ function renderedErrors(tree: RenderedTree): Finding[] {
       const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '';
       return readManifest(text, prefix + f.path).objects;
     });
-  const report = validateManifests({ objects, schemaObjects, builtIn: builtInSchemas(), referenceTargets }, undefined, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
+  const report = validateManifests({ objects, schemaObjects: [...schemaObjects, ...inventoryObjects(tree)], builtIn: builtInSchemas(), referenceTargets }, undefined, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
   const gates = featureGateFindings(objects, managers, tree.providerConfigPaths ?? {});
-  return [...report.findings, ...gates].filter((f) => f.severity === 'error');
+  return [...report.findings, ...gates, ...topologyAdmission(tree, objects)].filter((f) => f.severity === 'error');
 }
 
 /** 1-based line of `offset` in `text`. */
@@ -246,6 +246,37 @@ function lineOf(text: string, offset: number): number {
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
+
+/** The tree's clusterctl inventory (`providers/<label>/inventory.yaml`): the locked releases the admission checks read. */
+function inventoryObjects(tree: RenderedTree): SourceObject[] {
+  const prefix = tree.prefix ?? '';
+  return tree.files
+    .filter((f) => /^providers\/[^/]+\/inventory\.yaml$/.test(f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(tree.dir, f.path)) ? readTreeFile(tree.dir, f.path, prefix) : '';
+      return readManifest(text, prefix + f.path).objects;
+    });
+}
+
+/**
+ * What CAPI's webhooks refuse among the objects the topology controller creates for the rendered topology Clusters
+ * (a KubeadmControlPlane with even replicas from `controlPlaneMachineCount: 2`): the ClusterClasses of the tree are
+ * read for it when the run did not render them again. Expansion problems themselves are `validate`'s to report.
+ */
+function topologyAdmission(tree: RenderedTree, objects: readonly SourceObject[]): Finding[] {
+  if (!objects.some((o) => o.object.kind === 'Cluster' && isRecord(o.object.spec) && isRecord(o.object.spec.topology))) return [];
+  const prefix = tree.prefix ?? '';
+  const seen = new Set(objects.map((o) => o.file));
+  const classes = tree.files
+    .filter((f) => /^clusterclasses\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path) && !seen.has(prefix + f.path))
+    .flatMap((f) => {
+      const text = f.content !== '' ? f.content : existsSync(join(tree.dir, f.path)) ? readTreeFile(tree.dir, f.path, prefix) : '';
+      return readManifest(text, prefix + f.path).objects;
+    });
+  return webhookCreateFindings(topologyExpandedObjects([...objects, ...classes]).objects);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function throwIfInvalid(errors: readonly Finding[], of = ''): void {
   if (errors.length === 0) return;

@@ -1,0 +1,128 @@
+/**
+ * The pieces of apimachinery and CAPI's util packages that CAPI's validating webhooks decide with: Kubernetes
+ * version strings (`util/version.KubeSemver`), IntOrString values (`intstr`), label selectors (`metav1` and
+ * `labels`), and a field error turned into a validate finding with its rule id.
+ */
+import { fieldError, type FieldError, type FieldErrorType } from '../../topology/index.js';
+import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
+
+export const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/** The value at `path` below `o`, or undefined. */
+export function at(o: unknown, path: string): unknown {
+  let cur: unknown = o;
+  for (const k of path.split('.')) {
+    if (!isRecord(cur)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+/** Go's `IsDefined()` of an optional struct: set to something other than its zero value. */
+export function defined(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length > 0;
+  if (isRecord(v)) return Object.values(v).some(defined);
+  return v !== undefined && v !== null && v !== '' && v !== 0 && v !== false;
+}
+
+/** `util/version.KubeSemver` (cluster-api): a Kubernetes version, with the `v` it requires. */
+export const kubeSemver = /^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-0-9a-zA-Z_.+]*)?$/;
+
+/** `intstr.IntValue()`: a string that is not a number reads as 0. */
+export function intOrStringValue(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    // strconv.Atoi: an optional sign and decimal digits only.
+    return /^[+-]?[0-9]+$/.test(v) ? Number(v) : 0;
+  }
+  return 0;
+}
+
+/** Why `intstr.GetScaledValueFromIntOrPercent` refuses `v` (its error text), or null when it accepts it. */
+export function intOrPercentError(v: unknown): string | null {
+  if (typeof v === 'number') return null;
+  if (typeof v !== 'string') return 'invalid value for IntOrString: invalid type: neither int nor percentage';
+  if (!v.endsWith('%')) return 'invalid value for IntOrString: invalid type: string is not a percentage';
+  const n = v.slice(0, -1);
+  if (/^[+-]?[0-9]+$/.test(n)) return null;
+  return `invalid value for IntOrString: invalid value ${JSON.stringify(v)}: strconv.Atoi: parsing ${JSON.stringify(n)}: invalid syntax`;
+}
+
+/** `intstr.IntOrString.String()`. */
+export const intOrStringText = (v: unknown): string => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '');
+
+interface Requirement {
+  key: string;
+  op: 'in' | 'notin' | 'exists' | '!' | '=';
+  values: string[];
+}
+
+/** `metav1.LabelSelectorAsSelector` for a well-formed selector: requirements sorted by key, as `labels` keeps them. */
+export function selectorRequirements(selector: unknown): Requirement[] {
+  const s = rec(selector);
+  const out: Requirement[] = [];
+  for (const [key, value] of Object.entries(rec(s.matchLabels))) out.push({ key, op: '=', values: [String(value)] });
+  for (const e of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
+    const x = rec(e);
+    const values = (Array.isArray(x.values) ? x.values : []).map(String).sort();
+    const op = x.operator === 'In' ? 'in' : x.operator === 'NotIn' ? 'notin' : x.operator === 'Exists' ? 'exists' : '!';
+    out.push({ key: String(x.key ?? ''), op, values });
+  }
+  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** `labels.Selector.Matches`. */
+export function selectorMatches(reqs: readonly Requirement[], labels: Record<string, unknown>): boolean {
+  return reqs.every((r) => {
+    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+    const v = has ? String(labels[r.key]) : undefined;
+    switch (r.op) {
+      case '=':
+      case 'in':
+        return has && r.values.includes(v as string);
+      case 'notin':
+        return !has || !r.values.includes(v as string);
+      case 'exists':
+        return has;
+      case '!':
+        return !has;
+    }
+    return false;
+  });
+}
+
+/** `labels.Selector.String()`: `a=b,c in (d,e),!f`. */
+export function selectorText(reqs: readonly Requirement[]): string {
+  return reqs
+    .map((r) => {
+      if (r.op === '=') return `${r.key}=${r.values[0] ?? ''}`;
+      if (r.op === 'exists') return r.key;
+      if (r.op === '!') return `!${r.key}`;
+      return `${r.key} ${r.op} (${r.values.join(',')})`;
+    })
+    .join(',');
+}
+
+/** One refusal of a webhook: the field error as the API server prints it, and the rule that found it. */
+export interface WebhookError {
+  readonly rule: string;
+  readonly error: FieldError;
+  readonly hint?: string;
+}
+
+export function refuse(rule: string, type: FieldErrorType, path: string, badValue: unknown, detail: string, hint?: string): WebhookError {
+  return { rule, error: fieldError(type, path, badValue, detail), ...(hint ? { hint } : {}) };
+}
+
+export function findingOf(src: SourceObject, e: WebhookError, severity: Finding['severity'] = 'error'): Finding {
+  return findingAt(src, {
+    severity,
+    field: e.error.field,
+    message: e.error.message,
+    rule: e.rule,
+    ...(typeof e.error.badValue === 'symbol' || e.error.badValue === '' ? {} : { value: e.error.badValue }),
+    ...(e.hint ? { hint: e.hint } : {}),
+  });
+}
