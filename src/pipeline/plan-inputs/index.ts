@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../../yaml/index.js';
+import { MAX_MANIFEST_SIZE, notAFile, parseManifests, readTextFile } from '../../yaml/index.js';
 import { certManagerShouldUpgrade, createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../../resolve/index.js';
 import { ContentCache, defaultCacheDir } from '../../cache/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
@@ -28,6 +28,7 @@ export function manifestFiles(path: string, names: RegExp = /\.ya?ml$/): string[
   if (!existsSync(path)) throw new InputError(`no such file or directory: ${path}`, { hint: 'pass a directory or file of manifests' });
   const st = statSync(path);
   if (st.isFile()) return [path];
+  if (!st.isDirectory()) throw notAFile(path, st);
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
