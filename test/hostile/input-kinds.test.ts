@@ -187,3 +187,43 @@ describe('a read-only project folder names the file that could not be written', 
   });
 });
 
+
+describe('repeated keys in the config, the lock and clusterctl.yaml are errors; an alias bomb names its file', () => {
+  const core = `providers:\n  core:\n    name: cluster-api\n    version: v1.12.4\n    url: ${repository}\n`;
+
+  it('a repeated key in capi.config.yaml or capi.config.json is a config error at its line (exit 2)', async () => {
+    const yaml = testdir({ 'capi.config.yaml': `${core}    version: v1.12.3\n` });
+    expect(await refused(['render', '--offline'], yaml)).toBe(
+      `Error: config is not valid YAML: mapping key "version" appears more than once\n  at: ${join(yaml, 'capi.config.yaml')}:6:5\n  fix: keep one of the two keys: which value was meant is ambiguous\n`,
+    );
+    const json = testdir({ 'capi.config.json': `{"providers":{"core":{"name":"cluster-api","version":"v1.12.4","version":"v1.12.3","url":${JSON.stringify(repository)}}}}` });
+    expect(await refused(['render', '--offline'], json)).toContain('Error: config is not valid JSON: mapping key "version" appears more than once\n');
+  });
+
+  it('a repeated key in capi.lock.yaml is an error naming the lock (exit 2)', async () => {
+    const lock = 'lockfileVersion: 1\nlockfileVersion: 1\nproviders: []\n';
+    const cwd = testdir({ 'capi.config.yaml': core, 'capi.lock.yaml': lock });
+    const err = await refused(['render', '--check', '--frozen', '--offline'], cwd);
+    expect(err).toContain('capi.lock.yaml is not valid YAML: mapping key "lockfileVersion" appears more than once');
+  });
+
+  it('a repeated key in clusterctl.yaml is an error at its line (exit 2)', async () => {
+    const cwd = testdir({ 'clusterctl.yaml': 'FOO: a\nFOO: b\n', 't.yaml': 'kind: ConfigMap\n' });
+    const err = await refused(['generate', 'yaml', '--config', 'clusterctl.yaml', '--from', 't.yaml'], cwd);
+    expect(err).toContain('Map keys must be unique');
+    expect(err).toContain(`at: ${join(cwd, 'clusterctl.yaml')}:2`);
+  });
+
+  it('an alias bomb in clusterctl.yaml is refused naming the file (exit 2)', async () => {
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (const [i, n] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) {
+      const prev = 'abcdef'[i]!;
+      levels.push(`${n}: &${n} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const cwd = testdir({ 'clusterctl.yaml': `${levels.join('\n')}\n`, 't.yaml': 'kind: ConfigMap\n' });
+    const err = await refused(['generate', 'yaml', '--config', 'clusterctl.yaml', '--from', 't.yaml'], cwd);
+    expect(err).toBe(
+      `Error: failed to initialize the configuration reader: While parsing config: document too large or too many alias expansions\n  at: ${join(cwd, 'clusterctl.yaml')}\n  fix: the clusterctl configuration file expands to more than 1000000 values: remove the aliases that repeat one another (an alias bomb)\n`,
+    );
+  });
+});
