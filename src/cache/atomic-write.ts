@@ -35,6 +35,15 @@ export function isTemporarySibling(name: string, target: string): boolean {
   return name.startsWith(`.${target}.tmp-`);
 }
 
+/**
+ * The file a temporary sibling stands for (`/p/.capi.lock.yaml.tmp-12-3` → `/p/capi.lock.yaml`), or undefined for any
+ * other path: an error about the temporary file is an error about writing its target, and names the target.
+ */
+export function temporaryTarget(path: string): string | undefined {
+  const m = /^\.(.+)\.tmp-\d+-\d+$/.exec(basename(path));
+  return m ? join(dirname(path), m[1]!) : undefined;
+}
+
 /** Creates a new temporary file for `path`, skipping names that exist (another writer's, or a crash's leftover). */
 function openTemporary(path: string, opts: AtomicWriteOptions): { tmp: string; fd: number } {
   for (;;) {

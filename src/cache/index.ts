@@ -2,7 +2,7 @@
  * The cache layer's door: the content-addressed cache and where it lives, atomic writes, hashing, byte order and
  * inter-process locks. A leaf: it imports only errors.
  */
-export { writeFileAtomic, temporarySibling, isTemporarySibling, type AtomicWriteOptions } from './atomic-write.js';
+export { writeFileAtomic, temporarySibling, isTemporarySibling, temporaryTarget, type AtomicWriteOptions } from './atomic-write.js';
 export { sha256Hex, digestOf } from './hash.js';
 export { compareBytes, gzipReproducible } from './bytes.js';
 export { defaultCacheDir } from './cache-root.js';

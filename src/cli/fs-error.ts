@@ -3,6 +3,7 @@
  * a folder where a file should be. They are about the user's machine, not a bug, so they print as an error naming
  * the path (exit 2) instead of an internal error with a stack.
  */
+import { temporaryTarget } from '../cache/index.js';
 import { InputError, type CapiformError } from '../errors.js';
 
 const kinds: Record<string, (path: string, verb: string) => { message: string; hint: string }> = {
@@ -14,6 +15,8 @@ const kinds: Record<string, (path: string, verb: string) => { message: string; h
   EISDIR: (p) => ({ message: `${p} is a folder, where a file is expected`, hint: `move the folder ${p} away (capiform reads or writes a file there)` }),
   ENOTDIR: (p) => ({ message: `a part of ${p} is a file, where a folder is expected`, hint: 'move that file away (capiform reads or writes a folder there)' }),
   ELOOP: (p) => ({ message: `${p}: too many levels of symbolic links`, hint: 'fix the symbolic link loop' }),
+  // mkdir of a folder where a file (or anything that is not a folder) already is.
+  EEXIST: (p) => ({ message: `${p} exists and is not a folder, where a folder is expected`, hint: `move ${p} away, or give a folder` }),
   ENAMETOOLONG: (p) => ({ message: `${p}: the file name is too long`, hint: 'use a shorter path' }),
 };
 
@@ -28,6 +31,9 @@ export function fsUserError(err: unknown): CapiformError | undefined {
   const e = err as NodeJS.ErrnoException;
   const kind = e.code ? kinds[e.code] : undefined;
   if (!kind || typeof e.path !== 'string') return undefined;
-  const { message, hint } = kind(e.path, verbOf(e.syscall));
-  return new InputError(message, { where: e.path, hint, cause: err }, 'E_FILESYSTEM');
+  if (e.code === 'EEXIST' && e.syscall !== 'mkdir') return undefined;
+  // The temporary sibling of an atomic write is an implementation detail: the user's file is the one not written.
+  const path = temporaryTarget(e.path) ?? e.path;
+  const { message, hint } = kind(path, verbOf(e.syscall));
+  return new InputError(message, { where: path, hint, cause: err }, 'E_FILESYSTEM');
 }

@@ -5,7 +5,7 @@ export { contractPattern, isVersionConstraint, providerKinds } from './kinds.js'
 export { configJsonSchemaId, configJsonSchemaPath } from './json-schema-id.js';
 export type * from './types.js';
 export { isSecretVariable, looksLikeCredential, markersIn, redact, secretMarker, secretValues } from './secrets.js';
-export { flavorGrammar, flavorPattern, flavorProblem } from './names.js';
+export { flavorGrammar, flavorPattern, flavorProblem, repoUrlProblem } from './names.js';
 export { isSemanticVersion, npmSemver, orderCandidates, satisfiesConstraint } from './constraints.js';
 export { configIssuesError, formatConfigPath, type ConfigIssue } from './issues.js';
 export {

@@ -4,7 +4,17 @@
  */
 import { z } from 'zod';
 import { contractPattern, isVersionConstraint } from './kinds.js';
-import { flavorPattern, flavorProblem } from './names.js';
+import {
+  flavorPattern,
+  flavorProblem,
+  maxNamePrefixLength,
+  namePrefixGrammar,
+  namePrefixPattern,
+  repoPathGrammar,
+  repoPathPattern,
+  repoUrlPattern,
+  repoUrlProblem,
+} from './names.js';
 
 export { contractPattern, isVersionConstraint, providerKinds, type ProviderKind } from './kinds.js';
 
@@ -257,20 +267,53 @@ export const secretsSchema = z
 export const argocdSchema = z
   .strictObject({
     enabled: z.boolean().optional().describe('Write the glue (default true when the section is present).'),
-    repoURL: z.string().min(1).describe('Git repository Argo CD reads the tree from.'),
-    targetRevision: z.string().min(1).optional().describe('Default "HEAD".'),
-    path: z.string().optional().describe('Path of the config directory inside the repository (default "").'),
+    repoURL: z
+      .string()
+      .min(1)
+      .regex(repoUrlPattern, { error: (iss) => repoUrlProblem(String(iss.input)) ?? 'is not a repository URL' })
+      .describe('Git repository Argo CD reads the tree from (https://…, ssh://… or git@host:org/repo.git).'),
+    targetRevision: z
+      .string()
+      .min(1)
+      .regex(/^[^\s\x00-\x1f\x7f]+$/, { error: (iss) => `${JSON.stringify(iss.input)} is not a git revision: a branch, tag or commit without spaces or control characters` })
+      .optional()
+      .describe('Default "HEAD".'),
+    path: z
+      .string()
+      .regex(repoPathPattern, { error: (iss) => `${JSON.stringify(iss.input)} is not ${repoPathGrammar}` })
+      .optional()
+      .describe('Path of the config directory inside the repository (default ""): relative, no "." or ".." parts.'),
     mode: z.enum(['applications', 'applicationset']).optional().describe('Default "applications".'),
     generator: z
       .enum(['list', 'git', 'clusters'])
       .optional()
       .describe('ApplicationSet generator: "list" (default), "git" directories, or "clusters" (a fleet: one ApplicationSet for every management cluster, an Argo CD cluster generator crossed with git generators over targets/<name>/).'),
-    project: z.string().min(1).optional(),
-    destination: z
-      .union([z.strictObject({ server: z.string().min(1) }), z.strictObject({ name: z.string().min(1) })])
+    project: z
+      .string()
+      .max(253, { error: 'must be no more than 253 characters' })
+      .regex(dns1123Subdomain, {
+        error: (iss) => `${JSON.stringify(iss.input)} is not an Argo CD project name: a lowercase RFC 1123 subdomain (a-z, 0-9, "-" and ".")`,
+      })
       .optional(),
-    namespace: z.string().min(1).optional().describe('Namespace of the Application objects (default "argocd").'),
-    namePrefix: z.string().optional(),
+    destination: z
+      .union([
+        z.strictObject({
+          server: z.string().regex(/^https?:\/\/[^\s/\x00-\x1f\x7f]+(\/[^\s\x00-\x1f\x7f]*)?$/, {
+            error: (iss) => `${JSON.stringify(iss.input)} is not a Kubernetes API server URL such as "https://kubernetes.default.svc"`,
+          }),
+        }),
+        z.strictObject({
+          name: z.string().min(1).regex(/^[^\x00-\x1f\x7f]+$/, { error: 'an Argo CD cluster name cannot contain control characters' }),
+        }),
+      ])
+      .optional(),
+    namespace: namespaceSchema.optional().describe('Namespace of the Application objects (default "argocd").'),
+    namePrefix: z
+      .string()
+      .max(maxNamePrefixLength, { error: `must be no more than ${maxNamePrefixLength} characters: ${namePrefixGrammar}` })
+      .regex(namePrefixPattern, { error: (iss) => `${JSON.stringify(iss.input)} is not ${namePrefixGrammar}` })
+      .optional()
+      .describe('Start of every Application name (default "capi-"; a fleet: "capi-<management cluster>-").'),
     automated: z.union([z.literal(false), z.strictObject({ prune: z.boolean(), selfHeal: z.boolean() })]).optional(),
   })
   .describe('Argo CD glue under argocd/.');

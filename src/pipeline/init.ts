@@ -5,7 +5,7 @@
  * Reads releases like `lock` does (local folders, a bundle's repository factory, or remote repositories) but pins
  * nothing: `capiform lock` does that next, verifying every byte.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve as resolvePath, sep } from 'node:path';
 import semver from 'semver';
 import { writeFileAtomic } from '../cache/index.js';
@@ -18,6 +18,7 @@ import {
   gitignoreSource,
   looksLikeCredential,
   patchRange,
+  repoUrlProblem,
   validateConfig,
   type ResolvedConfig,
   type ResolvedProvider,
@@ -27,6 +28,7 @@ import {
 } from '../config/index.js';
 import { parseKubernetesVersion, parseFeatureGates, versionTag } from '../capi/index.js';
 import { listVariables, substitute } from '../envsubst/index.js';
+import { fileKindOf } from '../yaml/index.js';
 import { CapiformError, ResolutionError, UsageError } from '../errors.js';
 import { gateRequirements, readManifest, type SourceObject } from '../validate/index.js';
 import {
@@ -292,11 +294,33 @@ function gateSettings(
   return variables.length > 0 ? { variables } : {};
 }
 
+/**
+ * The project folder must be a folder, or not exist yet (init creates it); checked before anything is fetched. The
+ * user names it on the command line, so a link to a folder is followed (macOS's /tmp is one).
+ */
+function checkProjectFolder(dir: string): void {
+  let kind: string;
+  try {
+    const st = statSync(dir);
+    if (st.isDirectory()) return;
+    kind = fileKindOf(st);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  throw new UsageError(`${dir} is ${kind}, where a folder is expected: init writes a project into a folder`, {
+    where: dir,
+    hint: 'give a folder that exists or does not exist yet',
+  });
+}
+
 export async function initProject(req: InitRequest): Promise<InitResult> {
   const dir = resolvePath(req.dir);
+  checkProjectFolder(dir);
   const kubernetesVersion = exampleKubernetesVersion(req.kubernetesVersion);
-  if (req.argocdRepoURL !== undefined && req.argocdRepoURL.trim() === '') {
-    throw new UsageError('--argocd needs the URL of the git repository Argo CD reads the tree from', { where: '--argocd', hint: 'e.g. --argocd https://github.com/example/fleet.git, or leave --argocd out' });
+  if (req.argocdRepoURL !== undefined) {
+    const problem = req.argocdRepoURL.trim() === '' ? '--argocd needs the URL of the git repository Argo CD reads the tree from' : repoUrlProblem(req.argocdRepoURL);
+    if (problem) throw new UsageError(problem, { where: '--argocd', hint: 'give the URL Argo CD clones the project from, e.g. --argocd https://github.com/org/fleet.git, or leave --argocd out' });
   }
   checkNothingToOverwrite(dir, req.force);
   const config = await provisionalConfig(req);

@@ -2,7 +2,8 @@
  * Manifest text into the objects to check and the schemas they declare: YAML streams (one object per document,
  * `List` kinds unwrapped) and Kubernetes OpenAPI v3 JSON documents.
  */
-import { parseDocuments, parseJsonValue } from '../yaml/index.js';
+import { InputError } from '../errors.js';
+import { parseDocuments, parseJsonValue, ValueSyntaxError } from '../yaml/index.js';
 import { isRecord, type SourceObject } from './findings.js';
 import { isOpenApiDocument } from './schemas.js';
 
@@ -16,7 +17,7 @@ export interface ManifestFile {
 export function readManifest(text: string, file: string): ManifestFile {
   const out: ManifestFile = { objects: [], openApiDocuments: [] };
   if (/^\s*\{/.test(text) && file.endsWith('.json')) {
-    const value = parseJsonValue(text);
+    const value = jsonValue(text, file);
     if (isOpenApiDocument(value)) out.openApiDocuments.push({ doc: value, file });
     else if (isRecord(value)) pushObject(out.objects, value, file, 1);
     return out;
@@ -28,6 +29,23 @@ export function readManifest(text: string, file: string): ManifestFile {
     else if (isRecord(value)) pushObject(out.objects, value, file, d.line);
   }
   return out;
+}
+
+/** A JSON file's value; its syntax errors (too deep, a repeated key) are the user's, at their line. */
+function jsonValue(text: string, file: string): unknown {
+  try {
+    return parseJsonValue(text);
+  } catch (err) {
+    if (!(err instanceof ValueSyntaxError)) throw err;
+    const where = err.line === undefined ? file : `${file}:${err.line}${err.col === undefined ? '' : `:${err.col}`}`;
+    const hint =
+      err.code === 'E_INPUT_TOO_DEEP'
+        ? 'flatten the document; Kubernetes objects and OpenAPI documents nest far less deeply'
+        : err.code === 'E_DUPLICATE_KEY'
+          ? 'keep one of the two keys: which value was meant is ambiguous'
+          : 'fix the JSON syntax';
+    throw new InputError(`${file} is not valid JSON: ${err.message}`, { where, hint }, err.code);
+  }
 }
 
 function pushObject(into: SourceObject[], object: Record<string, unknown>, file: string, line: number): void {

@@ -3,6 +3,7 @@
  * found in the inputs, and Kubernetes' own OpenAPI v3 documents (`kubectl get --raw /openapi/v3/apis/apps/v1`, or
  * `api/openapi-spec/v3/*.json` of kubernetes/kubernetes) for built-in kinds.
  */
+import { InputError } from '../errors.js';
 import type { JSONSchemaProps } from '../topology/index.js';
 import type { BuiltInSchemas } from './builtin-schemas.js';
 import { isRecord, type SourceObject } from './findings.js';
@@ -86,7 +87,7 @@ export class SchemaCatalog {
   /** Adds every kind a Kubernetes OpenAPI v3 document declares (`x-kubernetes-group-version-kind`). */
   addOpenApiDocument(doc: Record<string, unknown>, file: string, origin = 'openapi', bundled = false): number {
     const components = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
-    const resolver = new RefResolver(components);
+    const resolver = new RefResolver(components, file);
     let added = 0;
     for (const [name, raw] of Object.entries(components)) {
       if (!isRecord(raw)) continue;
@@ -155,27 +156,41 @@ const maxRefDepth = 24;
 /**
  * Inlines `$ref`s of an OpenAPI v3 document into the structural form the validator reads: `allOf: [{$ref}]` becomes
  * the referenced schema, `int-or-string` becomes `x-kubernetes-int-or-string`, and objects without declared fields
- * (RawExtension) keep whatever they hold.
+ * (RawExtension) keep whatever they hold. A schema that refers back to itself below a field (JSONSchemaProps) is a
+ * recursive type; one that is nothing but a `$ref` chain back to itself declares nothing, and accepting any value there
+ * would make every object of its kind valid, so it is an error naming the chain.
  */
 class RefResolver {
   private readonly done = new Map<string, JSONSchemaProps>();
-  constructor(private readonly components: Record<string, unknown>) {}
+  constructor(
+    private readonly components: Record<string, unknown>,
+    private readonly file: string,
+  ) {}
 
-  resolve(name: string, depth = 0, stack: string[] = []): JSONSchemaProps {
+  /** `aliases`: the names of the current chain of schemas that are only a `$ref` to the next one. */
+  resolve(name: string, depth = 0, stack: string[] = [], aliases: string[] = []): JSONSchemaProps {
+    if (aliases.includes(name)) {
+      const cycle = [...aliases.slice(aliases.indexOf(name)), name].join(' → ');
+      throw new InputError(`${this.file}: the $ref chain ${cycle} is a cycle: these schemas only refer to each other and declare nothing`, {
+        where: this.file,
+        hint: 'make one schema of the chain declare its type and fields instead of a $ref',
+      }, 'E_SCHEMA_REF_CYCLE');
+    }
     const cached = this.done.get(name);
     if (cached) return cached;
     if (stack.includes(name) || depth > maxRefDepth) return { 'x-kubernetes-preserve-unknown-fields': true };
     const raw = this.components[name];
-    const out = isRecord(raw) ? this.convert(raw, depth, [...stack, name]) : { 'x-kubernetes-preserve-unknown-fields': true };
+    const out = isRecord(raw) ? this.convert(raw, depth, [...stack, name], [...aliases, name]) : { 'x-kubernetes-preserve-unknown-fields': true };
     if (stack.length === 0 || !stack.includes(name)) this.done.set(name, out);
     return out;
   }
 
-  private convert(raw: Record<string, unknown>, depth: number, stack: string[]): JSONSchemaProps {
-    if (typeof raw.$ref === 'string') return this.ref(raw.$ref, depth, stack);
+  /** `aliases`: as in `resolve` when `raw` is a whole component schema; empty below a field. */
+  private convert(raw: Record<string, unknown>, depth: number, stack: string[], aliases: string[] = []): JSONSchemaProps {
+    if (typeof raw.$ref === 'string') return this.ref(raw.$ref, depth, stack, aliases);
     const allOf = Array.isArray(raw.allOf) ? raw.allOf : undefined;
     if (allOf && allOf.length === 1 && isRecord(allOf[0]) && typeof allOf[0].$ref === 'string') {
-      return this.ref(allOf[0].$ref, depth, stack);
+      return this.ref(allOf[0].$ref, depth, stack, aliases);
     }
     const out: JSONSchemaProps = {};
     for (const [k, v] of Object.entries(raw)) {
@@ -200,8 +215,8 @@ class RefResolver {
     return out;
   }
 
-  private ref(ref: string, depth: number, stack: string[]): JSONSchemaProps {
+  private ref(ref: string, depth: number, stack: string[], aliases: string[]): JSONSchemaProps {
     if (!ref.startsWith(refPrefix)) return { 'x-kubernetes-preserve-unknown-fields': true };
-    return this.resolve(ref.slice(refPrefix.length), depth + 1, stack);
+    return this.resolve(ref.slice(refPrefix.length), depth + 1, stack, aliases);
   }
 }

@@ -34,6 +34,8 @@ export {
   MAX_NESTING_DEPTH,
   checkSize,
   decodeUtf8,
+  fileKindOf,
+  notAFile,
   readTextFile,
 } from './input.js';
 export { checkConfinedFile, readConfinedFile, type ConfinedFileOptions } from './confined-file.js';

@@ -3,7 +3,7 @@
  * bounded document size (checked before reading, so a huge file costs nothing), and a bounded nesting depth. The
  * limits are documented in the README ("Exit codes" → limits).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { InputError } from '../errors.js';
 
 const MiB = 1024 * 1024;
@@ -92,10 +92,44 @@ export function decodeUtf8(bytes: Uint8Array, source: string, opts: { keepBom?: 
   }
 }
 
-/** Reads a text file: its size checked before reading it, then decoded as strict UTF-8. */
+/**
+ * What is at a path, in the words error messages use: a PR can commit a link to `/dev/zero` or put a FIFO where a
+ * file belongs, and "is a file" there would send the user looking for the wrong thing.
+ */
+export function fileKindOf(st: Pick<Stats, 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket'>): string {
+  if (st.isFile()) return 'a file';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file or folder';
+}
+
+/** The error for something that is not a regular file where capiform reads one. */
+export function notAFile(source: string, st: Parameters<typeof fileKindOf>[0]): InputError {
+  return new InputError(`${source} is ${fileKindOf(st)}, where a file is expected`, {
+    where: source,
+    hint: 'capiform reads only regular files here: replace it with the file meant',
+  }, 'E_NOT_A_FILE');
+}
+
+/**
+ * Reads a text file: its size checked before reading it, then decoded as strict UTF-8. Only a regular file is read:
+ * it is opened without blocking (opening a FIFO would wait for a writer) and checked on the open descriptor, so a
+ * device (`/dev/zero` never ends) or a FIFO swapped in after a check is refused before a byte is read.
+ */
 export function readTextFile(file: string, limit: number, what: string, source = file): string {
-  checkSize(statSync(file).size, limit, source, what);
-  return decodeUtf8(readFileSync(file), source);
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notAFile(source, st);
+    checkSize(st.size, limit, source, what);
+    return decodeUtf8(readFileSync(fd), source);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** 1-based line and column of a character offset in `text`. */

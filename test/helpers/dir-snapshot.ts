@@ -12,7 +12,8 @@ export function snapshotDir(root: string, dir = root, out: Record<string, string
     else if (st.isDirectory()) {
       out[rel] = `dir ${(st.mode & 0o777).toString(8)}`;
       snapshotDir(root, path, out);
-    } else out[rel] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    } else if (!st.isFile()) out[rel] = st.isFIFO() ? 'fifo' : 'special'; // never read: a FIFO would block
+    else out[rel] = createHash('sha256').update(readFileSync(path)).digest('hex');
   }
   return out;
 }

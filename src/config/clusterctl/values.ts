@@ -221,7 +221,17 @@ export function parseConfigText(text: string, source: string): ConfigMap {
     if (e instanceof ValueSyntaxError) throw tooDeepConfig(source, e.line);
     throw e;
   }
-  const value = toConfigValue(first, contents, { n: maxNodes });
+  let value: ConfigValue;
+  try {
+    value = toConfigValue(first, contents, { n: maxNodes });
+  } catch (e) {
+    if (!(e instanceof ConfigError) || e.where !== undefined) throw e;
+    // The message is clusterctl's; where and how to fix are capiform's.
+    throw new ConfigError(e.message, {
+      where: source,
+      hint: `the clusterctl configuration file expands to more than ${maxNodes} values: remove the aliases that repeat one another (an alias bomb)`,
+    }, 'E_YAML_ALIASES');
+  }
   if (isConfigScalar(value) && value.kind === 'null') return new Map();
   if (!isConfigMap(value)) {
     const what = Array.isArray(value) ? '!!seq' : '!!str';

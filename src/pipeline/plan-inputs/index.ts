@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { checkConfinedFile, MAX_MANIFEST_SIZE, parseManifests, readTextFile } from '../../yaml/index.js';
+import { checkConfinedFile, MAX_MANIFEST_SIZE, notAFile, parseManifests, readTextFile } from '../../yaml/index.js';
 import { certManagerShouldUpgrade, createRepository, HttpClient, LocalRepository, type ProviderRepository, readMetadata } from '../../resolve/index.js';
 import { ContentCache, defaultCacheDir } from '../../cache/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
@@ -28,6 +28,7 @@ export function manifestFiles(path: string, names: RegExp = /\.ya?ml$/): string[
   if (!existsSync(path)) throw new InputError(`no such file or directory: ${path}`, { hint: 'pass a directory or file of manifests' });
   const st = statSync(path);
   if (st.isFile()) return [path];
+  if (!st.isDirectory()) throw notAFile(path, st);
   const out: string[] = [];
   // A file found in a folder (a committed tree, a class folder) must stay in it: a link there may come from a PR.
   const confine = { root: path, rootName: `the folder ${path}`, what: 'a manifest' };

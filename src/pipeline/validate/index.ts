@@ -4,13 +4,13 @@
  * CRDs and OpenAPI documents of `--schemas`, and the project's rendered provider components; then the pure checks of
  * src/validate.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { manifestLabel } from '../../capi/index.js';
 import { InputError } from '../../errors.js';
 import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
-import { checkConfinedFile, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
+import { checkConfinedFile, fileKindOf, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
 import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
@@ -110,7 +110,7 @@ export function lintProviderContracts(req: ContractRequest): ContractReport {
   const folders: string[] = [];
   const skipped: string[] = [];
   if (req.paths.length > 0) {
-    for (const p of req.paths) folders.push(...releaseFolders(resolve(req.cwd, p), 0));
+    for (const p of req.paths) folders.push(...releaseFolders(resolve(req.cwd, p)));
   } else if (req.projectDir) {
     const lockPath = join(req.projectDir, lockFileName);
     if (!existsSync(lockPath)) throw new InputError(`no ${lockFileName} in ${req.projectDir}`, { hint: 'run `capiform lock` first, or pass release folders' });
@@ -139,18 +139,50 @@ export function lintProviderContracts(req: ContractRequest): ContractReport {
   return { ...reportOf(findings, 0, 0, []), releases, skipped };
 }
 
-/** `dir` itself when it holds a release (metadata.yaml or a components file), else the releases below it. */
-function releaseFolders(dir: string, depth: number): string[] {
+/** A release folder's name: a version (`v1.12.4`) or clusterctl's `latest`. */
+const versionFolder = /^(v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]*)?|latest)$/;
+/** A provider folder's name in a local repository: a manifest label (`infrastructure-docker`, `cluster-api`) or cert-manager. */
+const providerFolder = /^(cluster-api|cert-manager|(bootstrap|control-plane|infrastructure|ipam|runtime-extension|addon)-[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
+
+const isRelease = (entries: readonly Dirent[]): boolean =>
+  entries.some((e) => e.isFile() && (e.name === 'metadata.yaml' || /components.*\.yaml$/.test(e.name)));
+
+/**
+ * The releases a `--contract` path names: a release folder (`<provider>/<version>/`, or a file in one), a provider
+ * folder (its version folders) or a local repository (its provider folders' version folders). Anything else is
+ * refused from its own listing, before a folder below it is read: `validate --contract /` must not walk the machine.
+ */
+function releaseFolders(dir: string): string[] {
   if (!existsSync(dir)) throw new InputError(`no such file or directory: ${dir}`, { hint: 'pass a release folder (<provider>/<version>/) or a local repository' });
-  if (!statSync(dir).isDirectory()) return [dirname(dir)];
+  const st = statSync(dir);
+  if (st.isFile()) return [dirname(dir)];
+  if (!st.isDirectory()) {
+    throw new InputError(`${dir} is ${fileKindOf(st)}, where a release folder or a local repository is expected`, {
+      where: dir,
+      hint: 'pass a release folder (<provider>/<version>/) or a local repository',
+    });
+  }
   const entries = readdirSync(dir, { withFileTypes: true });
-  if (entries.some((e) => e.isFile() && (e.name === 'metadata.yaml' || /components.*\.yaml$/.test(e.name)))) return [dir];
-  if (depth >= 2) return [];
-  return entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort()
-    .flatMap((n) => releaseFolders(join(dir, n), depth + 1));
+  if (isRelease(entries)) return [dir];
+  const named = (re: RegExp): string[] => entries.filter((e) => e.isDirectory() && re.test(e.name)).map((e) => e.name).sort();
+  const versions = named(versionFolder);
+  if (versions.length > 0) return versions.map((v) => join(dir, v)).filter((v) => isRelease(readdirSync(v, { withFileTypes: true })));
+  const providers = named(providerFolder);
+  if (providers.length > 0) {
+    return providers.flatMap((p) => {
+      const inner = readdirSync(join(dir, p), { withFileTypes: true });
+      return inner
+        .filter((e) => e.isDirectory() && versionFolder.test(e.name))
+        .map((e) => e.name)
+        .sort()
+        .map((v) => join(dir, p, v))
+        .filter((v) => isRelease(readdirSync(v, { withFileTypes: true })));
+    });
+  }
+  throw new InputError(`${dir} is not a provider release folder, a provider folder or a local repository: nothing below it was read`, {
+    where: dir,
+    hint: 'pass a release folder (<provider>/<version>/ holding metadata.yaml or a components file), a provider folder (<provider>/ with version folders) or a local repository in clusterctl\'s layout (<provider>/<version>/)',
+  });
 }
 
 /** Most findings listed in the error of a render that would write invalid objects. */
