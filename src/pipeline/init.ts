@@ -30,7 +30,7 @@ import { parseKubernetesVersion, parseFeatureGates, versionTag } from '../capi/i
 import { listVariables, substitute } from '../envsubst/index.js';
 import { fileKindOf } from '../yaml/index.js';
 import { CapiformError, ResolutionError, UsageError } from '../errors.js';
-import { gateRequirements, readManifest, type SourceObject } from '../validate/index.js';
+import type { SourceObject } from '../validate/index.js';
 import {
   certManagerLabel,
   certManagerRepository,
@@ -204,9 +204,11 @@ function placeholders(text: string): Record<string, string> {
   return Object.fromEntries(listVariables(text).map((v) => [v.name, v.default ?? 'placeholder']));
 }
 
-function objectsOf(text: string, file: string): SourceObject[] {
+type ValidateDoor = typeof import('../validate/index.js');
+
+function objectsOf(validate: ValidateDoor, text: string, file: string): SourceObject[] {
   try {
-    return readManifest(substitute(text, placeholders(text)), file).objects;
+    return validate.readManifest(substitute(text, placeholders(text)), file).objects;
   } catch (err) {
     // A template that only parses with real values: its gates are left to `validate` after render.
     if (err instanceof CapiformError) return [];
@@ -219,7 +221,9 @@ function objectsOf(text: string, file: string): SourceObject[] {
  * need in some provider's manager, by that provider's label.
  */
 async function gatesNeeded(repo: ProviderRepository, version: string, file: string, template: string): Promise<{ label: string; gate: string; kind: string; off: boolean }[]> {
-  const objects = objectsOf(template, file);
+  // The validator is loaded only here: `render` imports this module's door and must not pay for it.
+  const validate = await import('../validate/index.js');
+  const objects = objectsOf(validate, template, file);
   const classes = new Set<string>();
   for (const o of objects) {
     const topology = o.object.kind === 'Cluster' && typeof o.object.spec === 'object' && o.object.spec !== null ? (o.object.spec as Record<string, unknown>).topology : undefined;
@@ -231,9 +235,9 @@ async function gatesNeeded(repo: ProviderRepository, version: string, file: stri
   for (const name of [...classes].sort()) {
     const classFile = `clusterclass-${name}.yaml`;
     const text = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) ? await textOrNull(repo, version, classFile) : null;
-    if (text !== null) objects.push(...objectsOf(text, classFile));
+    if (text !== null) objects.push(...objectsOf(validate, text, classFile));
   }
-  return gateRequirements(objects).map((n) => ({ label: n.rule.provider, gate: n.rule.gate, kind: String(n.object.object.kind), off: n.rule.default === false }));
+  return validate.gateRequirements(objects).map((n) => ({ label: n.rule.provider, gate: n.rule.gate, kind: String(n.object.object.kind), off: n.rule.default === false }));
 }
 
 async function textOrNull(repo: ProviderRepository, version: string, file: string): Promise<string | null> {

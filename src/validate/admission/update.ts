@@ -6,11 +6,12 @@
 import type { Finding, SourceObject } from '../findings.js';
 import type { UpdateRule } from './update-rule.js';
 import { templateImmutability } from './template-immutability.js';
+import { webhookUpdateRules } from './webhook-update-rules.js';
 
 export type { UpdateRule } from './update-rule.js';
 
 /** Every update rule, in the order findings are reported. Add a list of rules by spreading it here. */
-export const updateRules: readonly UpdateRule[] = [templateImmutability];
+export const updateRules: readonly UpdateRule[] = [templateImmutability, ...webhookUpdateRules];
 
 /** One object as stored (base) and as the change applies it (head). */
 export interface UpdatePair {
