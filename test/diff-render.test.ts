@@ -269,7 +269,7 @@ describe('capiform diff --bundle', () => {
 });
 
 describe('ClusterClasses in clusterclasses/', () => {
-  it('a change to a shared ClusterClass template is seen and rolls the workers of every cluster of the class', async () => {
+  it('a change to a shared ClusterClass template under its own name is seen and rejected for every cluster of the class', async () => {
     // The example's committed tree, twice; the PR changes the class's worker machine template.
     const base = tempDir('capiform-base-');
     const head = tempDir('capiform-head-');
@@ -289,7 +289,10 @@ describe('ClusterClasses in clusterclasses/', () => {
     expect(rep.changes.map((c) => [c.kind, c.name, c.file])).toEqual([
       ['DockerMachineTemplate', 'quick-start-default-worker-machinetemplate', 'clusterclasses/team-a/quick-start/clusterclass.yaml'],
     ]);
-    const rollouts = rep.changes[0]!.impacts.filter((i) => i.kind === 'worker-rollout').map((i) => i.cluster);
-    expect(rollouts).toEqual(expect.arrayContaining(['team-a/dev-1', 'team-a/dev-2']));
+    // CAPD's webhook makes DockerMachineTemplate immutable, the class's own too: the edit is refused for every
+    // cluster of the class, which is what the review leads with (a renamed template would roll their workers).
+    const rejected = rep.changes[0]!.impacts.filter((i) => i.kind === 'rejected').map((i) => i.cluster);
+    expect(rejected).toEqual(expect.arrayContaining(['team-a/dev-1', 'team-a/dev-2']));
+    expect(rep.changes[0]!.impacts.every((i) => i.kind === 'rejected')).toBe(true);
   });
 });

@@ -178,7 +178,8 @@ describe('image sources and relocation', () => {
 
   it('a Kubernetes minor whose kubeadm images capiform does not know is an input error (exit 2), not a guess', async () => {
     const dir = project('', 'v1.20.15');
-    expect((await runCli(['render'], { cwd: dir, env: env(dir) })).code).toBe(0);
+    // CAPI v1.12 does not support v1.20 workload clusters, so validation would stop render; images is asked anyway.
+    expect((await runCli(['render', '--no-validate'], { cwd: dir, env: env(dir) })).code).toBe(0);
     const r = await runCli(['images'], { cwd: dir, env: env(dir) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Error: capiform does not know which etcd, CoreDNS and pause images kubeadm uses for Kubernetes v1.20.15');

@@ -107,7 +107,7 @@ interface ProviderLocation {
 }
 
 /** Where a provider comes from, without touching its repository; unknown providers fail here. */
-export function providerLocation(p: ResolvedProvider, configDir: string): ProviderLocation {
+export function providerLocation(p: ResolvedProvider, configDir: string, opts: { checkName?: boolean } = {}): ProviderLocation {
   // A folder URL gets the components file the catalog names for this provider (docker ships
   // infrastructure-components-development.yaml), else the file clusterctl's convention names for the type.
   const catalogFile = builtinProviders.find((b) => b.name === p.name && b.type === p.type)?.url.split('/').pop();
@@ -129,7 +129,8 @@ export function providerLocation(p: ResolvedProvider, configDir: string): Provid
     url = known.url;
   }
   const kind = repositoryKindOf(url, p.repositoryType);
-  if (kind === 'local') unknownInLocalRepository(p, localPath(url, configDir));
+  // Only where the repository is read: a stale-lock check names what changed before any name is looked up.
+  if (kind === 'local' && opts.checkName === true) unknownInLocalRepository(p, localPath(url, configDir));
   const full = kind === 'local' ? localRepositoryUrl(url, p.label, componentsFiles, configDir) : url;
   return { kind, url: full, componentsFile: kind === 'local' ? full.split(/[\\/]/).pop()! : componentsFile, source: sourceFor(kind, url, configDir) };
 }
@@ -161,7 +162,7 @@ function unknownInLocalRepository(p: ResolvedProvider, root: string): void {
 }
 
 export async function providerRepository(p: ResolvedProvider, configDir: string, factory: RepositoryFactory): Promise<RepositoryRef> {
-  const loc = providerLocation(p, configDir);
+  const loc = providerLocation(p, configDir, { checkName: true });
   try {
     const request: RepositoryRequest = {
       name: p.name,

@@ -21,6 +21,11 @@ spec:
     apiGroup: infrastructure.cluster.x-k8s.io
     kind: DockerCluster
     name: \${CLUSTER_NAME}
+---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: DockerCluster
+metadata:
+  name: \${CLUSTER_NAME}
 `;
 
 const ownTemplate = `
@@ -83,9 +88,9 @@ describe('T2: no file is read through a symbolic link that leaves the project â€
 
   it('a link that stays inside the project is followed', async () => {
     const { dir } = layout();
-    writeFiles(dir, { 'shared/dev.yaml': template });
+    writeFiles(dir, { 'common/dev.yaml': template });
     mkdirSync(join(dir, 'templates'));
-    symlinkSync('../shared/dev.yaml', join(dir, 'templates/dev.yaml'));
+    symlinkSync('../common/dev.yaml', join(dir, 'templates/dev.yaml'));
     const r = await runCli(['render'], { cwd: dir, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -8,6 +8,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { compareBytes } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
+import { fileKindOf } from '../../yaml/index.js';
 import { stateDir } from './tree-writer.js';
 
 function lstatOrNull(path: string): Stats | null {
@@ -18,12 +19,6 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-function kindOf(st: Stats): string {
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFile()) return 'a file';
-  return 'a special file';
-}
 
 /** The lock, when it exists, must be a regular file (or a link to one). */
 export function checkLockPath(path: string): void {
@@ -34,7 +29,7 @@ export function checkLockPath(path: string): void {
     st = lstatOrNull(path);
   }
   if (st === null || st.isFile()) return;
-  throw new InputError(`${path} is ${kindOf(st)}, where capiform keeps the lock file`, {
+  throw new InputError(`${path} is ${fileKindOf(st)}, where capiform keeps the lock file`, {
     where: path,
     hint: 'move it away; `capiform lock` (or `render`) then writes the lock there',
   }, 'E_TREE_PATH');
@@ -52,7 +47,7 @@ export function checkTreePaths(root: string, paths: readonly string[]): void {
     checked.add(rel);
     const st = lstatOrNull(join(root, rel));
     if (st === null || st.isDirectory()) return st !== null;
-    problems.set(rel, `${rel} is ${kindOf(st)}, where capiform writes the folder ${rel}/`);
+    problems.set(rel, `${rel} is ${fileKindOf(st)}, where capiform writes the folder ${rel}/`);
     return false;
   };
   folder(stateDir);
@@ -62,7 +57,7 @@ export function checkTreePaths(root: string, paths: readonly string[]): void {
     for (let i = 1; i < segs.length && exists; i++) exists = folder(segs.slice(0, i).join('/'));
     if (!exists) continue;
     const st = lstatOrNull(join(root, p));
-    if (st !== null && !st.isFile()) problems.set(p, `${p} is ${kindOf(st)}, where capiform writes a file`);
+    if (st !== null && !st.isFile()) problems.set(p, `${p} is ${fileKindOf(st)}, where capiform writes a file`);
   }
   if (problems.size === 0) return;
   const sorted = [...problems].sort(([a], [b]) => compareBytes(a, b));

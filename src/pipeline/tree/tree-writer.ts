@@ -27,6 +27,7 @@ import { dirname, join } from 'node:path';
 import { compareBytes, isTemporarySibling, writeFileAtomic } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
 import { lockFileName } from '../../lock/index.js';
+import { fileKindOf } from '../../yaml/index.js';
 import { treeRoots, type TreeChanges, type TreeFile } from '../../render/index.js';
 
 export const stateDir = '.capiform';
@@ -130,17 +131,11 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-function kindOf(st: Stats): string {
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFile()) return 'a file';
-  return 'a special file';
-}
 
 /** A state file (`journal.json`, `owned.json`) that is not a regular file: never followed, never removed. */
 function stateFileKindError(root: string, name: string, st: Stats): InputError {
   const p = join(root, stateDir, name);
-  return new InputError(`${stateDir}/${name} is ${kindOf(st)}, where capiform keeps a file of its own`, {
+  return new InputError(`${stateDir}/${name} is ${fileKindOf(st)}, where capiform keeps a file of its own`, {
     where: p,
     hint: `remove ${p} (capiform writes it as a regular file${name === journalFile ? ' while a render runs' : ''}) and run \`capiform render\``,
   }, 'E_STATE_FILE');
@@ -254,7 +249,7 @@ function checkRecoveryPaths(root: string, journal: Journal | null): void {
     const st = lstatOrNull(join(root, rel));
     if (st === null) return;
     if (kind === 'folder' ? st.isDirectory() : st.isFile()) return;
-    problems.push([rel, `${rel} is ${kindOf(st)}, where capiform keeps ${kind === 'folder' ? 'a folder' : 'a file'}`]);
+    problems.push([rel, `${rel} is ${fileKindOf(st)}, where capiform keeps ${kind === 'folder' ? 'a folder' : 'a file'}`]);
   };
   for (const d of ['staging', 'old']) expect(`${stateDir}/${d}`, 'folder');
   if (journal) {
@@ -329,7 +324,7 @@ export function repairTree(root: string, hook: StepHook = () => {}): 'none' | 'd
   const stateSt = lstatOrNull(state);
   if (stateSt === null) return 'none';
   if (!stateSt.isDirectory()) {
-    throw new InputError(`${stateDir} is ${kindOf(stateSt)}, where capiform keeps its state folder`, {
+    throw new InputError(`${stateDir} is ${fileKindOf(stateSt)}, where capiform keeps its state folder`, {
       where: state,
       hint: `capiform never follows a symbolic link there: remove ${state} (it holds only capiform's own state) and run \`capiform render\``,
     }, 'E_TREE_PATH');
