@@ -63,7 +63,7 @@ export default {
     ipam: [{ name: 'metal3', version: 'latest', url: repo }],
   },
   certManager: { version: 'v1.19.4', url: repo },
-  variables: { AZURE_SUBSCRIPTION_ID_B64: 'c3Vic2NyaXB0aW9u', VSPHERE_USERNAME: 'bench', VM_OPERATOR_API_VERSION: 'v1alpha2' },
+  variables: { CLUSTER_TOPOLOGY: 'true', AZURE_SUBSCRIPTION_ID_B64: 'c3Vic2NyaXB0aW9u', VSPHERE_USERNAME: 'bench', VM_OPERATOR_API_VERSION: 'v1alpha2' },
   secrets: { policy: 'omit' },
   clusters: Array.from({ length: ${clusters} }, (_, i) => ({
     name: 'c-' + i,
