@@ -12,7 +12,7 @@ import type { BuiltInSchemas } from './builtin-schemas.js';
 import { webhookCreateFindings } from './admission/webhooks.js';
 import { kubernetesVersionFindings } from './admission/kubernetes-versions.js';
 
-export { findingAt, formatFinding, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
+export { findingAt, formatFinding, isRecord, objectLabel, sortFindings, type Finding, type Severity, type SourceObject } from './findings.js';
 export { readManifest, type ManifestFile } from './manifests.js';
 export { SchemaCatalog, isCrd, type KindSchema } from './schemas.js';
 export { kubernetesModelsSchemas, type BuiltInSchemas, type PackageFileReader } from './builtin-schemas.js';

@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { checkConfinedFile, fileKindOf, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, isRecord, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
@@ -231,7 +231,7 @@ export function validateRenderedTrees(trees: readonly RenderedTree[]): void {
 
 /** The errors among the findings of one tree's changed cluster and ClusterClass files. */
 function renderedErrors(tree: RenderedTree): Finding[] {
-  const { dir, files, toCheck } = tree;
+  const { files, toCheck } = tree;
   const prefix = tree.prefix ?? '';
   const changed = toCheck.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
   if (changed.length === 0) return [];
@@ -241,7 +241,7 @@ function renderedErrors(tree: RenderedTree): Finding[] {
   const wanted = (doc: string): boolean => /^kind: CustomResourceDefinition\s*$/m.test(doc) && [...groups].some((g) => g !== '' && doc.includes(`group: ${g}\n`));
   const providerTexts = files
     .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
-    .map((f) => ({ file: prefix + f.path, text: f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '' }));
+    .map((f) => ({ file: prefix + f.path, text: treeText(tree, f) }));
   const schemaObjects: SourceObject[] = [];
   const deployments: SourceObject[] = [];
   for (const f of providerTexts) {
@@ -263,13 +263,16 @@ function renderedErrors(tree: RenderedTree): Finding[] {
   const checked = new Set(changed.map((f) => f.path));
   const referenceTargets = files
     .filter((f) => !checked.has(f.path) && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
-    .flatMap((f) => {
-      const text = f.content !== '' ? f.content : existsSync(join(dir, f.path)) ? readTreeFile(dir, f.path, prefix) : '';
-      return readManifest(text, prefix + f.path).objects;
-    });
+    .flatMap((f) => readManifest(treeText(tree, f), prefix + f.path).objects);
   const report = validateManifests({ objects, schemaObjects: [...schemaObjects, ...inventoryObjects(tree)], builtIn: builtInSchemas(), referenceTargets }, undefined, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
   const gates = featureGateFindings(objects, managers, tree.providerConfigPaths ?? {});
-  return [...report.findings, ...gates, ...topologyAdmission(tree, objects)].filter((f) => f.severity === 'error');
+  return [...report.findings, ...gates, ...topologyAdmission(objects, referenceTargets, prefix)].filter((f) => f.severity === 'error');
+}
+
+/** A tree file's text: what this run rendered, else what the committed tree holds (read confined), else nothing. */
+function treeText(tree: Pick<RenderedTree, 'dir' | 'prefix'>, f: { path: string; content: string }): string {
+  if (f.content !== '') return f.content;
+  return existsSync(join(tree.dir, f.path)) ? readTreeFile(tree.dir, f.path, tree.prefix ?? '') : '';
 }
 
 /** 1-based line of `offset` in `text`. */
@@ -284,10 +287,7 @@ function inventoryObjects(tree: RenderedTree): SourceObject[] {
   const prefix = tree.prefix ?? '';
   return tree.files
     .filter((f) => /^providers\/[^/]+\/inventory\.yaml$/.test(f.path))
-    .flatMap((f) => {
-      const text = f.content !== '' ? f.content : existsSync(join(tree.dir, f.path)) ? readTreeFile(tree.dir, f.path, prefix) : '';
-      return readManifest(text, prefix + f.path).objects;
-    });
+    .flatMap((f) => readManifest(treeText(tree, f), prefix + f.path).objects);
 }
 
 /**
@@ -295,20 +295,12 @@ function inventoryObjects(tree: RenderedTree): SourceObject[] {
  * (a KubeadmControlPlane with even replicas from `controlPlaneMachineCount: 2`): the ClusterClasses of the tree are
  * read for it when the run did not render them again. Expansion problems themselves are `validate`'s to report.
  */
-function topologyAdmission(tree: RenderedTree, objects: readonly SourceObject[]): Finding[] {
+function topologyAdmission(objects: readonly SourceObject[], unchanged: readonly SourceObject[], prefix: string): Finding[] {
   if (!objects.some((o) => o.object.kind === 'Cluster' && isRecord(o.object.spec) && isRecord(o.object.spec.topology))) return [];
-  const prefix = tree.prefix ?? '';
-  const seen = new Set(objects.map((o) => o.file));
-  const classes = tree.files
-    .filter((f) => /^clusterclasses\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path) && !seen.has(prefix + f.path))
-    .flatMap((f) => {
-      const text = f.content !== '' ? f.content : existsSync(join(tree.dir, f.path)) ? readTreeFile(tree.dir, f.path, prefix) : '';
-      return readManifest(text, prefix + f.path).objects;
-    });
+  // The ClusterClasses this run did not render again were read already, as reference targets.
+  const classes = unchanged.filter((o) => o.file.startsWith(`${prefix}clusterclasses/`));
   return webhookCreateFindings(topologyExpandedObjects([...objects, ...classes]).objects);
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function throwIfInvalid(errors: readonly Finding[], of = ''): void {
   if (errors.length === 0) return;
