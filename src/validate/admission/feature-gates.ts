@@ -8,6 +8,7 @@
  */
 import { featureGatesArg, parseFeatureGates, parseGoBool } from '../../capi/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
+import { defined } from './webhook-fields.js';
 
 type Obj = Record<string, unknown>;
 
@@ -41,6 +42,7 @@ export interface GateRule {
 const capi = 'kubernetes-sigs/cluster-api';
 const capa = 'kubernetes-sigs/cluster-api-provider-aws';
 const capz = 'kubernetes-sigs/cluster-api-provider-azure';
+const capv = 'kubernetes-sigs/cluster-api-provider-vsphere';
 
 const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), o);
 const nonEmpty = (v: unknown): boolean => (isRecord(v) ? Object.keys(v).length > 0 : Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null && v !== '');
@@ -276,6 +278,42 @@ export const gateRules: readonly GateRule[] = [
     forbids: (o) => (at(o, 'spec', 'extendedLocation') !== undefined && at(o, 'spec', 'extendedLocation') !== null ? ['spec.extendedLocation'] : []),
     message: flagMessage('EdgeZone'),
     source: `${capz} internal/webhooks/azurecluster_validation.go (validateClusterSpec)`,
+  },
+  // CAPV (v1.15, v1.16): the supervisor-mode webhooks refuse the multi-network fields while MultiNetworks is off.
+  // CAPM3 (v1.12, v1.13) has no feature gates: its manager takes no --feature-gates flag.
+  {
+    provider: 'infrastructure-vsphere',
+    gate: 'MultiNetworks',
+    variable: 'EXP_MULTI_NETWORKS',
+    default: false,
+    group: 'vmware.infrastructure.cluster.x-k8s.io',
+    kinds: ['VSphereCluster'],
+    // `CreateSubnetSet != nil`: a pointer, so an explicit false counts as set.
+    forbids: (o) => (at(o, 'spec', 'network', 'nsxVPC', 'createSubnetSet') !== undefined && at(o, 'spec', 'network', 'nsxVPC', 'createSubnetSet') !== null ? ['spec.network.nsxVPC.createSubnetSet'] : []),
+    message: 'createSubnetSet can only be set when MultiNetworks feature gate is enabled',
+    source: `${capv} internal/webhooks/vmware/vspherecluster.go (validateClusterNetwork)`,
+  },
+  {
+    provider: 'infrastructure-vsphere',
+    gate: 'MultiNetworks',
+    variable: 'EXP_MULTI_NETWORKS',
+    default: false,
+    group: 'vmware.infrastructure.cluster.x-k8s.io',
+    kinds: ['VSphereMachine'],
+    forbids: (o) => (defined(at(o, 'spec', 'network', 'interfaces')) ? ['spec.network.interfaces'] : []),
+    message: 'interfaces can only be set when feature gate MultiNetworks is enabled',
+    source: `${capv} internal/webhooks/vmware/vspheremachine.go (validateNetwork)`,
+  },
+  {
+    provider: 'infrastructure-vsphere',
+    gate: 'MultiNetworks',
+    variable: 'EXP_MULTI_NETWORKS',
+    default: false,
+    group: 'vmware.infrastructure.cluster.x-k8s.io',
+    kinds: ['VSphereMachineTemplate'],
+    forbids: (o) => (defined(at(o, 'spec', 'template', 'spec', 'network', 'interfaces')) ? ['spec.template.spec.network.interfaces'] : []),
+    message: 'interfaces can only be set when feature gate MultiNetworks is enabled',
+    source: `${capv} internal/webhooks/vmware/vspheremachinetemplate.go (validate, through validateNetwork)`,
   },
 ];
 
