@@ -7,7 +7,7 @@ import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
 import { templatePinKey, type LockedFile } from '../lock/index.js';
-import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
+import { aggregate, checkFeatureGateNames, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8, MAX_MANIFEST_SIZE, readConfinedFile } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -35,6 +35,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   const certManager = ownsAll ? await readCertManager(resolved, config.certManager?.url) : undefined;
   if (ownsAll) {
     for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load, () => readReleaseText(resolved, c.r, 'metadata.yaml'));
+    checkFeatureGateNames(rendered);
     if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
   }
   await renderClusters(rendered, resolution.providers, {

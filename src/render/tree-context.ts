@@ -43,6 +43,8 @@ export interface RenderContext {
   sources: Map<string, string>;
   /** Things the user should know that are not problems (the release settings a config overrides), one line each. */
   notes: string[];
+  /** The gate names each rendered provider's manager passes in `--feature-gates` (null: no such flag), by label. */
+  releaseGates: Map<string, string[] | null>;
 }
 
 /** Where the config's tree is written: the config directory, or a fleet target's folder (`targets/<name>`) in it. */
@@ -52,7 +54,7 @@ export function treeRoot(config: ResolvedConfig): string {
 
 /** A fresh context: nothing rendered yet. */
 export function renderContext(config: ResolvedConfig, store: ArtifactStore, cache: TreeCache, lockMode: boolean): RenderContext {
-  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [] };
+  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [], releaseGates: new Map() };
 }
 
 /** The generated header as a comment's text (kustomizations and the Argo CD glue write it themselves). */
