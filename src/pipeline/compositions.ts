@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock, type Lock } from '../lock/index.js';
-import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
+import { pathInShard, unusedVariableMessage, type RenderContext, type Shard, type TreeFile, type UnusedVariable } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
 import { enforceContract, lintResolvedProviders } from './contract-lint.js';
@@ -32,10 +32,13 @@ async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; 
  * The stages every tree-producing command shares: resolve, render, assemble, the lock model, the tree in path order.
  * `checkPaths`: a file in the way of the tree stops the run before anything is written, so lock and tree still match.
  */
-async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean) {
+async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean, fleetMember = false) {
   const run = await resolved(opts);
   const { shard } = opts;
   const rendered = await renderTree(run.ctx, run.resolved, render, shard);
+  const unused = rendered.unusedVariables ?? [];
+  // A fleet's management clusters share the global variables: the fleet judges those once all are rendered.
+  if (!fleetMember) for (const u of unused) run.ctx.log(unusedVariableMessage(u));
   // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'. A management
   // cluster of a fleet renders paths under its `targets/<name>/`, which is where their owner is read from.
   const prefix = run.ctx.config.tree === undefined ? '' : `${run.ctx.config.tree}/`;
@@ -50,6 +53,7 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
     drift: run.project.drift,
     files,
     omitted: rendered.omitted,
+    unusedVariables: unused,
     ...over,
   });
   return { run, rendered, files, lock, result, scope };
@@ -109,7 +113,7 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
       runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings });
       continue;
     }
-    const one = await assembled(request, render, false);
+    const one = await assembled(request, render, false, true);
     const prefix = `${config.tree!}/`;
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
     runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [] });
@@ -142,6 +146,9 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
       'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
     );
   }
+  const unused = render && (opts.shard === undefined || opts.shard.index === 1) ? fleetUnusedVariables(fleet, runs, only === undefined) : [];
+  const fleetCtx = pipelineContext(opts);
+  for (const u of unused) fleetCtx.log(unusedVariableMessage(u));
   const verified = new Set<string>();
   for (const r of runs) for (const p of r.rendered?.cache.verified ?? []) verified.add(`${r.config.tree!}/${p}`);
   const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
@@ -151,9 +158,39 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     files,
     omitted: runs.flatMap((r) => (r.rendered?.omitted ?? []).map((o) => ({ ...o, file: `${r.config.tree!}/${o.file}` }))),
     targets: runs.map((r) => r.config.target!),
+    unusedVariables: unused,
     ...over,
   });
   return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope };
+}
+
+/**
+ * The unused variables of a fleet: each management cluster's own, and a shared global variable only when no
+ * management cluster reads it (judged only when every management cluster was rendered). A global variable a
+ * management cluster sets (or changes) itself is its own.
+ */
+function fleetUnusedVariables(fleet: ResolvedConfig, runs: readonly FleetRun[], everyTarget: boolean): UnusedVariable[] {
+  const out: UnusedVariable[] = [];
+  const shared = new Map<string, { count: number; u: UnusedVariable }>();
+  for (const r of runs) {
+    const own = r.config.variables;
+    for (const u of r.rendered?.unusedVariables ?? []) {
+      if (!u.global) {
+        out.push(u);
+        continue;
+      }
+      if (Object.hasOwn(fleet.variables, u.variable) && fleet.variables[u.variable] === own[u.variable]) {
+        const have = shared.get(u.variable);
+        const didYouMean = [...new Set([...(have?.u.didYouMean ?? []), ...u.didYouMean])].slice(0, 3);
+        shared.set(u.variable, { count: (have?.count ?? 0) + 1, u: { ...u, didYouMean } });
+      } else {
+        out.push({ ...u, path: `managementClusters.${r.config.target!}.${u.path}`, global: false, entry: `any provider or cluster of management cluster ${r.config.target!}` });
+      }
+    }
+  }
+  // With --target, the other management clusters were not read: a shared variable is not judged.
+  if (everyTarget) for (const { count, u } of shared.values()) if (count === runs.length) out.push({ ...u, entry: 'any provider or cluster of any management cluster' });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 interface FleetRun {

@@ -7,7 +7,7 @@ import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
 import { templatePinKey, type LockedFile } from '../lock/index.js';
-import { aggregate, checkFeatureGateNames, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
+import { aggregate, checkFeatureGateNames, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard, unusedVariables } from '../render/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8, MAX_MANIFEST_SIZE, readConfinedFile } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -43,6 +43,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
     templatePins: templatePinVersions(resolved),
     ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, config.target ?? '', c.namespace, c.name) }),
   });
+  if (ownsAll) rendered.unusedVariables = unusedVariables(config, rendered.variableUse);
   for (const n of rendered.notes) ctx.log(n);
   return rendered;
 }

@@ -26,3 +26,4 @@ export {
 export { hashTemplateNames } from './template-hash.js';
 export { isTemplateFileName, templatePinNote, templatePinOf } from './template-names.js';
 export { clusterInShard, parseShard, pathInShard, shardIndexOf, shardKey, shardOfPath, type Shard } from './shard.js';
+export { clusterctlWellKnownVariables, unusedVariableMessage, unusedVariables, type UnusedVariable } from './unused-variables.js';

@@ -22,6 +22,8 @@ interface ProviderExtra {
   notes: string[];
   /** The gate names the release's manager passes (null: none), for `manager.featureGates` names. */
   gates?: string[] | null;
+  /** The variables the release's components file reads. */
+  variables?: string[];
 }
 
 /** Renders `providers/<label>`; a failure is recorded in `ctx.problems`. `load` reads the components file once. */
@@ -55,6 +57,7 @@ export async function renderProvider(
     ctx.omitted.push(...(extra?.omitted ?? []));
     ctx.notes.push(...(extra?.notes ?? []));
     if (extra?.gates !== undefined) ctx.releaseGates.set(p.label, extra.gates);
+    if (extra?.variables !== undefined) ctx.variableUse.providers.set(p.label, extra.variables);
     return;
   }
   const { raw } = await load();
@@ -78,6 +81,8 @@ export async function renderProvider(
     const notes: string[] = [];
     const gates = releaseGateNames(c.objects);
     ctx.releaseGates.set(p.label, gates);
+    const variables = c.variables;
+    ctx.variableUse.providers.set(p.label, variables);
     if (needsCustomizing(p)) {
       const customized = customizeObjects(objects, p, notes);
       spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
@@ -100,7 +105,7 @@ export async function renderProvider(
         config,
       );
       if (content === undefined) throw new InputError(`${p.label}: the Cluster API Operator has no provider kind for type ${p.type}`, { where: `${p.configPath}`, hint: 'use output: "components"' });
-      ctx.cache.record(dir, inputs, addDir(ctx.files, dir, [{ name: 'operator.yaml', content: withHeader(content) }]), { omitted: [], notes: [], gates } satisfies ProviderExtra, true);
+      ctx.cache.record(dir, inputs, addDir(ctx.files, dir, [{ name: 'operator.yaml', content: withHeader(content) }]), { omitted: [], notes: [], gates, variables } satisfies ProviderExtra, true);
       return;
     }
     const omittedBefore = ctx.omitted.length;
@@ -116,7 +121,7 @@ export async function renderProvider(
     ];
     if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
     ctx.notes.push(...notes);
-    const extra: ProviderExtra = { omitted: ctx.omitted.slice(omittedBefore), notes, gates };
+    const extra: ProviderExtra = { omitted: ctx.omitted.slice(omittedBefore), notes, gates, variables };
     ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), extra, true);
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
