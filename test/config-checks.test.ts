@@ -106,3 +106,29 @@ describe.skipIf(!corpus.present)(`manager.featureGates names the release's manag
     expect(readdirSync(dir)).not.toContain('providers');
   });
 });
+
+describe.skipIf(!corpus.present)(`feature gates in operator mode come from the operator's provider objects${corpus.skipped}`, () => {
+  it("spec.manager.featureGates over the release's defaults (after the config's variables) decide what the webhooks accept", async () => {
+    const dir = await dockerProject();
+    edit(dir, (t) => t.replace('export default defineConfig({\n', "export default defineConfig({\n  output: 'operator',\n"));
+    // init's CLUSTER_TOPOLOGY: 'true' goes to every provider's config Secret: the release's ${CLUSTER_TOPOLOGY:=false} reads it.
+    const on = await runCli(['render'], { cwd: dir, env });
+    expect(on.code, on.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'providers/cluster-api/operator.yaml'), 'utf8')).toContain('kind: CoreProvider');
+
+    edit(dir, (t) => t.replace("core: { name: 'cluster-api', version: '~1.13.5',", "core: { name: 'cluster-api', version: '~1.13.5', manager: { featureGates: { ClusterTopology: false } },"));
+    const off = await runCli(['render'], { cwd: dir, env });
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain('error [gate/ClusterTopology]: ClusterClass default/quick-start');
+    expect(off.stderr).toContain('feature gate ClusterTopology is off in the cluster-api manager');
+    expect(off.stderr).toContain('providers.core.manager.featureGates.ClusterTopology: true');
+    // The provider object was not written: the tree still holds the one that turned the gate on.
+    expect(readFileSync(join(dir, 'providers/cluster-api/operator.yaml'), 'utf8')).not.toContain('featureGates');
+
+    expect((await runCli(['render', '--no-validate'], { cwd: dir, env })).code).toBe(0);
+    const validate = await runCli(['validate', '--json'], { cwd: dir, env });
+    expect(validate.code).toBe(1);
+    const report = JSON.parse(validate.stdout) as { findings: { rule?: string; kind: string; severity: string }[] };
+    expect(report.findings.filter((f) => f.rule === 'gate/ClusterTopology').map((f) => f.kind)).toEqual(expect.arrayContaining(['Cluster', 'ClusterClass']));
+  });
+});

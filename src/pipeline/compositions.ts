@@ -88,6 +88,11 @@ function providerConfigPaths(config: ResolvedConfig): Record<string, string> {
   return Object.fromEntries(config.providers.map((p) => [p.label, p.configPath]));
 }
 
+/** Each provider's variables by label (global under its own): what an operator provider's config Secret holds. */
+function providerVariables(config: ResolvedConfig): Record<string, Readonly<Record<string, string | undefined>>> {
+  return Object.fromEntries(config.providers.map((p) => [p.label, { ...config.variables, ...p.variables }]));
+}
+
 /** The tree paths (relative to `prefix`) a run writes or compares: those its shard owns, or all. */
 function shardScope(shard: Shard | undefined, prefix = ''): TreeScope {
   return shard ? (path) => pathInShard(shard, prefix + path) : () => true;
@@ -279,7 +284,7 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
-    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck, providerConfigPaths(opts.config));
+    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck, providerConfigPaths(opts.config), providerVariables(opts.config));
   }
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
   saveTreeCache(rendered.cache, scope);
@@ -304,7 +309,7 @@ async function validateFleet(dir: string, runs: readonly FleetRun[]): Promise<vo
   const trees = runs.map((r) => {
     const prefix = `${r.config.tree!}/`;
     const own = r.files.map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
-    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target!, providerConfigPaths: providerConfigPaths(r.config) };
+    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target!, providerConfigPaths: providerConfigPaths(r.config), providerVariables: providerVariables(r.config) };
   });
   if (trees.every((t) => t.toCheck.length === 0)) return;
   (await import('./validate/index.js')).validateRenderedTrees(trees);
