@@ -63,6 +63,10 @@ describe.skipIf(!corpus.present)(`variables the config sets and nothing reads${c
     expect(check.code).toBe(0);
     expect(check.stderr).toContain('warning: clusters[0].variables.POD_SECURITY_STANDARD_ENABLD is set');
     expect((await runCli(['render', '--quiet'], { cwd: dir, env })).stderr).toBe('');
+    // lock reads the same files (without rendering them) and says the same.
+    const lock = await runCli(['lock'], { cwd: dir, env });
+    expect(lock.code).toBe(0);
+    expect(lock.stderr).toContain('warning: variables.EXP_MACHINE_POOLL is set but no provider component');
   });
 
   it('a fleet: a shared variable one management cluster reads is used; one none reads is reported once, a management cluster\'s own by its path', async () => {

@@ -113,15 +113,15 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     const request: PipelineRequest = { ...opts, config, upgrade: upgrades.get(config.target!) };
     if (!render) {
       const run = await resolved(request);
-      await recordArtifacts(run.ctx, run.resolved);
+      const unused = await recordArtifacts(run.ctx, run.resolved);
       const findings = await lintResolvedProviders(config, run.resolved);
-      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings });
+      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings, unused });
       continue;
     }
     const one = await assembled(request, render, false, true);
     const prefix = `${config.tree!}/`;
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
-    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [] });
+    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [], unused: one.rendered.unusedVariables ?? [] });
   }
   const scope = targetScope(only === undefined ? undefined : targets[0]?.tree, shardScope(opts.shard));
   const files = runs.flatMap((r) => r.files);
@@ -151,7 +151,7 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
       'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
     );
   }
-  const unused = render && (opts.shard === undefined || opts.shard.index === 1) ? fleetUnusedVariables(fleet, runs, only === undefined) : [];
+  const unused = opts.shard === undefined || opts.shard.index === 1 ? fleetUnusedVariables(fleet, runs, only === undefined) : [];
   const fleetCtx = pipelineContext(opts);
   for (const u of unused) fleetCtx.log(unusedVariableMessage(u));
   const verified = new Set<string>();
@@ -179,7 +179,7 @@ function fleetUnusedVariables(fleet: ResolvedConfig, runs: readonly FleetRun[], 
   const shared = new Map<string, { count: number; u: UnusedVariable }>();
   for (const r of runs) {
     const own = r.config.variables;
-    for (const u of r.rendered?.unusedVariables ?? []) {
+    for (const u of r.unused) {
       if (!u.global) {
         out.push(u);
         continue;
@@ -206,6 +206,8 @@ interface FleetRun {
   lock: LockModel;
   /** `lock`: the provider-contract findings of this management cluster's providers. */
   findings: ContractFinding[];
+  /** The variables this management cluster's config sets and nothing it renders reads. */
+  unused: UnusedVariable[];
 }
 
 function lockSectionsOf(text: string, where: string): [string, Lock][] {
@@ -351,13 +353,14 @@ export async function lockProject(opts: PipelineRequest): Promise<PipelineResult
     return { ...result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' }), contractFindings };
   }
   const run = await resolved(opts);
-  await recordArtifacts(run.ctx, run.resolved);
+  const unused = await recordArtifacts(run.ctx, run.resolved);
+  for (const u of unused) run.ctx.log(unusedVariableMessage(u));
   const lock = lockModel(run.ctx, run.project, run.resolved);
   // The lint reads the release but never the lock: its findings cannot change the lock's bytes.
   const contractFindings = await lintResolvedProviders(opts.config, run.resolved);
   await enforceContract(opts.config, contractFindings);
   const lockWritten = applyLock(run.ctx, run.project.lockPath, lock.lock, lock.changed);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings };
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings, unusedVariables: unused };
 }
 
 const compositions = { render: renderProject, check: checkProject, memory: renderInMemory, lock: lockProject } as const;

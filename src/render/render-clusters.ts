@@ -139,11 +139,11 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     if (classRaw === null) {
       throw new ResolutionError(`failed to get the cluster class template for "${ref.key}": ${r.provider.label} ${r.version} has no ${classFile}`);
     }
+    const used = variablesOf(classRaw);
+    recordClusterUse(ctx.variableUse, c.configPath, used);
     if (ctx.lockMode) return;
     const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
     if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
-    const used = variablesOf(classRaw);
-    recordClusterUse(ctx.variableUse, c.configPath, used);
     const classInputs = digestOf({
       fp,
       kind: 'clusterclass',
