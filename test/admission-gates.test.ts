@@ -181,3 +181,47 @@ spec: { location: westus, extendedLocation: { name: losangeles, type: EdgeZone }
     expect(bad[0]!.message).toContain('invalid value of ClusterTopology: yes');
   });
 });
+
+describe.skipIf(!corpus.present)(`CAPV's supervisor webhooks refuse the multi-network fields while MultiNetworks is off${corpus.skipped}`, () => {
+  const file = 'infrastructure-components-supervisor.yaml';
+  const required = listVariables(readFileSync(join(repo, 'infrastructure-vsphere/v1.16.1', file), 'utf8')).filter((v) => v.default === null);
+  const vsphere = (v: Record<string, string> = {}): SourceObject[] => manager('infrastructure-vsphere/v1.16.1', file, { ...Object.fromEntries(required.map((r) => [r.name, 'placeholder'])), ...v });
+  // internal/webhooks/vmware/vspherecluster_test.go and vspheremachinetemplate_test.go, as objects.
+  const supervisor = objects(`apiVersion: vmware.infrastructure.cluster.x-k8s.io/v1beta2
+kind: VSphereCluster
+metadata: { name: subnet-set-false, namespace: default }
+spec: { network: { nsxVPC: { createSubnetSet: false } } }
+---
+apiVersion: vmware.infrastructure.cluster.x-k8s.io/v1beta2
+kind: VSphereCluster
+metadata: { name: no-subnet-set, namespace: default }
+spec: { network: { nsxVPC: {} } }
+---
+apiVersion: vmware.infrastructure.cluster.x-k8s.io/v1beta2
+kind: VSphereMachineTemplate
+metadata: { name: two-networks, namespace: default }
+spec:
+  template:
+    spec:
+      network:
+        interfaces:
+          primary: { network: { apiVersion: crd.nsx.vmware.com/v1alpha1, kind: SubnetSet, name: primary } }
+---
+apiVersion: vmware.infrastructure.cluster.x-k8s.io/v1beta2
+kind: VSphereMachine
+metadata: { name: empty-interfaces, namespace: default }
+spec: { network: { interfaces: { primary: {} } } }
+`);
+
+  it('the release names MultiNetworks off; createSubnetSet (even false) and interfaces are refused, naming the variable', () => {
+    const findings = featureGateFindings(supervisor, managerGatesOf(vsphere()), { 'infrastructure-vsphere': 'providers.infrastructure[0]' });
+    expect(brief(findings)).toEqual([
+      'VSphereCluster subnet-set-false spec.network.nsxVPC.createSubnetSet [gate/MultiNetworks]',
+      'VSphereMachineTemplate two-networks spec.template.spec.network.interfaces [gate/MultiNetworks]',
+    ]);
+    expect(findings[0]!.message).toContain('createSubnetSet can only be set when MultiNetworks feature gate is enabled');
+    expect(findings[0]!.message).toContain('kubernetes-sigs/cluster-api-provider-vsphere internal/webhooks/vmware/vspherecluster.go');
+    expect(findings[1]!.hint).toContain("providers.infrastructure[0].variables.EXP_MULTI_NETWORKS: 'true'");
+    expect(featureGateFindings(supervisor, managerGatesOf(vsphere({ EXP_MULTI_NETWORKS: 'true' })))).toEqual([]);
+  });
+});

@@ -33,6 +33,11 @@ describe('manager.featureGates merges with the gates the release already sets', 
       const file = join(dir, 'repo/infrastructure-docker', v, 'infrastructure-components.yaml');
       writeFileSync(file, readFileSync(file, 'utf8').replace('        - --leader-elect\n', '        - --leader-elect\n        - --feature-gates=MachinePool=${EXP_MACHINE_POOL:=true},ClusterTopology=${CLUSTER_TOPOLOGY:=true}\n'));
     }
+    // CAPD's manager registers every gate of CAPI's feature package: a gate another CAPI manager passes is known to it.
+    for (const v of readdirSync(join(dir, 'repo/bootstrap-kubeadm'))) {
+      const file = join(dir, 'repo/bootstrap-kubeadm', v, 'bootstrap-components.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('        - --leader-elect\n', '        - --leader-elect\n        - --feature-gates=KubeadmBootstrapFormatIgnition=${EXP_KUBEADM_BOOTSTRAP_FORMAT_IGNITION:=false}\n'));
+    }
     const note = "infrastructure-docker: providers.infrastructure[0].manager.featureGates overrides the release's MachinePool=true with MachinePool=false";
     const first = await runCli(['render'], { cwd: dir });
     expect(first.code).toBe(0);
@@ -44,5 +49,20 @@ describe('manager.featureGates merges with the gates the release already sets', 
     expect(again.stdout).toContain('tree is up to date');
     expect(again.stderr).toContain(`${note}\n`);
     expect((await runCli(['render', '--quiet'], { cwd: dir })).stderr).toBe('');
+  });
+
+  it('a gate the release does not know is refused at once (exit 2, nothing written), with the known gates and a did-you-mean', async () => {
+    const dir = fixtureProject({ infra: `{ name: 'docker', version: '^1.12', url: './repo', manager: { featureGates: { ClusterTopolgy: true } } }` }, 'plain');
+    for (const v of readdirSync(join(dir, 'repo/infrastructure-docker'))) {
+      const file = join(dir, 'repo/infrastructure-docker', v, 'infrastructure-components.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('        - --leader-elect\n', '        - --leader-elect\n        - --feature-gates=MachinePool=${EXP_MACHINE_POOL:=true},ClusterTopology=${CLUSTER_TOPOLOGY:=true}\n'));
+    }
+    const r = await runCli(['render'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('infrastructure-docker: the release\'s manager does not know the feature gate "ClusterTopolgy": it would exit at start (unrecognized feature gate: ClusterTopolgy)');
+    expect(r.stderr).toContain('providers.infrastructure[0].manager.featureGates.ClusterTopolgy');
+    expect(r.stderr).toContain('did you mean ClusterTopology? the gates its --feature-gates default names: ClusterTopology, MachinePool');
+    expect(r.stderr).not.toContain('    at ');
+    expect(readdirSync(dir).filter((f) => ['providers', 'clusters', 'clusterclasses'].includes(f))).toEqual([]);
   });
 });

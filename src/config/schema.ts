@@ -3,7 +3,7 @@
  * (`schema/capi.config.schema.json`) and as editor help; keep them short and user-facing.
  */
 import { z } from 'zod';
-import { contractPattern, isVersionConstraint } from './kinds.js';
+import { contractPattern, isVersionConstraint, versionConstraintPattern, versionRangePattern } from './kinds.js';
 import {
   flavorPattern,
   flavorProblem,
@@ -25,6 +25,8 @@ export const versionConstraintSchema = z
   .refine(isVersionConstraint, {
     error: (iss) => `${JSON.stringify(iss.input)} is not a version or range; use ${versionAllowed}`,
   })
+  // The refinement is code; the JSON Schema carries the same forms as a pattern.
+  .meta({ pattern: versionConstraintPattern })
   .describe(`Provider version: ${versionAllowed}.`);
 
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -246,6 +248,7 @@ export const clusterSchema = z
       .refine((v) => v !== 'latest' && isVersionConstraint(v), {
         error: (iss) => `${JSON.stringify(iss.input)} is not a version or range; use an exact version (v1.12.4) or a semver range (~1.12.0)`,
       })
+      .meta({ pattern: versionRangePattern })
       .optional()
       .describe(
         'Render this cluster from the cluster-template and ClusterClasses of this release of its infrastructure provider (exact version or range, pinned by the lock) while the provider itself runs its locked version.',

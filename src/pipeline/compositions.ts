@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock, type Lock } from '../lock/index.js';
-import { pathInShard, type RenderContext, type Shard, type TreeFile } from '../render/index.js';
+import { pathInShard, unusedVariableMessage, type RenderContext, type Shard, type TreeFile, type UnusedVariable } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
 import { enforceContract, lintResolvedProviders } from './contract-lint.js';
@@ -32,10 +32,13 @@ async function resolved(opts: PipelineRequest): Promise<{ ctx: PipelineContext; 
  * The stages every tree-producing command shares: resolve, render, assemble, the lock model, the tree in path order.
  * `checkPaths`: a file in the way of the tree stops the run before anything is written, so lock and tree still match.
  */
-async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean) {
+async function assembled(opts: PipelineRequest, render: { contents: boolean; readBytes: boolean }, checkPaths: boolean, fleetMember = false) {
   const run = await resolved(opts);
   const { shard } = opts;
   const rendered = await renderTree(run.ctx, run.resolved, render, shard);
+  const unused = rendered.unusedVariables ?? [];
+  // A fleet's management clusters share the global variables: the fleet judges those once all are rendered.
+  if (!fleetMember) for (const u of unused) run.ctx.log(unusedVariableMessage(u));
   // A shard keeps only the paths it owns (./render/shard.ts): the rest of the tree is other shards'. A management
   // cluster of a fleet renders paths under its `targets/<name>/`, which is where their owner is read from.
   const prefix = run.ctx.config.tree === undefined ? '' : `${run.ctx.config.tree}/`;
@@ -50,6 +53,7 @@ async function assembled(opts: PipelineRequest, render: { contents: boolean; rea
     drift: run.project.drift,
     files,
     omitted: rendered.omitted,
+    unusedVariables: unused,
     ...over,
   });
   return { run, rendered, files, lock, result, scope };
@@ -84,6 +88,11 @@ function providerConfigPaths(config: ResolvedConfig): Record<string, string> {
   return Object.fromEntries(config.providers.map((p) => [p.label, p.configPath]));
 }
 
+/** Each provider's variables by label (global under its own): what an operator provider's config Secret holds. */
+function providerVariables(config: ResolvedConfig): Record<string, Readonly<Record<string, string | undefined>>> {
+  return Object.fromEntries(config.providers.map((p) => [p.label, { ...config.variables, ...p.variables }]));
+}
+
 /** The tree paths (relative to `prefix`) a run writes or compares: those its shard owns, or all. */
 function shardScope(shard: Shard | undefined, prefix = ''): TreeScope {
   return shard ? (path) => pathInShard(shard, prefix + path) : () => true;
@@ -104,15 +113,15 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     const request: PipelineRequest = { ...opts, config, upgrade: upgrades.get(config.target!) };
     if (!render) {
       const run = await resolved(request);
-      await recordArtifacts(run.ctx, run.resolved);
+      const unused = await recordArtifacts(run.ctx, run.resolved);
       const findings = await lintResolvedProviders(config, run.resolved);
-      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings });
+      runs.push({ config, run, rendered: undefined, files: [], lock: lockModel(run.ctx, run.project, run.resolved), findings, unused });
       continue;
     }
-    const one = await assembled(request, render, false);
+    const one = await assembled(request, render, false, true);
     const prefix = `${config.tree!}/`;
     const files = one.files.map((f) => ({ ...f, path: prefix + f.path }));
-    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [] });
+    runs.push({ config, run: one.run, rendered: one.rendered, files, lock: one.lock, findings: [], unused: one.rendered.unusedVariables ?? [] });
   }
   const scope = targetScope(only === undefined ? undefined : targets[0]?.tree, shardScope(opts.shard));
   const files = runs.flatMap((r) => r.files);
@@ -142,6 +151,9 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
       'run `capiform lock` (or `capiform render --shard 1/N`) and commit capi.lock.yaml before rendering the other shards',
     );
   }
+  const unused = opts.shard === undefined || opts.shard.index === 1 ? fleetUnusedVariables(fleet, runs, only === undefined) : [];
+  const fleetCtx = pipelineContext(opts);
+  for (const u of unused) fleetCtx.log(unusedVariableMessage(u));
   const verified = new Set<string>();
   for (const r of runs) for (const p of r.rendered?.cache.verified ?? []) verified.add(`${r.config.tree!}/${p}`);
   const result = (over: Pick<PipelineResult, 'lockWritten' | 'changes' | 'repaired'>): PipelineResult => ({
@@ -151,9 +163,39 @@ async function assembledFleet(opts: PipelineRequest, render: { contents: boolean
     files,
     omitted: runs.flatMap((r) => (r.rendered?.omitted ?? []).map((o) => ({ ...o, file: `${r.config.tree!}/${o.file}` }))),
     targets: runs.map((r) => r.config.target!),
+    unusedVariables: unused,
     ...over,
   });
   return { ctx: pipelineContext(opts), runs, files, lock, text, changed, verified, lockPath, result, scope };
+}
+
+/**
+ * The unused variables of a fleet: each management cluster's own, and a shared global variable only when no
+ * management cluster reads it (judged only when every management cluster was rendered). A global variable a
+ * management cluster sets (or changes) itself is its own.
+ */
+function fleetUnusedVariables(fleet: ResolvedConfig, runs: readonly FleetRun[], everyTarget: boolean): UnusedVariable[] {
+  const out: UnusedVariable[] = [];
+  const shared = new Map<string, { count: number; u: UnusedVariable }>();
+  for (const r of runs) {
+    const own = r.config.variables;
+    for (const u of r.unused) {
+      if (!u.global) {
+        out.push(u);
+        continue;
+      }
+      if (Object.hasOwn(fleet.variables, u.variable) && fleet.variables[u.variable] === own[u.variable]) {
+        const have = shared.get(u.variable);
+        const didYouMean = [...new Set([...(have?.u.didYouMean ?? []), ...u.didYouMean])].slice(0, 3);
+        shared.set(u.variable, { count: (have?.count ?? 0) + 1, u: { ...u, didYouMean } });
+      } else {
+        out.push({ ...u, path: `managementClusters.${r.config.target!}.${u.path}`, global: false, entry: `any provider or cluster of management cluster ${r.config.target!}` });
+      }
+    }
+  }
+  // With --target, the other management clusters were not read: a shared variable is not judged.
+  if (everyTarget) for (const { count, u } of shared.values()) if (count === runs.length) out.push({ ...u, entry: 'any provider or cluster of any management cluster' });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 interface FleetRun {
@@ -164,6 +206,8 @@ interface FleetRun {
   lock: LockModel;
   /** `lock`: the provider-contract findings of this management cluster's providers. */
   findings: ContractFinding[];
+  /** The variables this management cluster's config sets and nothing it renders reads. */
+  unused: UnusedVariable[];
 }
 
 function lockSectionsOf(text: string, where: string): [string, Lock][] {
@@ -242,7 +286,7 @@ export async function renderProject(opts: PipelineRequest): Promise<PipelineResu
   if (opts.validate !== false) {
     const toCheck = renderedObjectsToCheck(run.ctx.config.dir, files);
     // Loaded only when there is something to check: the schema and CEL checks cost a few hundred ms to load.
-    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck, providerConfigPaths(opts.config));
+    if (toCheck.length > 0) (await import('./validate/index.js')).validateRendered(run.ctx.config.dir, files, toCheck, providerConfigPaths(opts.config), providerVariables(opts.config));
   }
   const { changes, repaired } = applyTree(run.ctx, files, rendered.cache.verified, lock.text, scope);
   saveTreeCache(rendered.cache, scope);
@@ -267,7 +311,7 @@ async function validateFleet(dir: string, runs: readonly FleetRun[]): Promise<vo
   const trees = runs.map((r) => {
     const prefix = `${r.config.tree!}/`;
     const own = r.files.map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
-    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target!, providerConfigPaths: providerConfigPaths(r.config) };
+    return { dir: join(dir, r.config.tree!), files: own, toCheck: renderedObjectsToCheck(join(dir, r.config.tree!), own), prefix, target: r.config.target!, providerConfigPaths: providerConfigPaths(r.config), providerVariables: providerVariables(r.config) };
   });
   if (trees.every((t) => t.toCheck.length === 0)) return;
   (await import('./validate/index.js')).validateRenderedTrees(trees);
@@ -309,13 +353,14 @@ export async function lockProject(opts: PipelineRequest): Promise<PipelineResult
     return { ...result({ lockWritten: applyLock(ctx, lockPath, lock, changed), changes: undefined, repaired: 'none' }), contractFindings };
   }
   const run = await resolved(opts);
-  await recordArtifacts(run.ctx, run.resolved);
+  const unused = await recordArtifacts(run.ctx, run.resolved);
+  for (const u of unused) run.ctx.log(unusedVariableMessage(u));
   const lock = lockModel(run.ctx, run.project, run.resolved);
   // The lint reads the release but never the lock: its findings cannot change the lock's bytes.
   const contractFindings = await lintResolvedProviders(opts.config, run.resolved);
   await enforceContract(opts.config, contractFindings);
   const lockWritten = applyLock(run.ctx, run.project.lockPath, lock.lock, lock.changed);
-  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings };
+  return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings, unusedVariables: unused };
 }
 
 const compositions = { render: renderProject, check: checkProject, memory: renderInMemory, lock: lockProject } as const;

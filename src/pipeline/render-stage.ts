@@ -7,7 +7,8 @@ import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
 import { templatePinKey, type LockedFile } from '../lock/index.js';
-import { aggregate, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard } from '../render/index.js';
+import { aggregate, checkFeatureGateNames, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard, type UnusedVariable, unusedVariables } from '../render/index.js';
+import { getVariables } from '../envsubst/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8, MAX_MANIFEST_SIZE, readConfinedFile } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
@@ -35,6 +36,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
   const certManager = ownsAll ? await readCertManager(resolved, config.certManager?.url) : undefined;
   if (ownsAll) {
     for (const c of components) await renderProvider(rendered, c.r, c.pinned?.sha256, c.load, () => readReleaseText(resolved, c.r, 'metadata.yaml'));
+    checkFeatureGateNames(rendered);
     if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
   }
   await renderClusters(rendered, resolution.providers, {
@@ -42,18 +44,32 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
     templatePins: templatePinVersions(resolved),
     ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, config.target ?? '', c.namespace, c.name) }),
   });
+  if (ownsAll) rendered.unusedVariables = unusedVariables(config, rendered.variableUse);
   for (const n of rendered.notes) ctx.log(n);
   return rendered;
 }
 
-/** Reads every file rendering would (the store records them for the lock) without rendering anything. */
-export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedProject): Promise<void> {
+/**
+ * Reads every file rendering would (the store records them for the lock) without rendering anything; returns the
+ * variables the config sets that none of those files reads (`lock` reports them as `render` does).
+ */
+export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedProject): Promise<UnusedVariable[]> {
   const { config } = ctx;
   const walk = renderContext(config, resolved.store, new TreeCache(treeRoot(config), undefined, { contents: false, readBytes: false }), true);
-  await Promise.all(componentsFiles(resolved).map((c) => c.load()));
+  await Promise.all(
+    componentsFiles(resolved).map(async (c) => {
+      const { raw } = await c.load();
+      try {
+        walk.variableUse.providers.set(c.r.provider.label, getVariables(raw));
+      } catch {
+        // A components file envsubst cannot parse fails at render, which names it; its variables stay unjudged.
+      }
+    }),
+  );
   await readCertManager(resolved, config.certManager?.url);
   await renderClusters(walk, resolved.resolution.providers, { ownTemplates: readOwnTemplates(config), templatePins: templatePinVersions(resolved) });
   if (walk.problems.length > 0) throw aggregate(walk.problems, config);
+  return unusedVariables(config, walk.variableUse);
 }
 
 /** The release of each template pin, as renderClusters looks it up. */

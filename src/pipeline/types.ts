@@ -1,7 +1,7 @@
 /** What a pipeline run is asked for and what it returns, shared by every composition (render, check, lock, memory). */
 import type { ResolvedConfig } from '../config/index.js';
 import type { ArtifactCache, Lock, LockDrift, LockFile } from '../lock/index.js';
-import type { OmittedObject, Shard, TreeChanges, TreeFile } from '../render/index.js';
+import type { OmittedObject, Shard, TreeChanges, TreeFile, UnusedVariable } from '../render/index.js';
 import type { HttpClient, ProgressListener, RepositoryFactory, RepositoryRef } from '../resolve/index.js';
 import type { Finding } from '../validate/index.js';
 
@@ -80,6 +80,8 @@ export interface PipelineResult {
   changes: TreeChanges | undefined;
   omitted: OmittedObject[];
   repaired: 'none' | 'discarded' | 'completed';
+  /** `render`: the variables the config sets that nothing rendered reads (warnings; none from a shard other than 1). */
+  unusedVariables?: UnusedVariable[];
   /** `lock`: the provider-contract findings of the providers it resolved (none with `contractLint: "off"`). */
   contractFindings?: ContractFinding[];
 }

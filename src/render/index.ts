@@ -4,7 +4,7 @@
  * (src/pipeline/tree).
  */
 export { generatedHeader, generatedMark, targetRoots, treeRoots } from './tree/roots.js';
-export { renderCertManager, renderProvider } from './render-providers.js';
+export { checkFeatureGateNames, renderCertManager, renderProvider } from './render-providers.js';
 export { renderClusters, type OwnTemplate, type RenderClustersOptions } from './render-clusters.js';
 export { addDir, headerText, mergeDuplicates, providerNamespaces, renderContext, treeRoot, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 export { aggregate, secretsError, type Problem } from './problems.js';
@@ -26,3 +26,4 @@ export {
 export { hashTemplateNames } from './template-hash.js';
 export { isTemplateFileName, templatePinNote, templatePinOf } from './template-names.js';
 export { clusterInShard, parseShard, pathInShard, shardIndexOf, shardKey, shardOfPath, type Shard } from './shard.js';
+export { clusterctlWellKnownVariables, unusedVariableMessage, unusedVariables, type UnusedVariable } from './unused-variables.js';

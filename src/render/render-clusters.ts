@@ -19,6 +19,7 @@ import { applyJsonPatches } from './tree/customize.js';
 import { hashTemplateNames, isHashNamedTemplate } from './template-hash.js';
 import { addDir, fileContent, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 import type { TreeFile } from './tree/tree-file.js';
+import { recordClusterUse } from './unused-variables.js';
 import {
   clusterClassReferences,
   clusterDirectorySyncWaves,
@@ -138,10 +139,11 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
     if (classRaw === null) {
       throw new ResolutionError(`failed to get the cluster class template for "${ref.key}": ${r.provider.label} ${r.version} has no ${classFile}`);
     }
+    const used = variablesOf(classRaw);
+    recordClusterUse(ctx.variableUse, c.configPath, used);
     if (ctx.lockMode) return;
     const classDir = `clusterclasses/${ref.namespace}/${ref.name}`;
     if (!ctx.sources.has(classDir)) ctx.sources.set(classDir, `${r.provider.label} ${r.version} ${classFile}`);
-    const used = variablesOf(classRaw);
     const classInputs = digestOf({
       fp,
       kind: 'clusterclass',
@@ -195,6 +197,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       const overrides = imageOverridesOf(config, r.provider);
       const lookup = clusterLookup(config, c);
       const used = variablesOf(raw);
+      recordClusterUse(ctx.variableUse, c.configPath, used);
       // The variables' values as this template sees them (cluster's, global, cluster settings), not the raw maps:
       // credentials count as markers, and a variable the template does not use cannot change the directory.
       const inputs =

@@ -13,12 +13,17 @@ import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderConte
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { operatorManifests } from './operator.js';
+import { releaseGateNames, unknownFeatureGates } from './feature-gate-names.js';
 import { emitManifests, processCertManager, renderProviderComponents, type KubeObject, type ManifestEntry } from './tree/deps.js';
 
 /** What a provider directory's cache entry keeps besides its files, so a reused directory reports the same. */
 interface ProviderExtra {
   omitted: OmittedObject[];
   notes: string[];
+  /** The gate names the release's manager passes (null: none), for `manager.featureGates` names. */
+  gates?: string[] | null;
+  /** The variables the release's components file reads. */
+  variables?: string[];
 }
 
 /** Renders `providers/<label>`; a failure is recorded in `ctx.problems`. `load` reads the components file once. */
@@ -51,6 +56,8 @@ export async function renderProvider(
     ctx.files.push(...reused.files);
     ctx.omitted.push(...(extra?.omitted ?? []));
     ctx.notes.push(...(extra?.notes ?? []));
+    if (extra?.gates !== undefined) ctx.releaseGates.set(p.label, extra.gates);
+    if (extra?.variables !== undefined) ctx.variableUse.providers.set(p.label, extra.variables);
     return;
   }
   const { raw } = await load();
@@ -72,6 +79,10 @@ export async function renderProvider(
     let spliced: ManifestEntry[] | undefined;
     let objects = c.objects;
     const notes: string[] = [];
+    const gates = releaseGateNames(c.objects);
+    ctx.releaseGates.set(p.label, gates);
+    const variables = c.variables;
+    ctx.variableUse.providers.set(p.label, variables);
     if (needsCustomizing(p)) {
       const customized = customizeObjects(objects, p, notes);
       spliced = c.entries.map((e, i) => ({ ...e, value: customized[i]! }));
@@ -94,7 +105,7 @@ export async function renderProvider(
         config,
       );
       if (content === undefined) throw new InputError(`${p.label}: the Cluster API Operator has no provider kind for type ${p.type}`, { where: `${p.configPath}`, hint: 'use output: "components"' });
-      ctx.cache.record(dir, inputs, addDir(ctx.files, dir, [{ name: 'operator.yaml', content: withHeader(content) }]), [], true);
+      ctx.cache.record(dir, inputs, addDir(ctx.files, dir, [{ name: 'operator.yaml', content: withHeader(content) }]), { omitted: [], notes: [], gates, variables } satisfies ProviderExtra, true);
       return;
     }
     const omittedBefore = ctx.omitted.length;
@@ -110,7 +121,7 @@ export async function renderProvider(
     ];
     if (p.type === 'CoreProvider') entries.push({ name: 'clusterctl-inventory-crd.yaml', content: withHeader(emitManifests([inventoryCrd])) });
     ctx.notes.push(...notes);
-    const extra: ProviderExtra = { omitted: ctx.omitted.slice(omittedBefore), notes };
+    const extra: ProviderExtra = { omitted: ctx.omitted.slice(omittedBefore), notes, gates, variables };
     ctx.cache.record(dir, inputs, addDir(ctx.files, dir, entries), extra, true);
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
@@ -136,4 +147,11 @@ function namespaceOf(objects: readonly KubeObject[]): string | undefined {
   const ns = objects.find((o) => o.kind === 'Namespace');
   const name = (ns?.metadata as { name?: unknown } | undefined)?.name;
   return typeof name === 'string' ? name : undefined;
+}
+
+/** After every provider is rendered: each `manager.featureGates` name its release's manager does not know. */
+export function checkFeatureGateNames(ctx: RenderContext): void {
+  const { problems, notes } = unknownFeatureGates(ctx.config.providers, ctx.releaseGates);
+  ctx.problems.push(...problems);
+  for (const n of notes) if (!ctx.notes.includes(n)) ctx.notes.push(n);
 }

@@ -13,6 +13,7 @@ import { declaredNamespaces, kustomizationFor, type KubeObject } from './tree/de
 import type { TreeCache } from './tree/tree-cache.js';
 import { generatedHeader } from './tree/roots.js';
 import type { TreeFile } from './tree/tree-file.js';
+import { variableUse, type UnusedVariable, type VariableUse } from './unused-variables.js';
 
 /** An object left out of the tree because a credential would land in it (policy "omit"). */
 export interface OmittedObject {
@@ -43,6 +44,12 @@ export interface RenderContext {
   sources: Map<string, string>;
   /** Things the user should know that are not problems (the release settings a config overrides), one line each. */
   notes: string[];
+  /** The gate names each rendered provider's manager passes in `--feature-gates` (null: no such flag), by label. */
+  releaseGates: Map<string, string[] | null>;
+  /** What each provider and cluster read from the variables, for the ones the config sets and nothing reads. */
+  variableUse: VariableUse;
+  /** Set after rendering every entry (not by a shard other than 1): the variables the config sets and nothing reads. */
+  unusedVariables?: UnusedVariable[];
 }
 
 /** Where the config's tree is written: the config directory, or a fleet target's folder (`targets/<name>`) in it. */
@@ -52,7 +59,7 @@ export function treeRoot(config: ResolvedConfig): string {
 
 /** A fresh context: nothing rendered yet. */
 export function renderContext(config: ResolvedConfig, store: ArtifactStore, cache: TreeCache, lockMode: boolean): RenderContext {
-  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [] };
+  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [], releaseGates: new Map(), variableUse: variableUse() };
 }
 
 /** The generated header as a comment's text (kustomizations and the Argo CD glue write it themselves). */

@@ -22,7 +22,7 @@ export {
   type Metadata,
   type ReleaseSeries,
 } from './metadata.js';
-export { closestProviderNames, formatRepositoriesText, levenshtein, formatRepositoriesYaml, getProvider, listProviders, splitUrl, type UserProvider } from './providers.js';
+export { closestNames, closestProviderNames, formatRepositoriesText, levenshtein, formatRepositoriesYaml, getProvider, listProviders, splitUrl, type UserProvider } from './providers.js';
 export { isDNS1123Label, isDNS1123Subdomain, parseProviderName, validateProvider, type ProviderNameAndVersion } from './provider-name.js';
 export { builtinProviders, certManagerProviderName, type ProviderConfig } from './catalog.js';
 export { certManagerShouldUpgrade, type CertManagerUpgradeDecision } from './cert-manager.js';

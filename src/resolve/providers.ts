@@ -73,6 +73,21 @@ export function closestProviderNames(name: string, type: string, list: readonly 
   return scored.slice(0, limit).map((x) => x.n);
 }
 
+/**
+ * The names among `candidates` closest to `name` (best first, at most `limit`) for a "did you mean": case is ignored
+ * (`clustertopology` → `ClusterTopology`), and a name at more than a third of its length away is no suggestion.
+ */
+export function closestNames(name: string, candidates: Iterable<string>, limit = 3): string[] {
+  const lower = name.toLowerCase();
+  return [...new Set(candidates)]
+    .filter((n) => n !== name)
+    .map((n) => ({ n, d: levenshtein(lower, n.toLowerCase()) }))
+    .filter(({ n, d }) => d <= Math.max(2, Math.floor(Math.max(n.length, name.length) / 3)))
+    .sort((a, b) => a.d - b.d || compareBytes(a.n, b.n))
+    .slice(0, limit)
+    .map((x) => x.n);
+}
+
 /** `an InfrastructureProvider (--infrastructure, or providers.infrastructure in capi.config)`. */
 function whereTypeGoes(type: string): string {
   const article = /^(Infrastructure|IPAM|Addon)/.test(type) ? 'an' : 'a';

@@ -20,7 +20,7 @@ export { validateObjects, type ObjectsResult } from './objects.js';
 export { lintCapiObjects } from './capi-lints.js';
 export { referenceFindings, type ReferenceOptions } from './admission/references.js';
 export { topologyExpandedObjects, type ExpandedObjects } from './topology.js';
-export { featureGateFindings, featureGateFindingsByTree, gateRequirements, gateRules, managerGatesOf, type GateRule, type ManagerGates, type ProviderConfigPaths } from './admission/feature-gates.js';
+export { featureGateFindings, featureGateFindingsByTree, gateRequirements, gateRules, managerGatesOf, type GateRule, type ManagerGates, type ProviderConfigPaths, type ProviderVariables } from './admission/feature-gates.js';
 export { webhookUpdateRules, clusterVersionCeilingRule } from './admission/webhook-update-rules.js';
 export { admit, webhookCreateFindings, webhooks, type Webhook } from './admission/webhooks.js';
 export { kubernetesSupportMatrix, kubernetesVersionFindings, type KubernetesSupport } from './admission/kubernetes-versions.js';

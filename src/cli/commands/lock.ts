@@ -62,7 +62,7 @@ export function registerLock(program: Command, io: CliIO): void {
           const body = isFleetLock(res.lock)
             ? { targets: Object.fromEntries([...res.lock.targets].map(([name, l]) => [name, summary(l)])) }
             : summary(res.lock);
-          out.stdout(`${JSON.stringify({ changed: res.lockChanged, ...body, contractLint: contractSummary(findings) }, null, 2)}\n`);
+          out.stdout(`${JSON.stringify({ changed: res.lockChanged, ...body, contractLint: contractSummary(findings), ...((res.unusedVariables ?? []).length > 0 ? { unusedVariables: res.unusedVariables } : {}) }, null, 2)}\n`);
         } else {
           printContractFindings(out, findings, opts.quiet ?? false);
         }

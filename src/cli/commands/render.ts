@@ -52,7 +52,7 @@ export function registerRender(program: Command, io: CliIO): void {
         if (opts.json) {
           out.stdout(
             `${JSON.stringify(
-              { check: Boolean(local.check), ...target, ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired, ...(findings.length > 0 ? { contractLint: contractSummary(findings) } : {}) },
+              { check: Boolean(local.check), ...target, ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}), upToDate: differing.length === 0, lock: { changed: res.lockChanged, written: res.lockWritten }, ...ch, omitted: res.omitted, repaired: res.repaired, ...(findings.length > 0 ? { contractLint: contractSummary(findings) } : {}), ...((res.unusedVariables ?? []).length > 0 ? { unusedVariables: res.unusedVariables } : {}) },
               null,
               2,
             )}\n`,

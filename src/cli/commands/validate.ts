@@ -24,14 +24,16 @@ export function registerValidate(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* of the project (default: discovered in the current directory)')
     .action(async (paths: string[], local: ValidateOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions & ValidateOptions>();
-      const { lintProviderContracts, providerConfigPathsOf, validateProject } = await import('../../pipeline/validate/index.js');
+      const { lintProviderContracts, providerConfigPathsOf, providerVariablesOf, validateProject } = await import('../../pipeline/validate/index.js');
       let projectDir: string | undefined;
       let providerConfigPaths: ReturnType<typeof providerConfigPathsOf> | undefined;
+      let providerVariables: ReturnType<typeof providerVariablesOf> | undefined;
       if (paths.length === 0 || local.config) {
         const { loadPipelineConfig } = await import('./pipeline-shared.js');
         const config = await loadPipelineConfig(io, { ...(local.config ? { config: local.config } : {}) });
         projectDir = config.dir;
         providerConfigPaths = providerConfigPathsOf(config);
+        providerVariables = providerVariablesOf(config);
       } else if (existsSync(join(io.cwd, 'providers'))) projectDir = io.cwd;
       if (local.contract) {
         const report = lintProviderContracts({ cwd: io.cwd, paths, ...(projectDir ? { projectDir } : {}) });
@@ -46,7 +48,7 @@ export function registerValidate(program: Command, io: CliIO): void {
         if (report.errors > 0) setExitCode(cmd, 1);
         return;
       }
-      const report = validateProject({ cwd: io.cwd, paths, schemas: local.schemas ?? [], ...(projectDir ? { projectDir } : {}), ...(providerConfigPaths ? { providerConfigPaths } : {}) });
+      const report = validateProject({ cwd: io.cwd, paths, schemas: local.schemas ?? [], ...(projectDir ? { projectDir } : {}), ...(providerConfigPaths ? { providerConfigPaths } : {}), ...(providerVariables ? { providerVariables } : {}) });
       if (g.json) io.stdout(`${JSON.stringify(jsonReport(report), null, 2)}\n`);
       else printReport(io, report, g.quiet ?? false);
       if (report.errors > 0) setExitCode(cmd, 1);

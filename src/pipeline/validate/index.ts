@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { checkConfinedFile, fileKindOf, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, isRecord, managerGatesOf, type ProviderConfigPaths, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, isRecord, managerGatesOf, type ProviderConfigPaths, type ProviderVariables, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
@@ -29,11 +29,20 @@ export interface ValidateRequest {
   projectDir?: string;
   /** Each provider's config entry by label (`cluster-api` → `providers.core`), per tree (`''`, `targets/<name>/`): named in fixes. */
   providerConfigPaths?: Readonly<Record<string, ProviderConfigPaths>>;
+  /** Each provider's variables by label, per tree: what an operator provider's config Secret holds. */
+  providerVariables?: Readonly<Record<string, ProviderVariables>>;
 }
 
 /** `providerConfigPaths` of a loaded config: its own providers, or each management cluster's under `targets/<name>/`. */
 export function providerConfigPathsOf(config: ResolvedConfig): Record<string, ProviderConfigPaths> {
   const of = (c: ResolvedConfig): ProviderConfigPaths => Object.fromEntries(c.providers.map((p) => [p.label, p.configPath]));
+  if (!config.targets) return { '': of(config) };
+  return Object.fromEntries(config.targets.map((t) => [`${t.tree!}/`, of(t)]));
+}
+
+/** Each provider's variables (the global ones under its own) by label, per tree, as `providerConfigPathsOf`. */
+export function providerVariablesOf(config: ResolvedConfig): Record<string, ProviderVariables> {
+  const of = (c: ResolvedConfig): ProviderVariables => Object.fromEntries(c.providers.map((p) => [p.label, { ...c.variables, ...p.variables }]));
   if (!config.targets) return { '': of(config) };
   return Object.fromEntries(config.targets.map((t) => [`${t.tree!}/`, of(t)]));
 }
@@ -60,7 +69,7 @@ export function validateProject(req: ValidateRequest): ValidationReport {
     builtIn: builtInSchemas(),
   });
   // The managers' feature gates decide what their webhooks accept: the tree's own provider Deployments, or the project's.
-  const gates = featureGateFindingsByTree([...inputs.objects, ...expanded.objects], [...inputs.objects, ...projectCrds.objects], (tree) => req.providerConfigPaths?.[tree] ?? {});
+  const gates = featureGateFindingsByTree([...inputs.objects, ...expanded.objects], [...inputs.objects, ...projectCrds.objects], (tree) => req.providerConfigPaths?.[tree] ?? {}, (tree) => req.providerVariables?.[tree] ?? {});
   const more = [...expanded.findings, ...gates];
   return more.length === 0 ? report : reportOf([...report.findings, ...more], report.objects, report.checked, report.unchecked);
 }
@@ -199,8 +208,9 @@ export function validateRendered(
   files: ReadonlyArray<{ path: string; content: string }>,
   toCheck: ReadonlyArray<{ path: string; content: string }> = files,
   providerConfigPaths: ProviderConfigPaths = {},
+  providerVariables: ProviderVariables = {},
 ): void {
-  throwIfInvalid(renderedErrors({ dir, files, toCheck, providerConfigPaths }));
+  throwIfInvalid(renderedErrors({ dir, files, toCheck, providerConfigPaths, providerVariables }));
 }
 
 /** One management cluster's rendered tree (a fleet's `targets/<name>/`, or the single form's project root). */
@@ -216,6 +226,8 @@ export interface RenderedTree {
   target?: string;
   /** Each provider's config entry by label, named in the fix of a feature-gate finding. */
   providerConfigPaths?: ProviderConfigPaths;
+  /** Each provider's variables by label: an operator provider's config Secret holds them (its gates' values). */
+  providerVariables?: ProviderVariables;
 }
 
 /**
@@ -245,6 +257,11 @@ function renderedErrors(tree: RenderedTree): Finding[] {
   const schemaObjects: SourceObject[] = [];
   const deployments: SourceObject[] = [];
   for (const f of providerTexts) {
+    // output: 'operator': the provider object and the ConfigMap of its release give the manager's gates.
+    if (f.file.endsWith('/operator.yaml')) {
+      deployments.push(...readManifest(f.text, f.file).objects);
+      continue;
+    }
     const crds = f.text.includes('CustomResourceDefinition');
     const managers = f.text.includes('kind: Deployment');
     if (!crds && !managers) continue;
@@ -258,7 +275,7 @@ function renderedErrors(tree: RenderedTree): Finding[] {
       }
     }
   }
-  const managers = managerGatesOf(deployments);
+  const managers = managerGatesOf(deployments, tree.providerVariables ?? {});
   // References may point into files this run did not change (a cluster's ClusterClass): those are targets only.
   const checked = new Set(changed.map((f) => f.path));
   const referenceTargets = files

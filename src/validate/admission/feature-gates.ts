@@ -6,8 +6,11 @@
  * (`--feature-gates` after variable substitution and `manager.featureGates`); rules are data, each with the
  * upstream file it is transcribed from.
  */
-import { featureGatesArg, parseFeatureGates, parseGoBool } from '../../capi/index.js';
+import { gunzipSync } from 'node:zlib';
+import { featureGatesArg, manifestLabel, parseFeatureGates, parseGoBool } from '../../capi/index.js';
+import { substitute } from '../../envsubst/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
+import { defined } from './webhook-fields.js';
 
 type Obj = Record<string, unknown>;
 
@@ -41,6 +44,7 @@ export interface GateRule {
 const capi = 'kubernetes-sigs/cluster-api';
 const capa = 'kubernetes-sigs/cluster-api-provider-aws';
 const capz = 'kubernetes-sigs/cluster-api-provider-azure';
+const capv = 'kubernetes-sigs/cluster-api-provider-vsphere';
 
 const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), o);
 const nonEmpty = (v: unknown): boolean => (isRecord(v) ? Object.keys(v).length > 0 : Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null && v !== '');
@@ -277,6 +281,42 @@ export const gateRules: readonly GateRule[] = [
     message: flagMessage('EdgeZone'),
     source: `${capz} internal/webhooks/azurecluster_validation.go (validateClusterSpec)`,
   },
+  // CAPV (v1.15, v1.16): the supervisor-mode webhooks refuse the multi-network fields while MultiNetworks is off.
+  // CAPM3 (v1.12, v1.13) has no feature gates: its manager takes no --feature-gates flag.
+  {
+    provider: 'infrastructure-vsphere',
+    gate: 'MultiNetworks',
+    variable: 'EXP_MULTI_NETWORKS',
+    default: false,
+    group: 'vmware.infrastructure.cluster.x-k8s.io',
+    kinds: ['VSphereCluster'],
+    // `CreateSubnetSet != nil`: a pointer, so an explicit false counts as set.
+    forbids: (o) => (at(o, 'spec', 'network', 'nsxVPC', 'createSubnetSet') !== undefined && at(o, 'spec', 'network', 'nsxVPC', 'createSubnetSet') !== null ? ['spec.network.nsxVPC.createSubnetSet'] : []),
+    message: 'createSubnetSet can only be set when MultiNetworks feature gate is enabled',
+    source: `${capv} internal/webhooks/vmware/vspherecluster.go (validateClusterNetwork)`,
+  },
+  {
+    provider: 'infrastructure-vsphere',
+    gate: 'MultiNetworks',
+    variable: 'EXP_MULTI_NETWORKS',
+    default: false,
+    group: 'vmware.infrastructure.cluster.x-k8s.io',
+    kinds: ['VSphereMachine'],
+    forbids: (o) => (defined(at(o, 'spec', 'network', 'interfaces')) ? ['spec.network.interfaces'] : []),
+    message: 'interfaces can only be set when feature gate MultiNetworks is enabled',
+    source: `${capv} internal/webhooks/vmware/vspheremachine.go (validateNetwork)`,
+  },
+  {
+    provider: 'infrastructure-vsphere',
+    gate: 'MultiNetworks',
+    variable: 'EXP_MULTI_NETWORKS',
+    default: false,
+    group: 'vmware.infrastructure.cluster.x-k8s.io',
+    kinds: ['VSphereMachineTemplate'],
+    forbids: (o) => (defined(at(o, 'spec', 'template', 'spec', 'network', 'interfaces')) ? ['spec.template.spec.network.interfaces'] : []),
+    message: 'interfaces can only be set when feature gate MultiNetworks is enabled',
+    source: `${capv} internal/webhooks/vmware/vspheremachinetemplate.go (validate, through validateNetwork)`,
+  },
 ];
 
 const providerLabel = 'cluster.x-k8s.io/provider';
@@ -286,9 +326,78 @@ function containers(o: Obj): Obj[] {
   return Array.isArray(list) ? list.filter(isRecord) : [];
 }
 
-/** The `manager` container of every provider Deployment among `objects`, with the gates its flags set. */
-export function managerGatesOf(objects: readonly SourceObject[]): ManagerGates[] {
+/** Each provider's variables by label (the config's global ones under the provider's own), as clusterctl reads them. */
+export type ProviderVariables = Readonly<Record<string, Readonly<Record<string, string | undefined>>>>;
+
+const operatorGroup = 'operator.cluster.x-k8s.io';
+/** The Cluster API Operator's provider kinds are named after clusterctl's provider types. */
+const operatorKinds = new Set(['CoreProvider', 'BootstrapProvider', 'ControlPlaneProvider', 'InfrastructureProvider', 'IPAMProvider', 'RuntimeExtensionProvider', 'AddonProvider']);
+/** A provider ConfigMap's components are at most a ConfigMap's 1 MiB gzip-compressed; inflated, bounded like a manifest. */
+const maxComponentsBytes = 64 * 1024 * 1024;
+
+/** The release's components text a provider object selects (its `fetchConfig.selector` and `spec.version`), or undefined. */
+function selectedComponents(provider: Obj, objects: readonly SourceObject[]): string | undefined {
+  const want = at(provider, 'spec', 'fetchConfig', 'selector', 'matchLabels');
+  const version = at(provider, 'spec', 'version');
+  if (!isRecord(want)) return undefined;
+  for (const { object: o } of objects) {
+    if (o.kind !== 'ConfigMap' || o.apiVersion !== 'v1') continue;
+    if (at(o, 'metadata', 'namespace') !== at(provider, 'metadata', 'namespace')) continue;
+    const labels = at(o, 'metadata', 'labels');
+    if (!isRecord(labels) || !Object.entries(want).every(([k, v]) => labels[k] === v)) continue;
+    if (labels['provider.cluster.x-k8s.io/version'] !== undefined && labels['provider.cluster.x-k8s.io/version'] !== version) continue;
+    const plain = at(o, 'data', 'components');
+    if (typeof plain === 'string') return plain;
+    const packed = at(o, 'binaryData', 'components');
+    if (typeof packed !== 'string') return undefined;
+    try {
+      return gunzipSync(Buffer.from(packed, 'base64'), { maxOutputLength: maxComponentsBytes }).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The gates a Cluster API Operator provider object gives its manager: the release's `--feature-gates` default (in
+ * the ConfigMap the object selects) after the variables its config Secret holds (the config's, else the defaults),
+ * then `spec.manager.featureGates` merged over it, as the operator's component customizer does
+ * (kubernetes-sigs/cluster-api-operator internal/controller/component_customizer.go: parseFeatureGates, then the
+ * user's values win). Undefined when the object's release is not in the tree: nothing is decided then.
+ */
+function operatorManagerGates(src: SourceObject, objects: readonly SourceObject[], variables: ProviderVariables): ManagerGates | undefined {
+  const o = src.object;
+  const name = at(o, 'metadata', 'name');
+  if (typeof name !== 'string' || typeof o.kind !== 'string') return undefined;
+  const provider = manifestLabel(name, o.kind);
+  const components = selectedComponents(o, objects);
+  const flag = components === undefined ? undefined : /--feature-gates=([^\s"']*)/.exec(components)?.[1];
+  if (flag === undefined) return undefined;
+  let value: string;
+  try {
+    const own = variables[provider] ?? {};
+    value = substitute(flag, new Map(Object.entries(own).filter((e): e is [string, string] => e[1] !== undefined)));
+  } catch {
+    return undefined;
+  }
+  const gates = new Map(parseFeatureGates(value));
+  const set = at(o, 'spec', 'manager', 'featureGates');
+  if (isRecord(set)) for (const [gate, v] of Object.entries(set)) if (typeof v === 'boolean') gates.set(gate, String(v));
+  return { provider, gates, source: src };
+}
+
+/**
+ * The `manager` container of every provider Deployment among `objects`, with the gates its flags set, and the
+ * manager of every Cluster API Operator provider object (`output: 'operator'`).
+ */
+export function managerGatesOf(objects: readonly SourceObject[], variables: ProviderVariables = {}): ManagerGates[] {
   const out: ManagerGates[] = [];
+  for (const src of objects) {
+    if (!operatorKinds.has(String(src.object.kind)) || groupOf(src.object.apiVersion) !== operatorGroup) continue;
+    const m = operatorManagerGates(src, objects, variables);
+    if (m) out.push(m);
+  }
   for (const src of objects) {
     const o = src.object;
     if (o.kind !== 'Deployment' || typeof o.apiVersion !== 'string' || !o.apiVersion.startsWith('apps/')) continue;
@@ -394,10 +503,17 @@ export function featureGateFindings(objects: readonly SourceObject[], managers: 
  * `featureGateFindings` over a tree that may hold several management clusters: an object is judged by the managers
  * of its own tree (`targets/<name>/…` in a fleet, the project root otherwise).
  */
-export function featureGateFindingsByTree(objects: readonly SourceObject[], managerSources: readonly SourceObject[], paths: (tree: string) => ProviderConfigPaths = () => ({})): Finding[] {
+export function featureGateFindingsByTree(
+  objects: readonly SourceObject[],
+  managerSources: readonly SourceObject[],
+  paths: (tree: string) => ProviderConfigPaths = () => ({}),
+  variables: (tree: string) => ProviderVariables = () => ({}),
+): Finding[] {
   const treeOf = (file: string): string => /^(targets\/[^/]+\/)/.exec(file)?.[1] ?? '';
   const managers = new Map<string, ManagerGates[]>();
-  for (const m of managerGatesOf(managerSources)) {
+  const sourcesByTree = new Map<string, SourceObject[]>();
+  for (const o of managerSources) sourcesByTree.set(treeOf(o.file), [...(sourcesByTree.get(treeOf(o.file)) ?? []), o]);
+  for (const m of [...sourcesByTree].flatMap(([t, srcs]) => managerGatesOf(srcs, variables(t)))) {
     const t = treeOf(m.source.file);
     managers.set(t, [...(managers.get(t) ?? []), m]);
   }
