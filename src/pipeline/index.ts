@@ -14,3 +14,4 @@ export { configImageOverrides, upstreamTree } from './images.js';
 export { contractUpgradeVersions, type ContractUpgrade } from './contract-upgrade.js';
 export { assertNoUnfinishedWrite, checkLockPath, checkTreePaths, defaultLockTimeoutSeconds, diffTree, readSettled, repairTree, withProjectLock, writeTree, type Repair } from './tree/index.js';
 export { initProject, isRepositoryUrl, type InitProvider, type InitRequest, type InitResult } from './init.js';
+export { readTreeFromDir, readTreeFromGit, renderTreeAt, reviewChange, reviewSides, type RenderAtContext, type ReviewRequest } from './review/index.js';
