@@ -49,13 +49,12 @@ export {
   diffTrees,
   formatMarkdown,
   formatText,
-  readTreeFromDir,
-  readTreeFromGit,
   type DiffOptions,
   type DiffReport,
   type ObjectChange,
   type RenderedTree,
 } from './plan/diff/index.js';
+export { readTreeFromDir, readTreeFromGit, reviewChange, type ReviewRequest } from './pipeline/review/index.js';
 export {
   applyCustomPlan,
   applyPlan,

@@ -169,15 +169,17 @@ describe('capiform diff --render', () => {
     expect(r.stderr).toContain('fix: fetch it first (git fetch origin nope)');
   });
 
-  it('a lock that no longer satisfies the config stops with the side and `capiform lock` (exit 2)', async () => {
+  it('a lock that no longer satisfies the config is resolved in memory and the review names `capiform lock`', async () => {
     const env = freshCache();
     const dir = await prRepository(env);
-    // The PR moves core to ~1.12.0 but forgets to re-lock.
+    const lockBefore = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
+    // The PR adds a worker but forgets to re-lock after moving core to ~1.12.0.
     writeFileSync(join(dir, 'capi.config.ts'), prConfig.replace("version: '~1.13.0'", "version: '~1.12.0'"));
-    const r = await runCli(['diff', '--render'], { cwd: dir, env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Error: working tree (rendered): capi.lock.yaml is out of date');
-    expect(r.stderr).toContain('capiform lock');
+    const r = await runCli(['diff', '--render', '--format', 'json'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as DiffReport).stale).toMatchObject({ config: true, fix: 'capiform lock && capiform render' });
+    expect(readFileSync(join(dir, 'capi.lock.yaml'), 'utf8')).toBe(lockBefore);
   });
 
   it('--config outside the repository and a config missing at the ref are input errors', async () => {

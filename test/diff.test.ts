@@ -488,7 +488,7 @@ describe('json', () => {
       expect(['added', 'removed', 'changed', 'rotated']).toContain(c.action);
       expect(c.key).toBe(`${c.apiVersion.includes('/') ? c.apiVersion.split('/')[0] : 'core'}/${c.kind}/${c.namespace}/${c.name}`);
       for (const f of c.fields) {
-        expect(Object.keys(f).every((k) => ['path', 'action', 'old', 'new', 'redacted'].includes(k))).toBe(true);
+        expect(Object.keys(f).every((k) => ['path', 'action', 'old', 'new', 'redacted', 'valueDiff'].includes(k))).toBe(true);
         expect(f.path.startsWith('.')).toBe(true);
       }
       for (const i of c.impacts) expect(typeof i.reason).toBe('string');

@@ -4,7 +4,8 @@
  * render in memory (./bundle.ts, ./images.ts). `lock --upgrade --contract` lives here because it joins
  * the lock with the upgrade planner (src/plan), which sits above the lock. The project's files on disk (tree writer,
  * journal, writer lock, path checks) are ./tree, what `plan` reads from disk is ./plan-inputs, and what `validate`
- * reads and checks is ./validate: each has a door of its own for commands that need only that.
+ * reads and checks is ./validate, and what `diff` reads and renders is ./review: each has a door of its own for
+ * commands that need only that.
  */
 export { checkProject, checkTarget, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
 export type { ContractFinding, ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';

@@ -23,13 +23,11 @@ export function registerAffected(program: Command, io: CliIO): void {
     .action(async (flags: AffectedFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<{ json?: boolean; quiet?: boolean }>();
       const root = flags.root ? requireFolder(io.cwd, flags.root, '--root', 'pass the folder that holds capi.config.*') : resolve(io.cwd, '.');
-      const { renderInMemory } = await import('../../pipeline/index.js');
       const { readSettled } = await import('../../pipeline/tree/index.js');
       const { lockFileName } = await import('../../lock/index.js');
-      const { renderTreeAt } = await import('../../plan/diff/index.js');
+      const { renderTreeAt } = await import('../../pipeline/review/index.js');
       const { affectedClusters, formatAffected } = await import('../../plan/affected/index.js');
       const ctx = {
-        render: renderInMemory,
         root,
         env: io.env,
         offline: flags.offline ?? false,

@@ -8,27 +8,11 @@ import { setExitCode } from '../exit-status.js';
 import { requireFolder, requireWritableFile } from '../paths.js';
 import { writeFileAtomic } from '../../cache/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import {
-  defaultMaxSize,
-  diffTrees,
-  gitTopLevel,
-  formatMarkdown,
-  formatText,
-  readTreeFromDir,
-  readTreeFromGit,
-  renderTreeAt,
-  repositorySalt,
-  type DiffReport,
-  type RenderAtContext,
-  type RenderedTree,
-  topologyScope,
-} from '../../plan/diff/index.js';
+import { defaultMaxSize, formatMarkdown, formatText, type DiffReport } from '../../plan/diff/index.js';
 import { bundleRepository } from '../../bundle/index.js';
-import { parseShard, pathInShard, treeRoots } from '../../render/index.js';
+import { parseShard, treeRoots } from '../../render/index.js';
 import { withBundle } from './bundle-option.js';
 import { downloadProgress } from './pipeline-shared.js';
-import { lockFileName } from '../../lock/index.js';
-import { readSettled } from '../../pipeline/tree/index.js';
 
 interface DiffFlags {
   base?: string;
@@ -72,7 +56,7 @@ export function registerDiff(program: Command, io: CliIO): void {
     .option('--json-out <file>', 'also write the full JSON report to this file (for CI artifacts)')
     .option('--config <file>', 'capi.config.* for --render (default: discovered in the tree root)')
     .option('--bundle <file>', 'with --render (implied): read every provider release from this air-gapped bundle (no network, no cache)')
-    .option('--offline', 'with --render: use only the cache and local repositories')
+    .option('--offline', 'when a side is rendered (--render, or a config change whose tree was not re-rendered): use only the cache and local repositories')
     .option('--shard <I/N>', 'compare only the files shard I of N owns (its clusters; shard 1 also everything else)')
     .option('--target <name>', "a fleet: compare only this management cluster's files (targets/<name>/, and the fleet's own argocd/)")
     .action(async (dirs: string[], flags: DiffFlags, cmd: Command) => {
@@ -104,56 +88,12 @@ export function registerDiff(program: Command, io: CliIO): void {
       // Run from a sub-folder of the repository: use the repository's top level when it holds the tree.
       if (!flags.root && dirs.length === 0 && !hasTree(root)) {
         try {
+          const { gitTopLevel } = await import('../../pipeline/review/index.js');
           const top = gitTopLevel(root);
           if (hasTree(top)) root = top;
         } catch {
           // not a git repository: the errors below say what is missing
         }
-      }
-      let base: RenderedTree;
-      let head: RenderedTree;
-      let allowEmptyBase = true;
-      if (dirs.length === 2) {
-        const [a, b] = dirs.map((d) => resolve(io.cwd, d));
-        base = await readSettled(a!, () => readTreeFromDir(a!, dirs[0]));
-        head = await readSettled(b!, () => readTreeFromDir(b!, dirs[1]));
-        allowEmptyBase = false;
-      } else if (flags.render) {
-        const { renderInMemory } = await import('../../pipeline/index.js');
-        const ctx: RenderAtContext = {
-          render: renderInMemory,
-          root,
-          env: io.env,
-          offline: flags.offline ?? false,
-          onProgress: downloadProgress(io, cmd.optsWithGlobals()),
-          ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}),
-        };
-        // The working side renders from the lock on disk: one a completed write left, never a half-swapped one.
-        [base, head] = await readSettled(
-          root,
-          () =>
-            withBundle(io, flags.bundle, root, async (opts, bundle) => {
-              const sides: RenderAtContext = bundle
-                ? { ...ctx, bundleLock: bundle.lock, repositories: (configDir) => (p) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
-                : ctx;
-              return [await renderTreeAt(flags.base ?? 'HEAD', sides), await renderTreeAt(undefined, sides)] as const;
-            }),
-          lockFileName,
-        );
-      } else {
-        base = readTreeFromGit(root, flags.base ?? 'HEAD');
-        head = await readSettled(root, () => readTreeFromDir(root, 'working tree'));
-      }
-      if (flags.target !== undefined) {
-        const own = targetFiles(flags.target, base, head);
-        base = own(base);
-        head = own(head);
-      }
-      if (flags.shard !== undefined) {
-        const shard = parseShard(flags.shard);
-        const own = (t: RenderedTree): RenderedTree => ({ ...t, files: new Map([...t.files].filter(([p]) => pathInShard(shard, p))) });
-        base = own(base);
-        head = own(head);
       }
       const secretValues: Record<string, string> = {};
       const warnings: string[] = [];
@@ -162,9 +102,27 @@ export function registerDiff(program: Command, io: CliIO): void {
         if (value) secretValues[name] = value;
         else warnings.push(`--secret-var ${name}: not set in the environment, so its value cannot be recognised in the tree`);
       }
-      // The ClusterClass review loads the topology engine only when a change reaches a topology Cluster or class.
-      const topology = topologyScope(base.files, head.files) ? (await import('../../plan/topology/index.js')).reviewTreeTopology : undefined;
-      const report: DiffReport = diffTrees(base, head, { salt: repositorySalt(dirs.length === 2 ? io.cwd : root, io.env), secretValues, allowEmptyBase, ...(topology ? { topology } : {}) });
+      const { reviewChange } = await import('../../pipeline/review/index.js');
+      const sides = {
+        env: io.env,
+        offline: flags.offline ?? false,
+        onProgress: downloadProgress(io, cmd.optsWithGlobals()),
+        ...(flags.config ? { configPath: resolve(io.cwd, flags.config) } : {}),
+      };
+      const report: DiffReport = await withBundle(io, flags.bundle, root, (opts, bundle) =>
+        reviewChange({
+          root,
+          ...(dirs.length === 2 ? { dirs: [{ path: resolve(io.cwd, dirs[0]!), label: dirs[0]! }, { path: resolve(io.cwd, dirs[1]!), label: dirs[1]! }] as const, saltDir: io.cwd } : {}),
+          ...(flags.base !== undefined ? { base: flags.base } : {}),
+          render: flags.render ?? false,
+          sides: bundle
+            ? { ...sides, bundleLock: bundle.lock, repositories: (configDir: string) => (p: Parameters<typeof bundleRepository>[3]) => bundleRepository(bundle.dir, bundle.lock, configDir, p), ...(opts.cache ? { cache: opts.cache } : {}) }
+            : sides,
+          ...(flags.target !== undefined ? { target: flags.target } : {}),
+          ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
+          secretValues,
+        }),
+      );
       report.warnings.push(...warnings);
       if (flags.jsonOut) writeFileAtomic(resolve(io.cwd, flags.jsonOut), `${JSON.stringify(report, null, 2)}\n`);
       if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -174,22 +132,4 @@ export function registerDiff(program: Command, io: CliIO): void {
       } else io.stdout(formatText(report, { color: useColor(io) }));
       if (flags.exitCode && report.changed) setExitCode(cmd, ExitCode.differences);
     });
-}
-
-/**
- * `diff --target NAME`: only the files under `targets/<NAME>/` (and the fleet's own). The name must be a management cluster of one of the
- * two trees (a tree on disk or in git has no config to ask).
- */
-function targetFiles(target: string, base: RenderedTree, head: RenderedTree): (t: RenderedTree) => RenderedTree {
-  const names = new Set<string>();
-  for (const t of [base, head]) for (const p of t.files.keys()) if (p.startsWith('targets/')) names.add(p.split('/')[1]!);
-  if (names.size === 0) {
-    throw new UsageError(`--target ${target}: neither tree is a fleet's (no targets/ folder)`, { hint: 'drop --target: the trees have one management cluster' });
-  }
-  if (!names.has(target)) {
-    throw new UsageError(`--target ${target}: no such management cluster in either tree`, { hint: `use one of: ${[...names].sort().join(', ')}` });
-  }
-  // The fleet's own files (its one ApplicationSet) belong to every management cluster, as `render --target` has them.
-  const prefix = `targets/${target}/`;
-  return (t) => ({ ...t, files: new Map([...t.files].filter(([p]) => p.startsWith(prefix) || !p.startsWith('targets/'))) });
 }

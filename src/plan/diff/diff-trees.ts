@@ -2,6 +2,7 @@
 import { checkCapiformTree, type RenderedTree } from './tree.js';
 import { indexTree, ownerFromPath, type TreeIndex, type TreeObject } from './objects.js';
 import { diffFields } from './field-diff.js';
+import { withValueDiffs } from './value-diff.js';
 import { findRotations } from './rotation.js';
 import { diffSecret, isSecret, redactSecretValues, scrubStrings, type SecretPolicy } from './secrets.js';
 import type { DiffReport, FieldChange, ObjectChange, Owner } from './types.js';
@@ -278,7 +279,9 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
     changes,
     warnings: [...warnings, ...base.warnings, ...head.warnings],
   };
+  for (const c of changes) withValueDiffs(c.fields);
   if (topology) {
+    for (const c of topology.clusters) for (const ch of c.changes) withValueDiffs(ch.fields);
     // Clusters the change leaves as they are need no section.
     const clusters = topology.clusters.filter((c) => c.status !== 'unchanged' || c.warnings.length > 0);
     if (clusters.length > 0 || topology.warnings.length > 0) report.topology = { clusters, warnings: topology.warnings };

@@ -10,6 +10,7 @@ import { InputError } from '../../errors.js';
 import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import { commentTemplate, objectTemplate, topologyTemplate } from './templates.js';
 import { narrowTextChange } from './field-diff.js';
+import { valueDiffLines } from './value-diff.js';
 import { impactOrder, worstImpact, type ClusterSummary, type ImpactKind, type ProviderSummary } from '../rollout/types.js';
 import { groupImpacts, pinnedLabel } from '../rollout/summary.js';
 import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
@@ -63,13 +64,68 @@ function showValue(v: unknown): string {
   return `<code>${cellText(cut)}</code>`;
 }
 
+/** A field whose inside view (`valueDiff`) is printed below its table: its cells point there. */
+const shownBelow = new WeakSet<object>();
+
 function fieldSide(f: FieldChange | TopologyFieldChange, side: 'old' | 'new'): string {
+  if (shownBelow.has(f)) return '<i>see the diff below</i>';
   if ('redacted' in f && f.redacted) {
     const hash = side === 'old' ? f.redacted.oldHash : f.redacted.newHash;
     return hash ? `🔒 ${f.redacted.reason} <code>${hash}</code>` : '—';
   }
   const v = side === 'old' ? f.old : f.new;
   return v === undefined ? '—' : showValue(v);
+}
+
+/** Characters of value diffs per object section: the comment's budget is shared by every object. */
+const valueDiffBudget = 6000;
+
+interface DiffBlock {
+  path: string;
+  role?: string;
+  fence: string;
+  body: string;
+}
+
+/**
+ * The fields' value diffs as ```diff blocks, while they fit `valueDiffBudget`; the fields shown this way have their
+ * table cells point below, the others keep their values in the table. The fence is longer than any backtick run in
+ * the body, so a value can never close it.
+ */
+function diffBlocks(fields: readonly (FieldChange | (TopologyFieldChange & { role?: string }))[]): { blocks: DiffBlock[]; hidden: number } {
+  const blocks: DiffBlock[] = [];
+  let budget = valueDiffBudget;
+  let hidden = 0;
+  for (const f of fields) {
+    if (!f.valueDiff) continue;
+    const prefix = f.valueDiff.kind === 'items' && f.valueDiff.prefix ? [`# ${f.valueDiff.prefix}`] : [];
+    const all = [...prefix, ...valueDiffLines(f.valueDiff)];
+    // A diff longer than what is left keeps its first lines (the first hunk names the change).
+    const kept: string[] = [];
+    let size = f.path.length + 40;
+    for (const line of all) {
+      if (size + line.length + 1 > budget) break;
+      kept.push(line);
+      size += line.length + 1;
+    }
+    if (kept.length <= prefix.length) {
+      hidden++;
+      continue;
+    }
+    if (kept.length < all.length) kept.push(`… ${all.length - kept.length} more lines (see the JSON report)`);
+    const body = kept.join('\n');
+    budget -= size;
+    const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+    shownBelow.add(f);
+    blocks.push({ path: f.path, ...('role' in f && f.role ? { role: f.role } : {}), fence: '`'.repeat(Math.max(3, longest + 1)), body });
+  }
+  return { blocks, hidden };
+}
+
+/** A changed flag's values: its changed list items (`- B=false`, `+ B=true`), or old → new. */
+function flagValues(x: ProviderSummary['args'][number]['changed'][number]): string {
+  if (x.removed === undefined && x.added === undefined) return `<code>${cellText(x.from)}</code> → <code>${cellText(x.to)}</code>`;
+  return [...(x.removed ?? []).map((r) => `<code>- ${cellText(r)}</code>`), ...(x.added ?? []).map((a) => `<code>+ ${cellText(a)}</code>`)].join(' ');
 }
 
 function crdSummary(c: ProviderSummary['crds']): string {
@@ -117,6 +173,7 @@ function environment(): typeof Handlebars {
   hb.registerHelper('objectName', (c: ObjectChange) => (c.namespace ? `${c.namespace}/${c.name}` : c.name));
   hb.registerHelper('fieldOld', (f: FieldChange | TopologyFieldChange) => new hb.SafeString(fieldSide(f, 'old')));
   hb.registerHelper('fieldNew', (f: FieldChange | TopologyFieldChange) => new hb.SafeString(fieldSide(f, 'new')));
+  hb.registerHelper('flagValues', (x: ProviderSummary['args'][number]['changed'][number]) => new hb.SafeString(flagValues(x)));
   return hb;
 }
 
@@ -143,8 +200,11 @@ function unbloat(text: string): string {
 
 /** What `topology.hbs` sees: the Cluster's review, its changed objects as rows, and their fields (capped). */
 function topologyData(review: ClusterTopologyReview, maxFields: number): Record<string, unknown> {
-  const fields = review.changes.flatMap((c) => c.fields.map((f) => ({ role: c.role, ...narrowTextChange(f) })));
+  const fields = review.changes.flatMap((c) => c.fields.map((f) => (f.valueDiff ? { role: c.role, ...f } : { role: c.role, ...narrowTextChange(f) })));
+  const { blocks, hidden } = diffBlocks(fields.slice(0, maxFields));
   return {
+    diffs: blocks,
+    hiddenDiffs: hidden,
     review,
     mayRoll: review.impacts.some((i) => i.possible),
     rows: review.changes.map((c) => ({ ...c, impacts: groupImpacts(c.impacts) })),
@@ -186,17 +246,21 @@ export function formatMarkdown(report: DiffReport, opts: MarkdownOptions = {}): 
     .map((c, i) => ({ c, i, s: severity(c) }))
     .sort((a, b) => b.s - a.s || (kindRank[a.c.kind] ?? 3) - (kindRank[b.c.kind] ?? 3) || a.i - b.i)
     .map(({ c }) => c);
-  const sections = ordered.map((change) =>
-    unbloat(object({
+  const sections = ordered.map((change) => {
+    const fields = change.fields.slice(0, fieldCap(change));
+    const { blocks, hidden } = diffBlocks(fields);
+    return unbloat(object({
       change,
       // A refused update is never folded away: the reviewer must see it without a click.
       open: change.impacts.some((i) => i.kind === 'rejected'),
       impacts: groupImpacts(change.impacts),
       impact: worstImpact(change.impacts.map((i) => i.kind)),
-      fields: change.fields.slice(0, fieldCap(change)),
+      fields,
       hiddenFields: Math.max(0, change.fields.length - fieldCap(change)),
-    })),
-  );
+      diffs: blocks,
+      hiddenDiffs: hidden,
+    }));
+  });
   const rejected = rejectedRows(report);
   const removedClusters = report.clusters
     .filter((c) => (c.deleted && c.pruned) || (!c.deleted && c.orphaned !== undefined))

@@ -4,6 +4,7 @@ import type { DiffReport, FieldChange, ObjectChange } from './types.js';
 import type { ImpactKind } from '../rollout/types.js';
 import { groupImpacts, pinnedLabel } from '../rollout/summary.js';
 import { narrowTextChange } from './field-diff.js';
+import { valueDiffLines } from './value-diff.js';
 import { worstImpact } from '../rollout/types.js';
 import type { ClusterTopologyReview, TopologyFieldChange } from '../topology/types.js';
 
@@ -25,6 +26,10 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
     k === 'rejected' || k === 'deletion' || k === 'orphaned' || k === 'control-plane-rollout' || k === 'worker-rollout' ? c.red : k === 'no-op' ? c.dim : c.yellow;
   const lines: string[] = [];
   lines.push(c.bold(`capiform diff: ${report.base.label} → ${report.head.label}`));
+  if (report.stale) {
+    lines.push(c.yellow(`! ${report.stale.message}${report.stale.base ? ' (the base was not up to date either: it is reviewed as rendered too)' : ''}`));
+    lines.push(`  fix: run \`${report.stale.fix}\` and commit the result`);
+  }
   lines.push(report.summary.text);
   if (report.changed) {
     const n = report.counts;
@@ -40,7 +45,10 @@ export function formatText(report: DiffReport, opts: TextOptions = {}): string {
       for (const a of p.args) {
         for (const x of a.added) lines.push(`    flag ${a.object}/${a.container}: added ${x}`);
         for (const x of a.removed) lines.push(`    flag ${a.object}/${a.container}: removed ${x}`);
-        for (const x of a.changed) lines.push(`    flag ${a.object}/${a.container}: ${x.flag} ${x.from} → ${x.to}`);
+        for (const x of a.changed) {
+          if (x.removed === undefined && x.added === undefined) lines.push(`    flag ${a.object}/${a.container}: ${x.flag} ${x.from} → ${x.to}`);
+          else lines.push(`    flag ${a.object}/${a.container}: ${x.flag}`, ...(x.removed ?? []).map((r) => `      - ${r}`), ...(x.added ?? []).map((n) => `      + ${n}`));
+        }
       }
       const crd = p.crds;
       if (crd.added.length + crd.removed.length + crd.changed.length) {
@@ -88,7 +96,7 @@ function changeLines(ch: ObjectChange, c: Colors, impactColor: (k: ImpactKind) =
     if (g.warning) out.push(`      ${c.yellow('warning:')} ${g.warning}`);
     if (g.hint) out.push(`      ${g.kind === 'orphaned' ? 'delete it with' : 'fix:'} ${g.hint}`);
   }
-  for (const f of ch.fields.slice(0, maxFields)) out.push(`      ${fieldLine(f)}`);
+  for (const f of ch.fields.slice(0, maxFields)) out.push(...fieldLines(f, '      ', c));
   if (ch.fields.length > maxFields) out.push(c.dim(`      … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));
   return out;
 }
@@ -112,12 +120,21 @@ function topologyLines(r: ClusterTopologyReview, c: Colors, impactColor: (k: Imp
     const name = ch.previousName ? `${ch.previousName} → ${ch.name}` : ch.name;
     const kinds = ch.impacts.map((i) => i.kind);
     out.push(`    ${roleSymbols[ch.action]} ${ch.role}  ${ch.kind} ${name}: ${impactColor(worstImpact(kinds))(worstImpact(kinds))}`);
-    for (const f of ch.fields.slice(0, maxFields)) out.push(`        ${fieldLine(narrowTextChange(f))}`);
+    for (const f of ch.fields.slice(0, maxFields)) out.push(...fieldLines(f.valueDiff ? f : narrowTextChange(f), '        ', c));
     if (ch.fields.length > maxFields) out.push(c.dim(`        … ${ch.fields.length - maxFields} more field changes (--format json shows all)`));
   }
   for (const e of r.errors) out.push(`    ${c.red('error:')} ${e}`);
   for (const w of r.warnings) out.push(`    ${c.yellow('!')} ${w}`);
   return out;
+}
+
+/** A field's line; a value diff follows it, one line per changed line or item, `-` and `+` coloured. */
+function fieldLines(f: FieldChange | TopologyFieldChange, indent: string, c: Colors): string[] {
+  if (!f.valueDiff) return [`${indent}${fieldLine(f)}`];
+  const d = f.valueDiff;
+  const head = `${indent}${f.path}: changed${d.kind === 'items' && d.prefix ? ` (${d.prefix}…)` : ''}`;
+  const paint = (l: string): string => (l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l);
+  return [head, ...valueDiffLines(d).map((l) => `${indent}  ${paint(l)}`)];
 }
 
 function fieldLine(f: FieldChange | TopologyFieldChange): string {

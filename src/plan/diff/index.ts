@@ -1,9 +1,8 @@
 /** capiform diff: semantic comparison of two rendered trees with CAPI rollout impact. */
-export type { DiffReport, DiffSide, FieldChange, ObjectChange, Owner, PathSegment } from './types.js';
+export type { DiffReport, DiffSide, DiffStale, FieldChange, ObjectChange, Owner, PathSegment, ValueDiff } from './types.js';
+export { valueDiff } from './value-diff.js';
 export { diffTrees, diffIndexes, targetGroups, type DiffOptions } from './diff-trees.js';
-export { checkCapiformTree, readTreeFromDir, type RenderedTree } from './tree.js';
-export { gitTopLevel, readTreeFromGit, repositorySalt, resolveCommit } from './git.js';
-export { renderTreeAt, type InMemoryRenderer, type RenderAtContext } from './render-seam.js';
+export { checkCapiformTree, isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
 export { indexTree, type TreeIndex, type TreeObject } from './objects.js';
 export { deepEqual, diffFields, formatPath } from './field-diff.js';
 export { formatMarkdown, defaultMaxSize, type MarkdownOptions } from './format-markdown.js';

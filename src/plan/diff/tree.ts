@@ -1,10 +1,8 @@
 /**
  * A rendered tree as text files: `providers/<label>/*.yaml`, `clusters/<namespace>/<name>/*.yaml`,
  * `clusterclasses/<namespace>/<name>/*.yaml`, `argocd/**`.
- * Readers (directory, git ref, render) produce a RenderedTree; nothing else in the diff touches the file system.
+ * Readers (a directory, a git ref, a render: src/pipeline/review-*.ts) produce a RenderedTree; the diff itself reads no file.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { InputError } from '../../errors.js';
 import { generatedMark, treeRoots } from '../../render/index.js';
 
@@ -18,30 +16,6 @@ export interface RenderedTree {
 export function isTreeFile(path: string): boolean {
   const top = path.split('/', 1)[0];
   return (treeRoots as readonly string[]).includes(top ?? '') && /\.ya?ml$/.test(path);
-}
-
-/** Reads providers/, clusters/ and argocd/ YAML files under `dir`. A missing directory is an InputError. */
-export function readTreeFromDir(dir: string, label = dir): RenderedTree {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new InputError(`cannot read the rendered tree: ${dir} is not a directory`, {
-      where: dir,
-      hint: 'pass the directory that holds providers/ and clusters/ (the output of `capiform render`)',
-    });
-  }
-  const files = new Map<string, string>();
-  const walk = (abs: string, rel: string): void => {
-    for (const entry of readdirSync(abs, { withFileTypes: true })) {
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const childAbs = join(abs, entry.name);
-      if (entry.isDirectory()) walk(childAbs, childRel);
-      else if (entry.isFile() && isTreeFile(childRel)) files.set(childRel, readFileSync(childAbs, 'utf8'));
-    }
-  };
-  for (const top of treeRoots) {
-    const abs = join(dir, top);
-    if (existsSync(abs) && statSync(abs).isDirectory()) walk(abs, top);
-  }
-  return { label, files: sortedFiles(files) };
 }
 
 export function sortedFiles(files: Map<string, string>): Map<string, string> {

@@ -4,6 +4,9 @@
  */
 import type { Impact, ClusterSummary, ProviderSummary, RolloutSummary } from '../rollout/types.js';
 import type { TopologyReview } from '../topology/types.js';
+import type { ValueDiff } from './value-diff.js';
+
+export type { ValueDiff } from './value-diff.js';
 
 /** One step of a field path: an object key, a list index, or a list item picked by its `name` (or `class`). */
 export type PathSegment = string | number | { field: 'name' | 'class'; value: string };
@@ -23,7 +26,10 @@ export interface FieldChange {
    * sha256 prefixes so a reviewer can tell two changes apart.
    */
   redacted?: { oldHash?: string; newHash?: string; reason: string };
+  /** What changed inside the value (a changed multi-line string or flag list); absent for redacted fields. */
+  valueDiff?: ValueDiff;
 }
+
 
 export type Owner =
   | { type: 'cluster'; namespace: string; name: string }
@@ -64,6 +70,24 @@ export interface DiffSide {
   objects: number;
 }
 
+/**
+ * A change whose rendered tree does not follow its config or lock (a bot edited `capi.config.ts` and nothing else):
+ * the review then compares both sides rendered in memory (the lock resolved as `capiform lock` would, nothing
+ * written) and says what to run. Absent when the committed trees were compared as they are.
+ */
+export interface DiffStale {
+  /** The head's capi.lock.yaml does not satisfy its config (or is missing): `capiform lock` changes it. */
+  config: boolean;
+  /** The head's committed tree is not what its config and lock render: `capiform render` changes it. */
+  lock: boolean;
+  /** The base side was not up to date either (its own config and lock were rendered in memory too). */
+  base?: { config: boolean; lock: boolean };
+  /** The headline: what the review shows instead of the committed tree. */
+  message: string;
+  /** The command that brings the head up to date, e.g. `capiform lock && capiform render`. */
+  fix: string;
+}
+
 export interface DiffReport {
   schemaVersion: 1;
   base: DiffSide;
@@ -83,4 +107,6 @@ export interface DiffReport {
    * topology Cluster, a ClusterClass or a template.
    */
   topology?: TopologyReview;
+  /** Set when the head's tree was not re-rendered after its config or lock changed (see DiffStale). */
+  stale?: DiffStale;
 }

@@ -6,6 +6,7 @@ import { isRecord, type TreeIndex, type TreeObject } from '../diff/objects.js';
 import type { ObjectChange } from '../diff/types.js';
 import type { Impact, ProviderSummary } from './types.js';
 import { get, str } from './refs.js';
+import { valueDiff } from '../diff/value-diff.js';
 
 const contractLabel = /^cluster\.x-k8s\.io\/(v\d+(?:(?:alpha|beta)\d+)?)$/;
 
@@ -79,6 +80,12 @@ function flagMap(args: string[]): Map<string, string> {
     else m.set(a, '');
   }
   return m;
+}
+
+/** A flag whose value changed; a list value (`A=true,B=false`) with the items each side alone has. */
+function flagChange(flag: string, from: string, to: string): ProviderSummary['args'][number]['changed'][number] {
+  const d = valueDiff(from, to);
+  return d?.kind === 'items' && !d.hidden ? { flag, from, to, removed: d.removed, added: d.added } : { flag, from, to };
 }
 
 interface Container {
@@ -235,10 +242,10 @@ export function assessProviders(inputs: ProviderChangeInput[], base: TreeIndex, 
           const removed = [...before.keys()].filter((k) => !after.has(k)).map((k) => (before.get(k) ? `${k}=${before.get(k)}` : k));
           const changed = [...after.keys()]
             .filter((k) => before.has(k) && before.get(k) !== after.get(k))
-            .map((k) => ({ flag: k, from: before.get(k) ?? '', to: after.get(k) ?? '' }));
+            .map((k) => flagChange(k, before.get(k) ?? '', after.get(k) ?? ''));
           if (added.length || removed.length || changed.length) {
             summary.args.push({ object: o.name, container: c.name, added, removed, changed });
-            const bits = [...added.map((x) => `added ${x}`), ...removed.map((x) => `removed ${x}`), ...changed.map((x) => `${x.flag} ${x.from} → ${x.to}`)];
+            const bits = [...added.map((x) => `added ${x}`), ...removed.map((x) => `removed ${x}`), ...changed.map((x) => (x.removed ? `${x.flag} ${[...x.removed.map((r) => `-${r}`), ...(x.added ?? []).map((a) => `+${a}`)].join(' ')}` : `${x.flag} ${x.from} → ${x.to}`))];
             parts.push(`flags: ${bits.join(', ')}`);
           }
         }

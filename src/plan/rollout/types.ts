@@ -94,8 +94,11 @@ export interface ProviderSummary {
   impact: ImpactKind;
   crds: { added: string[]; removed: string[]; changed: string[]; versionsAdded: string[]; versionsRemoved: string[]; versionsDeprecated: string[]; storageChanged: string[] };
   images: { from?: string; to?: string; container: string; object: string }[];
-  /** Controller flags: `--name=value` compared by name. */
-  args: { object: string; container: string; added: string[]; removed: string[]; changed: { flag: string; from: string; to: string }[] }[];
+  /**
+   * Controller flags: `--name=value` compared by name; a changed list value (`--feature-gates=A=true,B=false`) also
+   * names the items only the old value has (`removed`) and only the new one has (`added`).
+   */
+  args: { object: string; container: string; added: string[]; removed: string[]; changed: { flag: string; from: string; to: string; removed?: string[]; added?: string[] }[] }[];
   objectsChanged: number;
 }
 

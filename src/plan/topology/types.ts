@@ -5,6 +5,7 @@
  * it (the diff's types import these, never the other way round).
  */
 import type { Impact, ImpactKind } from '../rollout/types.js';
+import type { ValueDiff } from '../diff/value-diff.js';
 
 /** One changed field of a desired object, as the diff reports fields. */
 export interface TopologyFieldChange {
@@ -13,6 +14,8 @@ export interface TopologyFieldChange {
   action: 'added' | 'removed' | 'changed';
   old?: unknown;
   new?: unknown;
+  /** What changed inside the value (see the diff's FieldChange). */
+  valueDiff?: ValueDiff;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
- * `capiform diff --render`: render both sides from their config and lock instead of reading committed trees, so a
- * PR that only changes capi.config.ts still gets an object diff. This is the single seam to the render pipeline, which
- * the caller passes in (`render`): the pipeline composes the layers above this one.
+ * `capiform diff --render` and the review of a change whose tree was not re-rendered: render a side (a git ref or
+ * the working tree) from its config and lock in memory, so a PR that only changes capi.config.ts still gets an object
+ * diff.
  *
- * Both sides render frozen: each side's committed capi.lock.yaml must satisfy its config (a PR changes the config and
- * the lock together; a reviewer wants what the PR will deploy, not a fresh resolution). Nothing is written: not the
+ * Frozen by default: the side's committed capi.lock.yaml must satisfy its config (a reviewer wants what the PR will
+ * deploy). With `frozen: false` a side whose lock the config no longer matches is resolved again in memory, as
+ * `capiform lock` would, and says so (`lockStale`). Nothing is written: not the
  * tree, not the lock. A git ref is read with `git ls-tree` + `git cat-file` into a temporary directory (no checkout,
  * the user's index and working tree are untouched), so local repositories named in the config resolve to the ref's
  * own copy.
@@ -13,28 +14,13 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CapiformError, InputError, ResolutionError, UsageError } from '../../errors.js';
-import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockFile, releaseLock, type ArtifactCache, type Lock } from '../../lock/index.js';
 import type { ProgressListener, RepositoryFactory } from '../../resolve/index.js';
 import { extractCommit, gitTopLevel, resolveCommit } from './git.js';
 import { treeRoots } from '../../render/index.js';
-import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
-
-/** Renders a project in memory, writing nothing (the pipeline's `renderInMemory`). */
-export type InMemoryRenderer = (opts: {
-  config: ResolvedConfig;
-  frozen: boolean;
-  env: NodeJS.ProcessEnv;
-  offline: boolean;
-  onProgress: ProgressListener | undefined;
-  repositories?: RepositoryFactory;
-  cache?: ArtifactCache;
-  log?: (line: string) => void;
-}) => Promise<{ files: readonly { path: string; content: string }[] }>;
+import { isTreeFile, sortedFiles, type RenderedTree } from '../../plan/diff/index.js';
 
 export interface RenderAtContext {
-  /** Renders one side. */
-  render: InMemoryRenderer;
   /** Repository directory holding capi.config.* and capi.lock.yaml. */
   root: string;
   /** `--config`, absolute; for a git ref the same path inside the ref. */
@@ -53,6 +39,18 @@ export interface RenderAtContext {
   onProgress?: ProgressListener | undefined;
   /** Progress and notes of the pipeline. */
   log?: (line: string) => void;
+  /**
+   * Default true: each side's committed lock must satisfy its config. False: a side whose lock does not is resolved
+   * again in memory (the entries the config changed; the rest keep their pins), as `capiform lock` would.
+   */
+  frozen?: boolean;
+}
+
+/** One side rendered in memory, and whether its lock had to be resolved again (`frozen: false` only). */
+export interface RenderedSide {
+  tree: RenderedTree;
+  /** The side's capi.lock.yaml does not satisfy its config (or is missing): `capiform lock` would change it. */
+  lockStale: boolean;
 }
 
 /** `HEAD (rendered)`, `working tree (rendered)`. */
@@ -60,8 +58,13 @@ export function renderedLabel(ref: string | undefined): string {
   return `${ref ?? 'working tree'} (rendered)`;
 }
 
-/** Renders the tree for `ref` (undefined = the working tree) in memory. */
+/** Renders the tree for `ref` (undefined = the working tree) in memory, frozen unless `ctx.frozen` is false. */
 export async function renderTreeAt(ref: string | undefined, ctx: RenderAtContext): Promise<RenderedTree> {
+  return (await renderSideAt(ref, ctx)).tree;
+}
+
+/** Renders the tree for `ref` (undefined = the working tree) in memory; says whether its lock was out of date. */
+export async function renderSideAt(ref: string | undefined, ctx: RenderAtContext): Promise<RenderedSide> {
   const label = renderedLabel(ref);
   if (ref === undefined) return renderDir(ctx.root, ctx.configPath, label, ctx);
   const top = gitTopLevel(ctx.root);
@@ -123,8 +126,10 @@ async function renderDir(
   label: string,
   ctx: RenderAtContext,
   at?: { where: string; rewrite: (text: string) => string },
-): Promise<RenderedTree> {
+): Promise<RenderedSide> {
   const { loadConfig, findConfigFile } = await import('../../config/index.js');
+  // Loaded when a side is rendered: reading committed trees needs none of the pipeline's stages.
+  const { renderInMemory } = await import('../compositions.js');
   const env = ctx.env ?? {};
   try {
     if (at !== undefined && configPath === undefined) {
@@ -139,9 +144,9 @@ async function renderDir(
     }
     const config = await loadConfig({ cwd: root, ...(configPath !== undefined ? { configFile: configPath } : {}), env });
     if (ctx.bundleLock) checkBundleCarries(ctx.bundleLock, join(config.dir, lockFileName));
-    const res = await ctx.render({
+    const res = await renderInMemory({
       config,
-      frozen: true,
+      frozen: ctx.frozen ?? true,
       env,
       offline: ctx.offline ?? false,
       onProgress: ctx.onProgress,
@@ -151,7 +156,7 @@ async function renderDir(
     });
     const files = new Map<string, string>();
     for (const f of res.files) if (isTreeFile(f.path)) files.set(f.path, f.content);
-    return { label, files: sortedFiles(files) };
+    return { tree: { label, files: sortedFiles(files) }, lockStale: res.lockChanged };
   } catch (err) {
     // Say which side failed: the base and the head have their own config and lock.
     if (err instanceof CapiformError && !err.message.startsWith(`${label}: `)) {

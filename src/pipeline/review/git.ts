@@ -1,14 +1,14 @@
 /**
- * Reads a rendered tree at a git ref with the real `git` (`ls-tree` + `cat-file --batch`): no checkout, no index
- * or working-tree change.
+ * What `diff` reads: a rendered tree at a git ref with the real `git` (`ls-tree` + `cat-file --batch`: no checkout,
+ * no index or working-tree change), a project file at a ref, and a rendered tree in a directory.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../../cache/index.js';
 import { InputError } from '../../errors.js';
 import { treeRoots } from '../../render/index.js';
-import { isTreeFile, sortedFiles, type RenderedTree } from './tree.js';
+import { isTreeFile, sortedFiles, type RenderedTree } from '../../plan/diff/index.js';
 
 interface GitResult {
   status: number | null;
@@ -147,4 +147,35 @@ export function repositorySalt(dir: string, env: NodeJS.ProcessEnv): string {
     if (roots.length > 0) return `git:${roots[0]}`;
   }
   return sha256Hex(`dir:${resolve(dir)}`);
+}
+
+/** Reads providers/, clusters/ and argocd/ YAML files under `dir`. A missing directory is an InputError. */
+export function readTreeFromDir(dir: string, label = dir): RenderedTree {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new InputError(`cannot read the rendered tree: ${dir} is not a directory`, {
+      where: dir,
+      hint: 'pass the directory that holds providers/ and clusters/ (the output of `capiform render`)',
+    });
+  }
+  const files = new Map<string, string>();
+  const walk = (abs: string, rel: string): void => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const childAbs = join(abs, entry.name);
+      if (entry.isDirectory()) walk(childAbs, childRel);
+      else if (entry.isFile() && isTreeFile(childRel)) files.set(childRel, readFileSync(childAbs, 'utf8'));
+    }
+  };
+  for (const top of treeRoots) {
+    const abs = join(dir, top);
+    if (existsSync(abs) && statSync(abs).isDirectory()) walk(abs, top);
+  }
+  return { label, files: sortedFiles(files) };
+}
+
+
+/** A file's bytes at `commit` (a path relative to the top level), or undefined when the commit does not have it. */
+export function readFileAtCommit(top: string, commit: string, path: string): Buffer | undefined {
+  const r = git(top, ['cat-file', 'blob', `${commit}:${path}`]);
+  return r.status === 0 ? r.stdout : undefined;
 }
