@@ -707,21 +707,38 @@ function clusterUpdate(before: Obj, after: Obj): WebhookError[] {
 }
 
 /**
- * The Cluster webhook's version ceiling on update: more than one minor at once is refused unless the ClusterClass
- * lists `spec.kubernetesVersions` (CAPI v1.13: the chained upgrade walks that list) or names a generateUpgradePlan
- * extension. Needs the head tree's ClusterClass, so it is a rule of its own.
+ * The Cluster webhook's version rules that need the ClusterClass (internal/webhooks/cluster.go, CAPI v1.13): when the
+ * class lists `spec.kubernetesVersions`, the new version must be one of them (`ValidateClusterForClusterClass`; the
+ * chained upgrade then walks the list, which the ClusterClass webhook keeps without gaps), so a jump of any size is
+ * accepted exactly when it lands on the chain. Without a list, more than one minor at once is refused (the version
+ * ceiling), unless the class names a generateUpgradePlan extension (whose own webhook decides). Needs the head
+ * tree's ClusterClass, so it is a rule of its own; without the class the webhook cannot decide and neither do we.
  */
 export function clusterVersionCeiling(before: Obj, after: Obj, clusterClass: Obj | undefined): WebhookError[] {
   if (!clusterClass) return [];
   const cs = rec(clusterClass.spec);
-  const versions = cs.kubernetesVersions;
-  if ((Array.isArray(versions) && versions.length > 0) || str(at(cs, 'upgrade.external.generateUpgradePlanExtension'))) return [];
-  if (unsafeUpdateVersion in rec(at(after, 'metadata.annotations'))) return [];
   const rawTo = str(at(after, 'spec.topology.version')) ?? '';
   const rawFrom = str(at(before, 'spec.topology.version')) ?? '';
   const to = tolerantVersion(rawTo);
   const from = tolerantVersion(rawFrom);
   if (!to || !from || rawTo === rawFrom) return [];
+  const versions = Array.isArray(cs.kubernetesVersions) ? cs.kubernetesVersions.filter((v): v is string => typeof v === 'string') : [];
+  // ValidateClusterForClusterClass runs whatever the annotations say; the webhook compares the strings as written.
+  if (versions.length > 0) {
+    if (versions.includes(rawTo)) return [];
+    return [
+      refuse(
+        'webhook/Cluster.topology-version-chain',
+        'FieldValueInvalid',
+        'spec.topology.version',
+        rawTo,
+        'version must match one of the versions defined in the ClusterClass',
+        `use one of the ClusterClass's spec.kubernetesVersions (${versions.join(', ')}), or add ${rawTo} to that list`,
+      ),
+    ];
+  }
+  if (str(at(cs, 'upgrade.external.generateUpgradePlanExtension'))) return [];
+  if (unsafeUpdateVersion in rec(at(after, 'metadata.annotations'))) return [];
   if (to[0] > from[0] || (to[0] === from[0] && to[1] >= from[1] + 2)) {
     return [
       refuse(
@@ -791,6 +808,8 @@ export function webhookOf(o: Obj): Webhook | undefined {
 export interface AdmitOptions {
   /** Run the defaulting webhook first, as the API server does (upstream's tables call the validator alone). */
   defaults?: boolean;
+  /** The ClusterClass a topology Cluster names, for the Cluster webhook's rules that read it (`clusterVersionCeiling`). */
+  clusterClass?: Obj;
 }
 
 /** What the validating webhook refuses on create (no `before`) or update, after the defaulting webhook. */
@@ -800,7 +819,11 @@ export function admit(after: Obj, before?: Obj, options: AdmitOptions = {}): Web
   const withDefaults = options.defaults ?? true;
   const a = withDefaults ? w.defaults(after) : after;
   const errors = [...w.create(a)];
-  if (before) errors.push(...w.update(withDefaults ? w.defaults(before) : before, a));
+  if (before) {
+    const b = withDefaults ? w.defaults(before) : before;
+    errors.push(...w.update(b, a));
+    if (w.kind === 'Cluster') errors.push(...clusterVersionCeiling(b, a, options.clusterClass));
+  }
   return errors;
 }
 
