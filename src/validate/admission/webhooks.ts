@@ -10,6 +10,7 @@
  * version, pending lifecycle hooks) and those guarded by feature gates (see the gates' own rules) are left out.
  */
 import { blangParseTolerantError, goQuote } from '../../go/index.js';
+import { isQualifiedName, isValidLabelValue } from '../../topology/index.js';
 import { withCapiWebhookDefaults } from '../capi-webhooks.js';
 import { isRecord, type Finding, type SourceObject } from '../findings.js';
 import {
@@ -207,17 +208,38 @@ function kcpCreate(o: Obj): WebhookError[] {
   }
   out.push(...versionFormat(`webhook/${kcp}.version`, o, 'spec.version'));
 
-  // validateRolloutAndCertValidityFields
+  out.push(...rolloutAndCertValidity(kcp, o, { strategy, before, clusterConfiguration: kcpClusterConfiguration }, n, replicas !== undefined && replicas !== null));
+  out.push(...machineNamingTemplate(`webhook/${kcp}.machine-naming`, o, `${naming}.template`));
+  out.push(...kcpClusterConfigurationErrors(kcp, o, kcpClusterConfiguration));
+  out.push(...kubeadmConfigSpecErrors(kcp, at(o, kcpSpec), kcpSpec, true, isV1beta1(o)));
+  return out;
+}
+
+/**
+ * `validateRolloutAndCertValidityFields`, shared by KubeadmControlPlane and its template (which has no replicas, so
+ * the scale-in check does not apply: `replicasSet` false).
+ */
+function rolloutAndCertValidity(
+  kind: string,
+  o: Obj,
+  paths: { strategy: string; before: string; clusterConfiguration: string },
+  n: number | undefined,
+  replicasSet: boolean,
+): WebhookError[] {
+  const out: WebhookError[] = [];
+  const { strategy, before } = paths;
   const s = at(o, strategy);
-  if (defined(s)) {
-    if (str(rec(s).type) !== 'RollingUpdate') out.push(refuse(`webhook/${kcp}.rollout-strategy`, 'FieldValueRequired', `${strategy}.type`, '', 'only RollingUpdate is supported'));
+  // An empty strategy skips every check, the certificate validity ones included.
+  if (!defined(s)) return out;
+  {
+    if (str(rec(s).type) !== 'RollingUpdate') out.push(refuse(`webhook/${kind}.rollout-strategy`, 'FieldValueRequired', `${strategy}.type`, '', 'only RollingUpdate is supported'));
     const surge = at(s, 'rollingUpdate.maxSurge');
     if (surge !== undefined && surge !== null) {
       const v = intOrStringValue(surge);
-      if (v === 0 && n !== undefined && n < 3) {
+      if (v === 0 && replicasSet && n !== undefined && n < 3) {
         out.push(
           refuse(
-            `webhook/${kcp}.rollout-strategy`,
+            `webhook/${kind}.rollout-strategy`,
             'FieldValueRequired',
             `${strategy}.rollingUpdate`,
             '',
@@ -226,39 +248,37 @@ function kcpCreate(o: Obj): WebhookError[] {
           ),
         );
       }
-      if (v !== 1 && v !== 0) out.push(refuse(`webhook/${kcp}.rollout-strategy`, 'FieldValueRequired', `${strategy}.rollingUpdate.maxSurge`, '', 'value must be 1 or 0', 'set maxSurge to 1 (scale up first) or 0 (scale in first)'));
+      if (v !== 1 && v !== 0) out.push(refuse(`webhook/${kind}.rollout-strategy`, 'FieldValueRequired', `${strategy}.rollingUpdate.maxSurge`, '', 'value must be 1 or 0', 'set maxSurge to 1 (scale up first) or 0 (scale in first)'));
     }
   }
-  const cc = rec(at(o, kcpClusterConfiguration));
+  const cc = rec(at(o, paths.clusterConfiguration));
   const validity = int(cc.certificateValidityPeriodDays) ?? 0;
   const caValidity = int(cc.caCertificateValidityPeriodDays) ?? 0;
   if (validity !== 0) {
-    const p = `${kcpClusterConfiguration}.certificateValidityPeriodDays`;
+    const p = `${paths.clusterConfiguration}.certificateValidityPeriodDays`;
     if (caValidity !== 0) {
-      if (validity > caValidity) out.push(refuse(`webhook/${kcp}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to caCertificateValidityPeriodDays (${caValidity})`));
+      if (validity > caValidity) out.push(refuse(`webhook/${kind}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to caCertificateValidityPeriodDays (${caValidity})`));
     } else if (validity > defaultCACertificatesExpiryDays) {
-      out.push(refuse(`webhook/${kcp}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to the default value of caCertificateValidityPeriodDays (${defaultCACertificatesExpiryDays})`));
+      out.push(refuse(`webhook/${kind}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to the default value of caCertificateValidityPeriodDays (${defaultCACertificatesExpiryDays})`));
     }
     const expiry = int(at(o, `${before}.certificatesExpiryDays`)) ?? 0;
     if (expiry !== 0 && expiry >= validity) {
-      out.push(refuse(`webhook/${kcp}.certificate-validity`, 'FieldValueInvalid', `${before}.certificatesExpiryDays`, expiry, `must be less than certificateValidityPeriodDays (${validity})`));
+      out.push(refuse(`webhook/${kind}.certificate-validity`, 'FieldValueInvalid', `${before}.certificatesExpiryDays`, expiry, `must be less than certificateValidityPeriodDays (${validity})`));
     }
   }
-  out.push(...machineNamingTemplate(`webhook/${kcp}.machine-naming`, o, `${naming}.template`));
-  out.push(...kcpClusterConfigurationErrors(o));
-  out.push(...kubeadmConfigSpecErrors(kcp, at(o, kcpSpec), kcpSpec, true, isV1beta1(o)));
   return out;
 }
 
 /** `util/container.ImageTagIsValid`. */
 const imageTagIsValid = (tag: string): boolean => !/[^-a-zA-Z0-9_.]/.test(tag);
 
-function kcpClusterConfigurationErrors(o: Obj): WebhookError[] {
+/** `validateClusterConfiguration` (create), at `path` (the ClusterConfiguration of a KubeadmControlPlane or its template). */
+function kcpClusterConfigurationErrors(kind: string, o: Obj, path: string): WebhookError[] {
   const out: WebhookError[] = [];
-  const cc = rec(at(o, kcpClusterConfiguration));
-  const rule = `webhook/${kcp}.cluster-configuration`;
+  const cc = rec(at(o, path));
+  const rule = `webhook/${kind}.cluster-configuration`;
   const dnsTag = str(at(cc, 'dns.imageTag')) ?? '';
-  if (!imageTagIsValid(dnsTag)) out.push(refuse(rule, 'FieldValueForbidden', `${kcpClusterConfiguration}.dns.imageTag`, '', `tag ${dnsTag} is invalid`));
+  if (!imageTagIsValid(dnsTag)) out.push(refuse(rule, 'FieldValueForbidden', `${path}.dns.imageTag`, '', `tag ${dnsTag} is invalid`));
   if (dnsTag !== '') {
     const err = blangParseTolerantError(dnsTag.replaceAll('_', '+'));
     // Upstream reports this one without the spec prefix (field.NewPath("dns", "imageTag")).
@@ -266,9 +286,9 @@ function kcpClusterConfigurationErrors(o: Obj): WebhookError[] {
   }
   const local = at(cc, 'etcd.local');
   const etcdTag = str(at(local, 'imageTag')) ?? '';
-  if (defined(local) && !imageTagIsValid(etcdTag)) out.push(refuse(rule, 'FieldValueForbidden', `${kcpClusterConfiguration}.etcd.local.imageTag`, '', `tag ${etcdTag} is invalid`));
+  if (defined(local) && !imageTagIsValid(etcdTag)) out.push(refuse(rule, 'FieldValueForbidden', `${path}.etcd.local.imageTag`, '', `tag ${etcdTag} is invalid`));
   if (defined(local) && defined(at(cc, 'etcd.external'))) {
-    out.push(refuse(rule, 'FieldValueForbidden', `${kcpClusterConfiguration}.etcd.local`, '', 'cannot have both external and local etcd', 'keep either etcd.local or etcd.external'));
+    out.push(refuse(rule, 'FieldValueForbidden', `${path}.etcd.local`, '', 'cannot have both external and local etcd', 'keep either etcd.local or etcd.external'));
   }
   return out;
 }
@@ -463,6 +483,63 @@ function kcpUpdate(before: Obj, after: Obj): WebhookError[] {
 function stripStatus(o: Obj): Obj {
   const { status: _status, ...rest } = o;
   return rest;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// KubeadmControlPlaneTemplate (controlplane/kubeadm/internal/webhooks/kubeadmcontrolplanetemplate.go). The update
+// rule (spec.template.spec immutable) is the template-immutability rule (src/capi/immutable-templates.ts); the
+// ClusterTopology gate its create checks first is the feature gates' rule.
+
+const kcpt = 'KubeadmControlPlaneTemplate';
+
+/** `ObjectMeta.Validate` of CAPI's API (`metav1validation.ValidateLabels`, `apivalidation.ValidateAnnotations`). */
+function objectMetaErrors(rule: string, meta: unknown, path: string): WebhookError[] {
+  const out: WebhookError[] = [];
+  const m = rec(meta);
+  // Go walks the maps in random order; sorted keys keep the report stable.
+  for (const [k, v] of Object.entries(rec(m.labels)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const e of isQualifiedName(k)) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, k, e, 'label keys are `name` or `prefix/name`: alphanumerics, `-`, `_` and `.`'));
+    for (const e of isValidLabelValue(String(v))) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, String(v), e));
+  }
+  for (const k of Object.keys(rec(m.annotations)).sort()) {
+    for (const e of isQualifiedName(k.toLowerCase())) out.push(refuse(rule, 'FieldValueInvalid', `${path}.annotations`, k, e));
+  }
+  return out;
+}
+
+/** `taints.ValidateMachineTaints` without its feature gate (CAPI v1.12+): reserved keys, and keys that are not label keys. */
+function machineTaintErrors(rule: string, taints: unknown, path: string): WebhookError[] {
+  const out: WebhookError[] = [];
+  (Array.isArray(taints) ? taints : []).forEach((t, i) => {
+    const key = str(rec(t).key) ?? '';
+    const p = `${path}[${i}].key`;
+    if (key === 'node.cluster.x-k8s.io/uninitialized' || key === 'node.cluster.x-k8s.io/outdated-revision') out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint key is not allowed'));
+    else if (key.startsWith('node.kubernetes.io/') && key !== 'node.kubernetes.io/out-of-service') {
+      out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service'));
+    } else if (key.startsWith('node.cloudprovider.kubernetes.io/')) out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint key must not have the prefix node.cloudprovider.kubernetes.io/'));
+    else if (key === 'node-role.kubernetes.io/master') out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint is deprecated since 1.24 and should not be used anymore', 'use node-role.kubernetes.io/control-plane'));
+    for (const e of isQualifiedName(key)) out.push(refuse(rule, 'FieldValueInvalid', p, key, e));
+  });
+  return out;
+}
+
+function kcptCreate(o: Obj): WebhookError[] {
+  const v1 = isV1beta1(o);
+  const p = 'spec.template.spec';
+  const spec = `${p}.kubeadmConfigSpec`;
+  const clusterConfiguration = `${spec}.clusterConfiguration`;
+  const paths = v1
+    ? { strategy: `${p}.rolloutStrategy`, before: `${p}.rolloutBefore`, naming: `${p}.machineNamingStrategy` }
+    : { strategy: `${p}.rollout.strategy`, before: `${p}.rollout.before`, naming: `${p}.machineNaming` };
+  return [
+    ...rolloutAndCertValidity(kcpt, o, { ...paths, clusterConfiguration }, undefined, false),
+    ...machineNamingTemplate(`webhook/${kcpt}.machine-naming`, o, `${paths.naming}.template`),
+    ...machineTaintErrors(`webhook/${kcpt}.taints`, at(o, `${p}.machineTemplate.spec.taints`), `${p}.machineTemplate.spec.taints`),
+    ...objectMetaErrors(`webhook/${kcpt}.metadata`, at(o, `${p}.machineTemplate.metadata`), `${p}.machineTemplate.metadata`),
+    ...kcpClusterConfigurationErrors(kcpt, o, clusterConfiguration),
+    ...kubeadmConfigSpecErrors(kcpt, at(o, spec), spec, true, v1),
+    ...objectMetaErrors(`webhook/${kcpt}.metadata`, at(o, 'spec.template.metadata'), 'spec.template.metadata'),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -762,6 +839,7 @@ const same = (o: Obj): Obj => o;
 /** The modelled webhooks, by group and kind. */
 export const webhooks: readonly Webhook[] = [
   { group: controlPlaneGroup, kind: kcp, source: 'controlplane/kubeadm/internal/webhooks/kubeadmcontrolplane.go', defaults: kcpDefaults, create: kcpCreate, update: kcpUpdate },
+  { group: controlPlaneGroup, kind: kcpt, source: 'controlplane/kubeadm/internal/webhooks/kubeadmcontrolplanetemplate.go', defaults: same, create: kcptCreate, update: none },
   {
     group: bootstrapGroup,
     kind: 'KubeadmConfig',
