@@ -28,23 +28,14 @@ import {
   selectorRequirements,
   selectorText,
   str,
+  type Webhook,
   type WebhookError,
 } from './webhook-fields.js';
+import { providerWebhooks } from './provider-webhooks.js';
 
 type Obj = Record<string, unknown>;
 
-export interface Webhook {
-  readonly group: string;
-  readonly kind: string;
-  /** The upstream file (kubernetes-sigs/cluster-api) the rules follow. */
-  readonly source: string;
-  /** The defaulting webhook, as far as it changes what the checks decide. */
-  readonly defaults: (o: Obj) => Obj;
-  /** `ValidateCreate`; `ValidateUpdate` runs these on the new object too. */
-  readonly create: (o: Obj) => WebhookError[];
-  /** What `ValidateUpdate` adds: the checks of the old object against the new one. */
-  readonly update: (before: Obj, after: Obj) => WebhookError[];
-}
+export type { Webhook } from './webhook-fields.js';
 
 const core = 'cluster.x-k8s.io';
 const controlPlaneGroup = 'controlplane.cluster.x-k8s.io';
@@ -875,6 +866,7 @@ export const webhooks: readonly Webhook[] = [
     update: (b, a) => clusterNameImmutable('MachineHealthCheck', b, a),
   },
   { group: core, kind: 'Cluster', source: 'internal/webhooks/cluster.go', defaults: clusterDefaults, create: clusterCreate, update: clusterUpdate },
+  ...providerWebhooks,
 ];
 
 export function webhookOf(o: Obj): Webhook | undefined {
