@@ -88,3 +88,31 @@ describe('update admission: immutable templates', () => {
     for (const t of immutableTemplates) expect(t.source).toMatch(/^(kubernetes-sigs|metal3-io)\/cluster-api[\w-]* \S+\.go/);
   });
 });
+
+describe('update admission: KubeadmControlPlaneTemplate (upstream kubeadmcontrolplanetemplate_test.go, CAPI v1.13.5)', () => {
+  const kcpt = (spec: Obj) => template('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlaneTemplate', { template: { spec } });
+  const drain = { machineTemplate: { spec: { deletion: { nodeDrainTimeoutSeconds: 600 } } } };
+
+  it('update KubeadmControlPlaneTemplate should pass if only defaulted fields are different', () => {
+    // ApplyPreviousKubeadmConfigDefaults sets format cloud-config on both sides before comparing.
+    expect(check(kcpt(drain), kcpt({ ...drain, kubeadmConfigSpec: { format: 'cloud-config' } }))).toEqual([]);
+    expect(check(kcpt({ ...drain, kubeadmConfigSpec: { joinConfiguration: { nodeRegistration: { imagePullPolicy: 'IfNotPresent' } } } }), kcpt(drain))).toEqual([]);
+  });
+
+  it('update kubeadmcontrolplanetemplate should not pass if fields are different', () => {
+    const r = check(kcpt(drain), kcpt({ ...drain, kubeadmConfigSpec: { format: 'cloud-config', preKubeadmCommands: ['new-cmd'] } }));
+    expect(r.map((f) => [f.rule, f.field, f.message])).toEqual([
+      [
+        'immutable/KubeadmControlPlaneTemplate',
+        'spec.template.spec',
+        'KubeadmControlPlaneTemplate spec.template.spec field is immutable. Please create new resource instead. (changed: spec.template.spec.kubeadmConfigSpec.preKubeadmCommands)',
+      ],
+    ]);
+    // A format other than the old default is a change.
+    expect(check(kcpt(drain), kcpt({ ...drain, kubeadmConfigSpec: { format: 'ignition' } }))).toHaveLength(1);
+  });
+
+  it('update KubeadmControlPlaneTemplate should pass when transitioning from the previously defaulted rolloutStrategy to an unset rolloutStrategy', () => {
+    expect(check(kcpt({ rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } } }), kcpt({ rollout: {} }))).toEqual([]);
+  });
+});

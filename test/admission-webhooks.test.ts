@@ -18,6 +18,7 @@ interface WebhookCase {
   old?: Obj;
   new: Obj;
   defaults?: boolean;
+  clusterClass?: Obj;
   allowed: boolean;
   messages?: string[];
 }
@@ -61,7 +62,7 @@ describe('webhook vectors', () => {
         it(`${c.test}: ${c.name}`, () => {
           const after = mergePatch(vectors.base, c.new) as Obj;
           const before = c.old === undefined ? undefined : (mergePatch(vectors.base, c.old) as Obj);
-          const errors = admit(after, before, { defaults: c.defaults ?? true }).map((e) => e.error.message);
+          const errors = admit(after, before, { defaults: c.defaults ?? true, ...(c.clusterClass ? { clusterClass: c.clusterClass } : {}) }).map((e) => e.error.message);
           if (c.allowed) expect(errors).toEqual([]);
           else expect(errors).toEqual(c.messages);
         });

@@ -67,6 +67,38 @@ describe.skipIf(!corpus.present)(`render and validate refuse what the management
     expect((await runCli(['validate'], { cwd: dir, env })).code).toBe(0);
   });
 
+  it("CAPD's ClusterClass: its KubeadmControlPlaneTemplate edited with a reserved taint and a naming template without .random is refused by validate", async () => {
+    const dir = await project('docker');
+    const render = await runCli(['render'], { cwd: dir, env });
+    expect(render.stderr).toBe('');
+    const classFile = join(dir, 'clusterclasses', 'default', 'quick-start', 'clusterclass.yaml');
+    const text = readFileSync(classFile, 'utf8');
+    const kcpt = text.indexOf('\nkind: KubeadmControlPlaneTemplate\n');
+    const spec = text.indexOf('\n    spec:\n', kcpt);
+    expect(kcpt).toBeGreaterThan(0);
+    expect(spec).toBeGreaterThan(kcpt);
+    const added = '      machineNaming:\n        template: "{{ .kubeadmControlPlane.name }}-cp"\n      machineTemplate:\n        spec:\n          taints:\n          - key: node-role.kubernetes.io/master\n            effect: NoSchedule\n';
+    expect(text.slice(spec, text.indexOf('\n---', spec))).not.toContain('machineTemplate:');
+    writeFileSync(classFile, `${text.slice(0, spec + 11)}${added}${text.slice(spec + 11)}`);
+    const validate = await runCli(['validate', '--json'], { cwd: dir, env });
+    expect(validate.code).toBe(1);
+    const report = JSON.parse(validate.stdout) as { findings: Array<{ rule?: string; field: string; message: string; file: string; kind: string }> };
+    expect(report.findings.filter((f) => f.rule?.startsWith('webhook/KubeadmControlPlaneTemplate')).map((f) => [f.file, f.kind, f.rule, f.message])).toEqual([
+      [
+        'clusterclasses/default/quick-start/clusterclass.yaml',
+        'KubeadmControlPlaneTemplate',
+        'webhook/KubeadmControlPlaneTemplate.machine-naming',
+        'spec.template.spec.machineNaming.template: Invalid value: "{{ .kubeadmControlPlane.name }}-cp": invalid template, {{ .random }} is missing',
+      ],
+      [
+        'clusterclasses/default/quick-start/clusterclass.yaml',
+        'KubeadmControlPlaneTemplate',
+        'webhook/KubeadmControlPlaneTemplate.taints',
+        'spec.template.spec.machineTemplate.spec.taints[0].key: Invalid value: "node-role.kubernetes.io/master": taint is deprecated since 1.24 and should not be used anymore',
+      ],
+    ]);
+  });
+
   it("CAPA's plain template: a v1beta1 KubeadmControlPlane with 4 replicas is refused at its own line", async () => {
     const dir = await project('aws');
     edit(dir, (t) =>

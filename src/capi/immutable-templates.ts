@@ -34,6 +34,11 @@ export interface ImmutableTemplate {
    * field unset over an old object holding exactly that value.
    */
   readonly previousDefaults?: readonly { readonly path: readonly string[]; readonly value: unknown }[];
+  /**
+   * Defaults the webhook applies to both the old and the new object before comparing (paths relative to `compared`),
+   * so leaving the field unset on one side and setting it to exactly that value on the other is no change.
+   */
+  readonly appliedDefaults?: readonly { readonly path: readonly string[]; readonly value: unknown }[];
 }
 
 const capi = 'kubernetes-sigs/cluster-api';
@@ -88,6 +93,12 @@ export const immutableTemplates: readonly ImmutableTemplate[] = [
     previousDefaults: [
       { path: ['rollout', 'strategy'], value: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
       { path: ['rolloutStrategy'], value: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+    ],
+    // defaulting.ApplyPreviousKubeadmConfigDefaults (CAPI v1.11+): the defaults older releases wrote.
+    appliedDefaults: [
+      { path: ['kubeadmConfigSpec', 'format'], value: 'cloud-config' },
+      { path: ['kubeadmConfigSpec', 'initConfiguration', 'nodeRegistration', 'imagePullPolicy'], value: 'IfNotPresent' },
+      { path: ['kubeadmConfigSpec', 'joinConfiguration', 'nodeRegistration', 'imagePullPolicy'], value: 'IfNotPresent' },
     ],
   },
   {

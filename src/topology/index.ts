@@ -89,3 +89,5 @@ export {
   type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';
+/** apimachinery's label key and value validation with its messages, and Go's CIDR parsing (the webhooks' checks). */
+export { isQualifiedName, isValidLabelValue, parseCIDR } from './cel/index.js';

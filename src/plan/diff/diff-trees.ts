@@ -1,6 +1,6 @@
 /** Compares two rendered trees object by object and assesses the rollout impact of every change. */
 import { checkCapiformTree, type RenderedTree } from './tree.js';
-import { indexTree, ownerFromPath, type TreeIndex, type TreeObject } from './objects.js';
+import { indexTree, isRecord, ownerFromPath, type TreeIndex, type TreeObject } from './objects.js';
 import { diffFields } from './field-diff.js';
 import { withValueDiffs } from './value-diff.js';
 import { findRotations } from './rotation.js';
@@ -9,12 +9,12 @@ import type { DiffReport, FieldChange, ObjectChange, Owner } from './types.js';
 import { classifyAdded, classifyChanged, classifyRemoved, classifyRotated, type ClassifyInput } from '../rollout/classify.js';
 import { assessProviders } from '../rollout/provider.js';
 import { summarize, summarizeClusters } from '../rollout/summary.js';
-import { clusterOfObject, TreeLookup } from '../rollout/refs.js';
+import { clusterClassOf, clusterOfObject, TreeLookup } from '../rollout/refs.js';
 import type { ClusterSummary, Impact } from '../rollout/types.js';
 import { templatePinOf } from '../../render/index.js';
 import type { ClusterTopologyReview, TopologyReview } from '../topology/types.js';
 import { removalFates, type RemovalFate } from '../rollout/argocd.js';
-import { checkUpdates, type UpdateRule } from '../../validate/admission/index.js';
+import { checkUpdates, clusterVersionCeilingRule, updateRules, type SourceObject, type UpdateRule } from '../../validate/admission/index.js';
 
 export interface DiffOptions {
   /** Salt for secret hashes (see `repositorySalt`). Required so hashes are stable per repository. */
@@ -36,7 +36,11 @@ export interface DiffOptions {
    * management clusters are compared one by one, so `diffTrees` reads the glue of the whole trees instead).
    */
   removal?: (o: TreeObject) => RemovalFate | undefined;
-  /** The update rules of the management cluster's webhooks. Default: every rule of src/validate/admission. */
+  /**
+   * The update rules of the management cluster's webhooks. Default: every rule of src/validate/admission, and the
+   * Cluster webhook's version rules against the head tree's ClusterClass (the class the API server holds once the
+   * change is synced).
+   */
   updateRules?: readonly UpdateRule[];
 }
 
@@ -55,7 +59,8 @@ function applyUpdateRules(inputs: ClassifyInput[], rules: readonly UpdateRule[] 
     i.change.impacts = errors.flatMap((f) => {
       const impact: Impact = {
         kind: 'rejected',
-        reason: `update of ${what} rejected: ${f.field}: ${f.message}`,
+        // A webhook's message already leads with its field path, as the API server prints it.
+        reason: `update of ${what} rejected: ${f.field !== undefined && f.message.startsWith(`${f.field}: `) ? f.message : `${f.field}: ${f.message}`}`,
         field: f.field,
         message: f.message,
         ...(f.rule !== undefined ? { rule: f.rule } : {}),
@@ -64,6 +69,16 @@ function applyUpdateRules(inputs: ClassifyInput[], rules: readonly UpdateRule[] 
       return clusters.length === 0 ? [impact] : clusters.map((cluster) => ({ ...impact, cluster }));
     });
   }
+}
+
+/** The ClusterClass a topology Cluster names, as the head tree holds it (none: the webhook's class rules stay silent). */
+function headClassOf(head: TreeLookup): (cluster: SourceObject) => Record<string, unknown> | undefined {
+  return ({ object }) => {
+    const meta = object.metadata;
+    const namespace = isRecord(meta) && typeof meta.namespace === 'string' ? meta.namespace : '';
+    const cls = clusterClassOf({ object, namespace });
+    return cls ? head.classes(cls.namespace).find((c) => c.name === cls.name)?.object : undefined;
+  };
 }
 
 /** What the review says CAPI does to a Cluster, as impacts on one changed object. */
@@ -252,7 +267,7 @@ export function diffIndexes(base: TreeIndex, head: TreeIndex, opts: DiffOptions,
   }
   const topology = opts.topology?.(base, head);
   if (topology) applyTopologyReview(inputs, topology);
-  applyUpdateRules(inputs, opts.updateRules);
+  applyUpdateRules(inputs, opts.updateRules ?? [...updateRules, clusterVersionCeilingRule(headClassOf(ctx.head))]);
   const providers = assessProviders(inputs, base, head);
   const changes = inputs.map((i) => i.change).sort(compareChanges);
   const clusters = summarizeClusters(changes);

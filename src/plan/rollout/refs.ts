@@ -68,7 +68,7 @@ export function classTemplateRefs(cc: Pick<TreeObject, 'object'>): ClassTemplate
 }
 
 /** The class a topology Cluster uses: `{ name, namespace }` (v1beta2 classRef, v1beta1 class/classNamespace). */
-export function clusterClassOf(cluster: TreeObject): { name: string; namespace: string } | null {
+export function clusterClassOf(cluster: Pick<TreeObject, 'object' | 'namespace'>): { name: string; namespace: string } | null {
   const topo = get(cluster.object, 'spec', 'topology');
   if (!isRecord(topo)) return null;
   const name = str(get(topo, 'classRef', 'name')) ?? str(topo.class);

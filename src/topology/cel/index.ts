@@ -107,3 +107,5 @@ function compatibilityMinor(version: string | undefined): number {
   if (!m) throw new Error(`CEL compatibility version must be 1.<minor>, got ${JSON.stringify(version)}`);
   return Math.min(Number(m[1]), NEWEST_MINOR);
 }
+export { isQualifiedName, isValidLabelValue } from './formats.js';
+export { parseCIDR } from './ip.js';

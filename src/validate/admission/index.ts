@@ -4,3 +4,5 @@
  */
 export { checkUpdates, updateRules, type UpdatePair, type UpdateRule } from './update.js';
 export { templateImmutability, templateImmutabilitySource } from './template-immutability.js';
+export { clusterVersionCeilingRule } from './webhook-update-rules.js';
+export type { SourceObject } from '../findings.js';

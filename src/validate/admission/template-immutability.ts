@@ -34,9 +34,27 @@ function withoutZero(v: unknown): unknown {
   return v === null ? undefined : v;
 }
 
+/** `value` at `path` below `v` where nothing is set there (both sides get it, so it cannot differ). */
+function withDefault(v: unknown, path: readonly string[], value: unknown): unknown {
+  if (v !== undefined && !isRecord(v)) return v;
+  const out: Record<string, unknown> = v === undefined ? {} : structuredClone(v);
+  let cur: Record<string, unknown> = out;
+  for (const k of path.slice(0, -1)) {
+    if (!isRecord(cur[k])) cur[k] = {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1] as string;
+  if (cur[last] === undefined) cur[last] = value;
+  return out;
+}
+
 function compared(rule: ImmutableTemplate, before: Record<string, unknown>, after: Record<string, unknown>): { old: unknown; new: unknown } {
-  const old = withoutZero(at(before, rule.compared));
-  const now = withoutZero(at(after, rule.compared));
+  let old = withoutZero(at(before, rule.compared));
+  let now = withoutZero(at(after, rule.compared));
+  for (const d of rule.appliedDefaults ?? []) {
+    old = withDefault(old, d.path, d.value);
+    now = withDefault(now, d.path, d.value);
+  }
   if (!isRecord(old)) return { old, new: now };
   const adopted = structuredClone(old);
   for (const k of rule.adoptedWhenUnset ?? []) if (adopted[k] === undefined && isRecord(now) && now[k] !== undefined) adopted[k] = now[k];

@@ -126,3 +126,18 @@ export function findingOf(src: SourceObject, e: WebhookError, severity: Finding[
     ...(e.hint ? { hint: e.hint } : {}),
   });
 }
+
+type Obj = Record<string, unknown>;
+
+export interface Webhook {
+  readonly group: string;
+  readonly kind: string;
+  /** The upstream file the rules follow: a path in kubernetes-sigs/cluster-api, or `owner/repo path` of a provider. */
+  readonly source: string;
+  /** The defaulting webhook, as far as it changes what the checks decide. */
+  readonly defaults: (o: Obj) => Obj;
+  /** `ValidateCreate`; `ValidateUpdate` runs these on the new object too. */
+  readonly create: (o: Obj) => WebhookError[];
+  /** What `ValidateUpdate` adds: the checks of the old object against the new one. */
+  readonly update: (before: Obj, after: Obj) => WebhookError[];
+}

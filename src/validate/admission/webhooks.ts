@@ -10,6 +10,7 @@
  * version, pending lifecycle hooks) and those guarded by feature gates (see the gates' own rules) are left out.
  */
 import { blangParseTolerantError, goQuote } from '../../go/index.js';
+import { isQualifiedName, isValidLabelValue } from '../../topology/index.js';
 import { withCapiWebhookDefaults } from '../capi-webhooks.js';
 import { isRecord, type Finding, type SourceObject } from '../findings.js';
 import {
@@ -27,23 +28,14 @@ import {
   selectorRequirements,
   selectorText,
   str,
+  type Webhook,
   type WebhookError,
 } from './webhook-fields.js';
+import { providerWebhooks } from './provider-webhooks.js';
 
 type Obj = Record<string, unknown>;
 
-export interface Webhook {
-  readonly group: string;
-  readonly kind: string;
-  /** The upstream file (kubernetes-sigs/cluster-api) the rules follow. */
-  readonly source: string;
-  /** The defaulting webhook, as far as it changes what the checks decide. */
-  readonly defaults: (o: Obj) => Obj;
-  /** `ValidateCreate`; `ValidateUpdate` runs these on the new object too. */
-  readonly create: (o: Obj) => WebhookError[];
-  /** What `ValidateUpdate` adds: the checks of the old object against the new one. */
-  readonly update: (before: Obj, after: Obj) => WebhookError[];
-}
+export type { Webhook } from './webhook-fields.js';
 
 const core = 'cluster.x-k8s.io';
 const controlPlaneGroup = 'controlplane.cluster.x-k8s.io';
@@ -207,17 +199,38 @@ function kcpCreate(o: Obj): WebhookError[] {
   }
   out.push(...versionFormat(`webhook/${kcp}.version`, o, 'spec.version'));
 
-  // validateRolloutAndCertValidityFields
+  out.push(...rolloutAndCertValidity(kcp, o, { strategy, before, clusterConfiguration: kcpClusterConfiguration }, n, replicas !== undefined && replicas !== null));
+  out.push(...machineNamingTemplate(`webhook/${kcp}.machine-naming`, o, `${naming}.template`));
+  out.push(...kcpClusterConfigurationErrors(kcp, o, kcpClusterConfiguration));
+  out.push(...kubeadmConfigSpecErrors(kcp, at(o, kcpSpec), kcpSpec, true, isV1beta1(o)));
+  return out;
+}
+
+/**
+ * `validateRolloutAndCertValidityFields`, shared by KubeadmControlPlane and its template (which has no replicas, so
+ * the scale-in check does not apply: `replicasSet` false).
+ */
+function rolloutAndCertValidity(
+  kind: string,
+  o: Obj,
+  paths: { strategy: string; before: string; clusterConfiguration: string },
+  n: number | undefined,
+  replicasSet: boolean,
+): WebhookError[] {
+  const out: WebhookError[] = [];
+  const { strategy, before } = paths;
   const s = at(o, strategy);
-  if (defined(s)) {
-    if (str(rec(s).type) !== 'RollingUpdate') out.push(refuse(`webhook/${kcp}.rollout-strategy`, 'FieldValueRequired', `${strategy}.type`, '', 'only RollingUpdate is supported'));
+  // An empty strategy skips every check, the certificate validity ones included.
+  if (!defined(s)) return out;
+  {
+    if (str(rec(s).type) !== 'RollingUpdate') out.push(refuse(`webhook/${kind}.rollout-strategy`, 'FieldValueRequired', `${strategy}.type`, '', 'only RollingUpdate is supported'));
     const surge = at(s, 'rollingUpdate.maxSurge');
     if (surge !== undefined && surge !== null) {
       const v = intOrStringValue(surge);
-      if (v === 0 && n !== undefined && n < 3) {
+      if (v === 0 && replicasSet && n !== undefined && n < 3) {
         out.push(
           refuse(
-            `webhook/${kcp}.rollout-strategy`,
+            `webhook/${kind}.rollout-strategy`,
             'FieldValueRequired',
             `${strategy}.rollingUpdate`,
             '',
@@ -226,39 +239,37 @@ function kcpCreate(o: Obj): WebhookError[] {
           ),
         );
       }
-      if (v !== 1 && v !== 0) out.push(refuse(`webhook/${kcp}.rollout-strategy`, 'FieldValueRequired', `${strategy}.rollingUpdate.maxSurge`, '', 'value must be 1 or 0', 'set maxSurge to 1 (scale up first) or 0 (scale in first)'));
+      if (v !== 1 && v !== 0) out.push(refuse(`webhook/${kind}.rollout-strategy`, 'FieldValueRequired', `${strategy}.rollingUpdate.maxSurge`, '', 'value must be 1 or 0', 'set maxSurge to 1 (scale up first) or 0 (scale in first)'));
     }
   }
-  const cc = rec(at(o, kcpClusterConfiguration));
+  const cc = rec(at(o, paths.clusterConfiguration));
   const validity = int(cc.certificateValidityPeriodDays) ?? 0;
   const caValidity = int(cc.caCertificateValidityPeriodDays) ?? 0;
   if (validity !== 0) {
-    const p = `${kcpClusterConfiguration}.certificateValidityPeriodDays`;
+    const p = `${paths.clusterConfiguration}.certificateValidityPeriodDays`;
     if (caValidity !== 0) {
-      if (validity > caValidity) out.push(refuse(`webhook/${kcp}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to caCertificateValidityPeriodDays (${caValidity})`));
+      if (validity > caValidity) out.push(refuse(`webhook/${kind}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to caCertificateValidityPeriodDays (${caValidity})`));
     } else if (validity > defaultCACertificatesExpiryDays) {
-      out.push(refuse(`webhook/${kcp}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to the default value of caCertificateValidityPeriodDays (${defaultCACertificatesExpiryDays})`));
+      out.push(refuse(`webhook/${kind}.certificate-validity`, 'FieldValueInvalid', p, validity, `must be less than or equal to the default value of caCertificateValidityPeriodDays (${defaultCACertificatesExpiryDays})`));
     }
     const expiry = int(at(o, `${before}.certificatesExpiryDays`)) ?? 0;
     if (expiry !== 0 && expiry >= validity) {
-      out.push(refuse(`webhook/${kcp}.certificate-validity`, 'FieldValueInvalid', `${before}.certificatesExpiryDays`, expiry, `must be less than certificateValidityPeriodDays (${validity})`));
+      out.push(refuse(`webhook/${kind}.certificate-validity`, 'FieldValueInvalid', `${before}.certificatesExpiryDays`, expiry, `must be less than certificateValidityPeriodDays (${validity})`));
     }
   }
-  out.push(...machineNamingTemplate(`webhook/${kcp}.machine-naming`, o, `${naming}.template`));
-  out.push(...kcpClusterConfigurationErrors(o));
-  out.push(...kubeadmConfigSpecErrors(kcp, at(o, kcpSpec), kcpSpec, true, isV1beta1(o)));
   return out;
 }
 
 /** `util/container.ImageTagIsValid`. */
 const imageTagIsValid = (tag: string): boolean => !/[^-a-zA-Z0-9_.]/.test(tag);
 
-function kcpClusterConfigurationErrors(o: Obj): WebhookError[] {
+/** `validateClusterConfiguration` (create), at `path` (the ClusterConfiguration of a KubeadmControlPlane or its template). */
+function kcpClusterConfigurationErrors(kind: string, o: Obj, path: string): WebhookError[] {
   const out: WebhookError[] = [];
-  const cc = rec(at(o, kcpClusterConfiguration));
-  const rule = `webhook/${kcp}.cluster-configuration`;
+  const cc = rec(at(o, path));
+  const rule = `webhook/${kind}.cluster-configuration`;
   const dnsTag = str(at(cc, 'dns.imageTag')) ?? '';
-  if (!imageTagIsValid(dnsTag)) out.push(refuse(rule, 'FieldValueForbidden', `${kcpClusterConfiguration}.dns.imageTag`, '', `tag ${dnsTag} is invalid`));
+  if (!imageTagIsValid(dnsTag)) out.push(refuse(rule, 'FieldValueForbidden', `${path}.dns.imageTag`, '', `tag ${dnsTag} is invalid`));
   if (dnsTag !== '') {
     const err = blangParseTolerantError(dnsTag.replaceAll('_', '+'));
     // Upstream reports this one without the spec prefix (field.NewPath("dns", "imageTag")).
@@ -266,9 +277,9 @@ function kcpClusterConfigurationErrors(o: Obj): WebhookError[] {
   }
   const local = at(cc, 'etcd.local');
   const etcdTag = str(at(local, 'imageTag')) ?? '';
-  if (defined(local) && !imageTagIsValid(etcdTag)) out.push(refuse(rule, 'FieldValueForbidden', `${kcpClusterConfiguration}.etcd.local.imageTag`, '', `tag ${etcdTag} is invalid`));
+  if (defined(local) && !imageTagIsValid(etcdTag)) out.push(refuse(rule, 'FieldValueForbidden', `${path}.etcd.local.imageTag`, '', `tag ${etcdTag} is invalid`));
   if (defined(local) && defined(at(cc, 'etcd.external'))) {
-    out.push(refuse(rule, 'FieldValueForbidden', `${kcpClusterConfiguration}.etcd.local`, '', 'cannot have both external and local etcd', 'keep either etcd.local or etcd.external'));
+    out.push(refuse(rule, 'FieldValueForbidden', `${path}.etcd.local`, '', 'cannot have both external and local etcd', 'keep either etcd.local or etcd.external'));
   }
   return out;
 }
@@ -463,6 +474,63 @@ function kcpUpdate(before: Obj, after: Obj): WebhookError[] {
 function stripStatus(o: Obj): Obj {
   const { status: _status, ...rest } = o;
   return rest;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// KubeadmControlPlaneTemplate (controlplane/kubeadm/internal/webhooks/kubeadmcontrolplanetemplate.go). The update
+// rule (spec.template.spec immutable) is the template-immutability rule (src/capi/immutable-templates.ts); the
+// ClusterTopology gate its create checks first is the feature gates' rule.
+
+const kcpt = 'KubeadmControlPlaneTemplate';
+
+/** `ObjectMeta.Validate` of CAPI's API (`metav1validation.ValidateLabels`, `apivalidation.ValidateAnnotations`). */
+function objectMetaErrors(rule: string, meta: unknown, path: string): WebhookError[] {
+  const out: WebhookError[] = [];
+  const m = rec(meta);
+  // Go walks the maps in random order; sorted keys keep the report stable.
+  for (const [k, v] of Object.entries(rec(m.labels)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const e of isQualifiedName(k)) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, k, e, 'label keys are `name` or `prefix/name`: alphanumerics, `-`, `_` and `.`'));
+    for (const e of isValidLabelValue(String(v))) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, String(v), e));
+  }
+  for (const k of Object.keys(rec(m.annotations)).sort()) {
+    for (const e of isQualifiedName(k.toLowerCase())) out.push(refuse(rule, 'FieldValueInvalid', `${path}.annotations`, k, e));
+  }
+  return out;
+}
+
+/** `taints.ValidateMachineTaints` without its feature gate (CAPI v1.12+): reserved keys, and keys that are not label keys. */
+function machineTaintErrors(rule: string, taints: unknown, path: string): WebhookError[] {
+  const out: WebhookError[] = [];
+  (Array.isArray(taints) ? taints : []).forEach((t, i) => {
+    const key = str(rec(t).key) ?? '';
+    const p = `${path}[${i}].key`;
+    if (key === 'node.cluster.x-k8s.io/uninitialized' || key === 'node.cluster.x-k8s.io/outdated-revision') out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint key is not allowed'));
+    else if (key.startsWith('node.kubernetes.io/') && key !== 'node.kubernetes.io/out-of-service') {
+      out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service'));
+    } else if (key.startsWith('node.cloudprovider.kubernetes.io/')) out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint key must not have the prefix node.cloudprovider.kubernetes.io/'));
+    else if (key === 'node-role.kubernetes.io/master') out.push(refuse(rule, 'FieldValueInvalid', p, key, 'taint is deprecated since 1.24 and should not be used anymore', 'use node-role.kubernetes.io/control-plane'));
+    for (const e of isQualifiedName(key)) out.push(refuse(rule, 'FieldValueInvalid', p, key, e));
+  });
+  return out;
+}
+
+function kcptCreate(o: Obj): WebhookError[] {
+  const v1 = isV1beta1(o);
+  const p = 'spec.template.spec';
+  const spec = `${p}.kubeadmConfigSpec`;
+  const clusterConfiguration = `${spec}.clusterConfiguration`;
+  const paths = v1
+    ? { strategy: `${p}.rolloutStrategy`, before: `${p}.rolloutBefore`, naming: `${p}.machineNamingStrategy` }
+    : { strategy: `${p}.rollout.strategy`, before: `${p}.rollout.before`, naming: `${p}.machineNaming` };
+  return [
+    ...rolloutAndCertValidity(kcpt, o, { ...paths, clusterConfiguration }, undefined, false),
+    ...machineNamingTemplate(`webhook/${kcpt}.machine-naming`, o, `${paths.naming}.template`),
+    ...machineTaintErrors(`webhook/${kcpt}.taints`, at(o, `${p}.machineTemplate.spec.taints`), `${p}.machineTemplate.spec.taints`),
+    ...objectMetaErrors(`webhook/${kcpt}.metadata`, at(o, `${p}.machineTemplate.metadata`), `${p}.machineTemplate.metadata`),
+    ...kcpClusterConfigurationErrors(kcpt, o, clusterConfiguration),
+    ...kubeadmConfigSpecErrors(kcpt, at(o, spec), spec, true, v1),
+    ...objectMetaErrors(`webhook/${kcpt}.metadata`, at(o, 'spec.template.metadata'), 'spec.template.metadata'),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -707,21 +775,38 @@ function clusterUpdate(before: Obj, after: Obj): WebhookError[] {
 }
 
 /**
- * The Cluster webhook's version ceiling on update: more than one minor at once is refused unless the ClusterClass
- * lists `spec.kubernetesVersions` (CAPI v1.13: the chained upgrade walks that list) or names a generateUpgradePlan
- * extension. Needs the head tree's ClusterClass, so it is a rule of its own.
+ * The Cluster webhook's version rules that need the ClusterClass (internal/webhooks/cluster.go, CAPI v1.13): when the
+ * class lists `spec.kubernetesVersions`, the new version must be one of them (`ValidateClusterForClusterClass`; the
+ * chained upgrade then walks the list, which the ClusterClass webhook keeps without gaps), so a jump of any size is
+ * accepted exactly when it lands on the chain. Without a list, more than one minor at once is refused (the version
+ * ceiling), unless the class names a generateUpgradePlan extension (whose own webhook decides). Needs the head
+ * tree's ClusterClass, so it is a rule of its own; without the class the webhook cannot decide and neither do we.
  */
 export function clusterVersionCeiling(before: Obj, after: Obj, clusterClass: Obj | undefined): WebhookError[] {
   if (!clusterClass) return [];
   const cs = rec(clusterClass.spec);
-  const versions = cs.kubernetesVersions;
-  if ((Array.isArray(versions) && versions.length > 0) || str(at(cs, 'upgrade.external.generateUpgradePlanExtension'))) return [];
-  if (unsafeUpdateVersion in rec(at(after, 'metadata.annotations'))) return [];
   const rawTo = str(at(after, 'spec.topology.version')) ?? '';
   const rawFrom = str(at(before, 'spec.topology.version')) ?? '';
   const to = tolerantVersion(rawTo);
   const from = tolerantVersion(rawFrom);
   if (!to || !from || rawTo === rawFrom) return [];
+  const versions = Array.isArray(cs.kubernetesVersions) ? cs.kubernetesVersions.filter((v): v is string => typeof v === 'string') : [];
+  // ValidateClusterForClusterClass runs whatever the annotations say; the webhook compares the strings as written.
+  if (versions.length > 0) {
+    if (versions.includes(rawTo)) return [];
+    return [
+      refuse(
+        'webhook/Cluster.topology-version-chain',
+        'FieldValueInvalid',
+        'spec.topology.version',
+        rawTo,
+        'version must match one of the versions defined in the ClusterClass',
+        `use one of the ClusterClass's spec.kubernetesVersions (${versions.join(', ')}), or add ${rawTo} to that list`,
+      ),
+    ];
+  }
+  if (str(at(cs, 'upgrade.external.generateUpgradePlanExtension'))) return [];
+  if (unsafeUpdateVersion in rec(at(after, 'metadata.annotations'))) return [];
   if (to[0] > from[0] || (to[0] === from[0] && to[1] >= from[1] + 2)) {
     return [
       refuse(
@@ -745,6 +830,7 @@ const same = (o: Obj): Obj => o;
 /** The modelled webhooks, by group and kind. */
 export const webhooks: readonly Webhook[] = [
   { group: controlPlaneGroup, kind: kcp, source: 'controlplane/kubeadm/internal/webhooks/kubeadmcontrolplane.go', defaults: kcpDefaults, create: kcpCreate, update: kcpUpdate },
+  { group: controlPlaneGroup, kind: kcpt, source: 'controlplane/kubeadm/internal/webhooks/kubeadmcontrolplanetemplate.go', defaults: same, create: kcptCreate, update: none },
   {
     group: bootstrapGroup,
     kind: 'KubeadmConfig',
@@ -780,6 +866,7 @@ export const webhooks: readonly Webhook[] = [
     update: (b, a) => clusterNameImmutable('MachineHealthCheck', b, a),
   },
   { group: core, kind: 'Cluster', source: 'internal/webhooks/cluster.go', defaults: clusterDefaults, create: clusterCreate, update: clusterUpdate },
+  ...providerWebhooks,
 ];
 
 export function webhookOf(o: Obj): Webhook | undefined {
@@ -791,6 +878,8 @@ export function webhookOf(o: Obj): Webhook | undefined {
 export interface AdmitOptions {
   /** Run the defaulting webhook first, as the API server does (upstream's tables call the validator alone). */
   defaults?: boolean;
+  /** The ClusterClass a topology Cluster names, for the Cluster webhook's rules that read it (`clusterVersionCeiling`). */
+  clusterClass?: Obj;
 }
 
 /** What the validating webhook refuses on create (no `before`) or update, after the defaulting webhook. */
@@ -800,7 +889,11 @@ export function admit(after: Obj, before?: Obj, options: AdmitOptions = {}): Web
   const withDefaults = options.defaults ?? true;
   const a = withDefaults ? w.defaults(after) : after;
   const errors = [...w.create(a)];
-  if (before) errors.push(...w.update(withDefaults ? w.defaults(before) : before, a));
+  if (before) {
+    const b = withDefaults ? w.defaults(before) : before;
+    errors.push(...w.update(b, a));
+    if (w.kind === 'Cluster') errors.push(...clusterVersionCeiling(b, a, options.clusterClass));
+  }
   return errors;
 }
 
