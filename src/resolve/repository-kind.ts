@@ -3,6 +3,7 @@
  * pipeline's repository factory, bundles). An explicit `type:` in the config always wins; without one:
  * - `https://github.com/…` → GitHub; `https://gitlab.<…>/api/v4/projects/…` → GitLab (clusterctl's detection);
  * - any other `http(s)://` URL → a plain HTTPS mirror (whose parser refuses plain http except on loopback hosts);
+ * - `oci://<registry>/<repository>[:tag]` → an OCI registry (release files as titled layers, as `oras push` writes them);
  * - a path or `file://` → a local folder; any other `<scheme>://` is a config error naming the schemes read here.
  * clusterctl's own factory (`repositoryKindFor` in factory.ts, for `generate`) keeps clusterctl's stricter rules.
  */
@@ -10,7 +11,7 @@ import { ConfigError } from '../errors.js';
 import type { RepositoryKind } from './repository.js';
 
 /** The URL schemes a provider `url` may have; anything without `<scheme>://` is a local path. */
-export const repositorySchemes = ['https', 'http', 'file'] as const;
+export const repositorySchemes = ['https', 'http', 'oci', 'file'] as const;
 
 /** Where plain `http://` is acceptable: the same machine (a local mirror, a test server); never for tokens in transit. */
 export function isLoopbackHost(host: string): boolean {
@@ -46,9 +47,10 @@ export function repositoryKindOf(url: string, explicit: RepositoryKind | undefin
       ...(where ? { where } : {}),
       hint:
         'capiform reads https:// (GitHub releases, GitLab packages, HTTPS mirrors), http:// on a loopback host, ' +
-        'file:// and plain paths (local repositories)',
+        'oci://<registry>/<repository>[:tag] (OCI registries), file:// and plain paths (local repositories)',
     });
   }
   if (explicit) return explicit;
+  if (scheme === 'oci') return 'oci';
   return isRemoteUrl(url) ? remoteKindOf(url) : 'local';
 }

@@ -94,7 +94,13 @@ export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFac
     if (p.kind === 'local') return new LocalRepository({ name: p.name, type: p.type, url: p.url, ...(opts.project === undefined ? {} : { project: opts.project }) });
     const { createRemoteRepository, httpClientFor } = await import('./remote/index.js');
     http ??= httpClientFor(opts.env, { offline: opts.offline ?? false, onProgress: opts.onProgress });
-    return createRemoteRepository(p.kind, p.url, { http, env: opts.env, explicitKind: p.explicitKind ?? false, version: p.version });
+    return createRemoteRepository(p.kind, p.url, {
+      http,
+      env: opts.env,
+      explicitKind: p.explicitKind ?? false,
+      version: p.version,
+      release: { type: p.type, name: p.name, componentsFile: p.componentsFile },
+    });
   };
 }
 
