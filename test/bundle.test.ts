@@ -72,6 +72,7 @@ describe('capiform bundle', () => {
       'capi.lock.yaml',
       'clusterctl.yaml',
       'images.txt',
+      'provenance.intoto.json',
       'repository/cert-manager/v1.18.2/cert-manager.yaml',
       'repository/cluster-api/v1.12.4/core-components.yaml',
       'repository/cluster-api/v1.12.4/metadata.yaml',
@@ -136,7 +137,7 @@ describe('capiform bundle verify', () => {
   it('passes a good bundle', async () => {
     const dir = bundleProject();
     const r = await verifyCli(dir, await makeBundle(dir));
-    expect(r.stdout).toBe('check.tar.gz: OK (17 files verified)\n');
+    expect(r.stdout).toBe('check.tar.gz: OK (18 files verified)\n');
     expect(r.code).toBe(0);
   });
 
@@ -149,7 +150,8 @@ describe('capiform bundle verify', () => {
     });
     const r = await verifyCli(dir, bad);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('Error: check.tar.gz: 2 problems:');
+    expect(r.stderr).toContain('Error: check.tar.gz: 3 problems:');
+    expect(r.stderr).toMatch(/provenance.intoto.json: subject repository\/cluster-api\/v1.12.4\/metadata.yaml has sha256 \w+, the provenance says \w+/);
     expect(r.stderr).toMatch(/repository\/cluster-api\/v1.12.4\/metadata.yaml: sha256 \w+ does not match SHA256SUMS/);
     expect(r.stderr).toMatch(/repository\/cluster-api\/v1.12.4\/metadata.yaml: sha256 \w+ does not match capi.lock.yaml .* for cluster-api v1.12.4/);
   });
@@ -167,7 +169,9 @@ describe('capiform bundle verify', () => {
     expect(r.stderr).toContain('  extra file repository/cluster-api/v1.12.4/extra.yaml (not pinned by capi.lock.yaml)');
     expect(r.stderr).toContain('  missing file tree/providers/cluster-api/components.yaml (listed in SHA256SUMS)');
     expect(r.stderr).toContain('  missing file repository/infrastructure-docker/v1.12.4/metadata.yaml (pinned by capi.lock.yaml for infrastructure-docker v1.12.4)');
-    expect(r.stderr).toContain('5 problems');
+    expect(r.stderr).toContain('  provenance.intoto.json: subject tree/providers/cluster-api/components.yaml is not in the bundle');
+    expect(r.stderr).toContain('  provenance.intoto.json: repository/cluster-api/v1.12.4/extra.yaml is in the bundle but not a subject of the provenance');
+    expect(r.stderr).toContain('8 problems');
   });
 
   it('reports a path traversal entry and a symlink escape', async () => {

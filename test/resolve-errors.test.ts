@@ -3,6 +3,7 @@
  * under the wrong type, the versions a repository has when the one asked for is not there, and a local repository
  * folder that does not exist. clusterctl's message stays first; the `fix:` line is capiform's.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -47,5 +48,36 @@ describe('capi.config: a local repository folder that does not exist', () => {
     expect(r.stderr).toContain('at: providers.core.url');
     expect(r.stderr).toContain(`fix: a relative url is resolved against the config's folder (${dir}); a local repository holds <label>/<version>/<components file>, e.g. cluster-api/v1.2.3/core-components.yaml`);
     expect(r.stderr).not.toContain('absolute path');
+  });
+});
+
+describe('capi.config: a url scheme capiform does not read', () => {
+  it.each([
+    ['s3://bucket/providers/cluster-api', 's3'],
+    ['git://example.org/cluster-api.git', 'git'],
+    ['htps://github.com/kubernetes-sigs/cluster-api/releases/latest/core-components.yaml', 'htps'],
+  ])('%s is a config error naming the schemes capiform reads, not a local folder (exit 2, nothing written)', async (url, scheme) => {
+    const config = `export default { providers: { core: { name: 'cluster-api', version: '~1.12.0', url: ${JSON.stringify(url)} } } };\n`;
+    const dir = testdir({ 'capi.config.ts': config });
+    const r = await runCli(['lock'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, CAPIFORM_CACHE_DIR: join(dir, '.cache') } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Error: unsupported repository url scheme "${scheme}://" in ${JSON.stringify(url)}`);
+    expect(r.stderr).toContain('at: providers.core.url');
+    expect(r.stderr).toContain('fix: capiform reads https://');
+    expect(r.stderr).not.toContain('release directories');
+    expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(false);
+  });
+
+  it('certManager.url is checked the same way', async () => {
+    const dir = testdir({
+      'capi.config.ts':
+        "export default { providers: { core: { name: 'cluster-api', version: '~1.12.0', url: './repo' } }, certManager: { version: 'v1.16.0', url: 'ftp://mirror/cert-manager.yaml' } };\n",
+      'repo/cluster-api/v1.12.0/core-components.yaml': 'kind: Namespace\n',
+    });
+    const r = await runCli(['lock'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, CAPIFORM_CACHE_DIR: join(dir, '.cache') } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error: unsupported repository url scheme "ftp://"');
+    expect(r.stderr).toContain('at: certManager.url');
+    expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MissingSharedDirError, sharedDir } from './helpers/shared.js';
+import { registryAvailability } from './helpers/oci-registry.js';
 import { removeTempDirs, tempDir, testdir } from './helpers/testdir.js';
 import { thrown } from './helpers/thrown.js';
 import { setup as tmpdirGuard } from './setup/tmpdir-guard.js';
@@ -109,5 +110,15 @@ describe('temporary folders', () => {
       expect(errors.mock.calls[0]?.[0]).toContain('the tests left 1 entry (3 bytes) in the temporary folder: left-behind.txt.');
       expect(existsSync(run)).toBe(false);
     });
+  });
+});
+
+describe('the OCI registry the tests start', () => {
+  it('a missing registry binary skips with a notice, and fails under CAPIFORM_REQUIRE_SHARED=1 (CI installs it)', () => {
+    const missing = { CAPIFORM_DOCKER_REGISTRY: '/nonexistent/docker-registry' };
+    expect(registryAvailability(missing)).toEqual({ present: false, skipped: ' (skipped: no /nonexistent/docker-registry; apt-get install docker-registry apache2-utils)' });
+    expect(() => registryAvailability({ ...missing, CAPIFORM_REQUIRE_SHARED: '1' })).toThrow(
+      'the distribution registry (/nonexistent/docker-registry) or htpasswd (/usr/bin/htpasswd) is missing, and CAPIFORM_REQUIRE_SHARED=1 forbids skipping',
+    );
   });
 });

@@ -5,4 +5,7 @@ export { formatImageList, formatRelocations, imagesOfTree, relocationFormats, re
 export { bundleFiles, checkLockedFiles, repositoryDir, type Extra } from './layout.js';
 export { bundleRepository, openBundle, type BundleSource } from './source.js';
 export { verifyBundleFile } from './verify.js';
+export { provenanceFile, provenanceStatement, type Statement } from './provenance.js';
+export { dsseEnvelope, loadSigningKey, pae, signBlob } from './signing.js';
+export { checkSignedProvenance, signatureFiles, verifyBundleSignature } from './signed.js';
 export { defaultBundleName, lockedFileReader, readProjectLock, readTree } from './project.js';

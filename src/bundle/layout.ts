@@ -12,12 +12,15 @@ import type { ImageOverrides } from '../render/components/index.js';
 import { lockFileName, type Lock, type LockedFile } from '../lock/index.js';
 import { componentsFileName } from '../capi/index.js';
 import { generatedHeader, operatorManifests, type OperatorSettings } from '../render/index.js';
+import { formatStatement, provenanceFile, provenanceStatement } from './provenance.js';
+import { lockedFiles, repositoryDir, repositoryPath } from './locked-files.js';
+
+export { lockedFiles, repositoryDir, repositoryPath };
 
 export const sumsFile = 'SHA256SUMS';
 export const imagesFile = 'images.txt';
 export const lockFile = lockFileName;
 export const treeDir = 'tree';
-export const repositoryDir = 'repository';
 
 export interface BundleTreeFile {
   /** Path inside the rendered tree: `providers/cluster-api/components.yaml`. */
@@ -46,6 +49,8 @@ export interface BundleInput {
    * of each management cluster the tree holds (by name).
    */
   readonly operator?: OperatorSettings | ((target: string | undefined) => OperatorSettings | undefined);
+  /** The capiform that builds the bundle, for the provenance's builder. */
+  readonly capiformVersion?: string;
 }
 
 /** The components file a lock entry recorded (`infrastructure-components-development.yaml` for CAPD's dev release). */
@@ -55,27 +60,6 @@ export function componentsFileOf(entry: { type: string; files: readonly { name: 
   const stem = def.replace(/\.yaml$/, '');
   const alt = entry.files.find((f) => f.name.startsWith(`${stem}-`) && f.name.endsWith('.yaml'));
   return alt?.name ?? def;
-}
-
-export function repositoryPath(label: string, version: string, file: string): string {
-  return `${repositoryDir}/${label}/${version}/${file}`;
-}
-
-/** Every locked release file, with its bundle path. */
-export function lockedFiles(lock: Lock): { label: string; version: string; file: LockedFile; path: string }[] {
-  const out: { label: string; version: string; file: LockedFile; path: string }[] = [];
-  for (const p of lock.providers) for (const f of p.files) out.push({ label: p.label, version: p.version, file: f, path: repositoryPath(p.label, p.version, f.name) });
-  if (lock.certManager) {
-    for (const f of lock.certManager.files) out.push({ label: 'cert-manager', version: lock.certManager.version, file: f, path: repositoryPath('cert-manager', lock.certManager.version, f.name) });
-  }
-  // The releases clusters pin their templates to: their template files, once (a pin may name the installed release).
-  for (const t of lock.templatePins ?? []) {
-    for (const f of t.files) {
-      const path = repositoryPath(t.label, t.version, f.name);
-      if (!out.some((o) => o.path === path)) out.push({ label: t.label, version: t.version, file: f, path });
-    }
-  }
-  return out;
 }
 
 function q(s: string): string {
@@ -299,6 +283,9 @@ export function bundleFiles(input: BundleInput): ArchiveFile[] {
       }),
     );
   }
+  // The provenance names every file above; SHA256SUMS, written last, lists the provenance too.
+  const statement = provenanceStatement({ files, lock: input.lock, config: input.config, capiformVersion: input.capiformVersion ?? '0.0.0', extras: [...extras] });
+  files.push({ path: provenanceFile, content: formatStatement(statement) });
   files.push({ path: sumsFile, content: formatSums(files) });
   return files;
 }

@@ -8,6 +8,7 @@ import type { ArchiveLimits } from './archive-limits.js';
 import { readArchive, readArchiveFile, type ReadResult, type TarEntry } from './archive.js';
 import { lockFile, lockedFiles, parseSums, repositoryDir, sumsFile } from './layout.js';
 import { lockFileFromBytes, releaseLock } from '../lock/index.js';
+import { checkProvenance, provenanceFile } from './provenance.js';
 
 export interface VerifyResult {
   /** The bundle's top-level directory ('' when the archive has none). */
@@ -15,6 +16,8 @@ export interface VerifyResult {
   /** Regular files checked. */
   readonly files: number;
   readonly problems: readonly string[];
+  /** The bundle's provenance.intoto.json, when it has one. */
+  readonly provenance?: Uint8Array;
 }
 
 /** The common top-level directory of every entry, or ''. */
@@ -39,7 +42,7 @@ export function bundleContents(entries: readonly TarEntry[]): { root: string; fi
 /** SHA256SUMS and the lock sit at the bundle root (or one folder down); only they are kept in memory. */
 export function keepBundleIndex(path: string): boolean {
   const segs = path.split('/');
-  return segs.length <= 2 && (segs.at(-1) === sumsFile || segs.at(-1) === lockFile);
+  return segs.length <= 2 && (segs.at(-1) === sumsFile || segs.at(-1) === lockFile || segs.at(-1) === provenanceFile);
 }
 
 /** Verifies in-memory bundle bytes (archives just written, tests). */
@@ -63,7 +66,7 @@ export function checkBundle(read: ReadResult): VerifyResult {
     if (e.type !== 'file') continue;
     const path = root ? e.path.slice(root.length + 1) : e.path;
     digests.set(path, e.sha256);
-    if (path === sumsFile || path === lockFile) files.set(path, e.data);
+    if (path === sumsFile || path === lockFile || path === provenanceFile) files.set(path, e.data);
   }
 
   const sumsBytes = files.get(sumsFile);
@@ -105,5 +108,8 @@ export function checkBundle(read: ReadResult): VerifyResult {
       problems.push(`${lockFile}: ${err.message}`);
     }
   }
-  return { root, files: digests.size, problems };
+  // Bundles written before provenance existed have none; one that is there must match every file.
+  const provenance = files.get(provenanceFile);
+  if (provenance) problems.push(...checkProvenance(provenance, digests, new Set([sumsFile, provenanceFile])));
+  return { root, files: digests.size, problems, ...(provenance ? { provenance } : {}) };
 }

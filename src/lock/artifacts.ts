@@ -132,6 +132,7 @@ export class ArtifactStore {
     const pinned = this.lockedFiles(source.label, version)?.find((f) => f.name === file);
     const where = source.repo.fileLocation(version, file);
     if (pinned) {
+      if (pinned.url !== undefined) source.repo.pinLocation?.(version, pinned.url);
       let bytes = await this.opts.cache.get(pinned.sha256);
       let from = 'the cache';
       if (bytes === null) {

@@ -96,7 +96,7 @@ function lockSchemasOf(z: Zod) {
     .strictObject({ name: z.string().min(1), path: z.string().min(1).optional(), url: z.string().min(1).optional(), sha256: sha, size: z.int().min(0) })
     .refine((f) => (f.path === undefined) !== (f.url === undefined), { error: 'needs exactly one of path and url' })
     .refine((f) => f.path === undefined || !(f.path.startsWith('/') || /^[A-Za-z]:/.test(f.path)), { error: 'path must be relative to the config directory' });
-  const sourceSchema = z.strictObject({ kind: z.enum(['local', 'github', 'gitlab', 'https']), url: z.string().min(1) });
+  const sourceSchema = z.strictObject({ kind: z.enum(['local', 'github', 'gitlab', 'https', 'oci']), url: z.string().min(1) });
   const sectionShape = {
     configDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 hex digits>' }),
     contract: z.string().min(1),

@@ -7,6 +7,14 @@ import { basename } from 'node:path';
 import { sha256Hex, writeFileAtomic } from '../cache/index.js';
 import { InputError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
+import {
+  dsseEnvelope,
+  loadSigningKey,
+  provenanceFile,
+  signatureFiles,
+  signBlob,
+} from '../bundle/index.js';
+import { capiformVersion } from '../version.js';
 import { bundleFiles, checkLockedFiles, defaultBundleName, imagesOfTree, lockedFileReader, mtimeFromEnv, readProjectLock, readTree, writeArchive, type Extra } from '../bundle/index.js';
 import type { LockedFile } from '../lock/index.js';
 import type { OperatorSettings } from '../render/index.js';
@@ -25,6 +33,11 @@ export interface BundleRequest {
   managementCluster?: string;
   /** Where the archive of bundle `name` is written (checked by the caller just before the write). */
   target: (name: string) => string;
+  /**
+   * `--sign-key`: the PEM ECDSA P-256 private key (its path, and the name to show); `<bundle>.sig` and
+   * `<bundle>.intoto.jsonl` are written beside the bundle. The key is read before any work and never stored.
+   */
+  signKey?: { file: string; shown: string };
 }
 
 export interface BundleResult {
@@ -34,12 +47,15 @@ export interface BundleResult {
   sha256: string;
   files: number;
   images: number;
+  /** With `signKey`: the signature and the provenance envelope written beside the bundle. */
+  signature?: { sig: string; envelope: string };
 }
 
 /** Builds the bundle and writes it; reads the lock and the tree as they are on disk. */
 export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
   const { config } = req;
   const dir = config.dir;
+  const key = req.signKey ? readSigningKey(req.signKey.file, req.signKey.shown) : undefined;
   // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
   const target = req.managementCluster;
   if (target !== undefined) checkTarget(config, target);
@@ -68,6 +84,7 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
     extras: req.extras,
     // A fleet's provider objects carry each management cluster's own settings (its providers, variables, images).
     operator: (t) => operatorSettings(t === undefined ? config : config.targets?.find((c) => c.target === t)),
+    capiformVersion: capiformVersion(),
   });
   const archive = writeArchive(
     files.map((f) => ({ ...f, path: `${name}/${f.path}` })),
@@ -75,7 +92,24 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
   );
   const out = req.target(name);
   writeFileAtomic(out, archive);
-  return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length };
+  let signature: BundleResult['signature'];
+  if (key) {
+    const provenance = files.find((f) => f.path === provenanceFile)!.content;
+    signature = signatureFiles(out);
+    writeFileAtomic(signature.sig, signBlob(archive, key));
+    writeFileAtomic(signature.envelope, dsseEnvelope(typeof provenance === 'string' ? Buffer.from(provenance) : provenance, key));
+  }
+  return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length, ...(signature ? { signature } : {}) };
+}
+
+function readSigningKey(file: string, shown: string): ReturnType<typeof loadSigningKey> {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(file);
+  } catch {
+    throw new InputError(`cannot read the signing key ${shown}`, { where: file, hint: 'give the path of a PEM ECDSA P-256 private key with --sign-key' });
+  }
+  return loadSigningKey(pem, shown);
 }
 
 function operatorSettings(config: ResolvedConfig | undefined): OperatorSettings | undefined {

@@ -4,7 +4,7 @@
  * "Not found" is a value (`null`); an unhealthy upstream is an error that stops the run.
  */
 
-export type RepositoryKind = 'local' | 'github' | 'gitlab' | 'https';
+export type RepositoryKind = 'local' | 'github' | 'gitlab' | 'https' | 'oci';
 
 /** Where a provider's releases come from, as resolution reports it and the lock records it. */
 export interface RepositorySource {
@@ -44,4 +44,9 @@ export interface ProviderRepository {
   fileLocation(version: string, file: string): string;
   /** Names of the files a release holds, when the source can list them (local folders, GitHub assets). */
   listFiles?(version: string): Promise<string[] | null>;
+  /**
+   * capi.lock.yaml pins `file` of `version` at `location` (a `fileLocation` of an earlier run): sources whose
+   * locations carry more than the file's sha256 (an OCI manifest digest) check it when they read the release again.
+   */
+  pinLocation?(version: string, location: string): void;
 }

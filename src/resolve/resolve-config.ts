@@ -94,7 +94,13 @@ export function repositoryFactory(opts: RepositoryFactoryOptions): RepositoryFac
     if (p.kind === 'local') return new LocalRepository({ name: p.name, type: p.type, url: p.url, ...(opts.project === undefined ? {} : { project: opts.project }) });
     const { createRemoteRepository, httpClientFor } = await import('./remote/index.js');
     http ??= httpClientFor(opts.env, { offline: opts.offline ?? false, onProgress: opts.onProgress });
-    return createRemoteRepository(p.kind, p.url, { http, env: opts.env, explicitKind: p.explicitKind ?? false, version: p.version });
+    return createRemoteRepository(p.kind, p.url, {
+      http,
+      env: opts.env,
+      explicitKind: p.explicitKind ?? false,
+      version: p.version,
+      release: { type: p.type, name: p.name, componentsFile: p.componentsFile },
+    });
   };
 }
 
@@ -128,7 +134,7 @@ export function providerLocation(p: ResolvedProvider, configDir: string, opts: {
     }
     url = known.url;
   }
-  const kind = repositoryKindOf(url, p.repositoryType);
+  const kind = repositoryKindOf(url, p.repositoryType, `${p.configPath}.url`);
   // Only where the repository is read: a stale-lock check names what changed before any name is looked up.
   if (kind === 'local' && opts.checkName === true) unknownInLocalRepository(p, localPath(url, configDir));
   const full = kind === 'local' ? localRepositoryUrl(url, p.label, componentsFiles, configDir) : url;
@@ -226,7 +232,7 @@ export async function certManagerRepository(config: ResolvedConfig, factory: Rep
   if (!cm) return undefined;
   // clusterctl's default cert-manager repository; a range is resolved from its release listing like a provider's.
   const url = cm.url ?? `https://github.com/cert-manager/cert-manager/releases/${npmSemver().valid(cm.version) ? cm.version : 'latest'}/cert-manager.yaml`;
-  const kind = repositoryKindOf(url, cm.repositoryType);
+  const kind = repositoryKindOf(url, cm.repositoryType, 'certManager.url');
   const full = kind === 'local' ? localRepositoryUrl(url, 'cert-manager', 'cert-manager.yaml', config.dir) : url;
   const request: RepositoryRequest = {
     name: 'cert-manager',

@@ -1,7 +1,8 @@
 /** `capiform bundle [--out f] [--hauler] [--zarf] [--operator]` and `capiform bundle verify FILE`. */
 import { isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
-import { IntegrityError } from '../../errors.js';
+import { existsSync } from 'node:fs';
+import { IntegrityError, InputError } from '../../errors.js';
 import type { Extra } from '../../bundle/index.js';
 import { lockFileName } from '../../lock/index.js';
 import type { BundleResult } from '../../pipeline/index.js';
@@ -17,6 +18,7 @@ interface BundleOptions {
   hauler?: boolean;
   zarf?: boolean;
   operator?: boolean;
+  signKey?: string;
   lockTimeout?: string;
   /** A fleet: the management cluster to bundle. */
   target?: string;
@@ -54,6 +56,7 @@ async function bundleProject(io: CliIO, opts: BundleOptions, config: ResolvedCon
     extras,
     onProgress: downloadProgress(io, { quiet: true }),
     ...(opts.target !== undefined ? { managementCluster: opts.target } : {}),
+    ...(opts.signKey !== undefined ? { signKey: { file: resolvePath(io.cwd, opts.signKey), shown: opts.signKey } } : {}),
     target: (name) => requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out'),
   });
 }
@@ -68,6 +71,7 @@ export function registerBundle(program: Command, io: CliIO): void {
     .option('--hauler', 'add a Hauler manifest (hauler.yaml: Images and Files)')
     .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
+    .option('--sign-key <file>', 'sign the bundle with this PEM ECDSA P-256 private key: writes <bundle>.sig (cosign sign-blob format) and <bundle>.intoto.jsonl (signed provenance)')
     .addOption(lockTimeoutOption())
     .action(async (local: BundleOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
@@ -78,17 +82,22 @@ export function registerBundle(program: Command, io: CliIO): void {
       }
       if (!g.quiet) {
         io.stdout(`wrote ${relative(io.cwd, res.file)} (${res.files} files, ${res.images} images, ${res.bytes} bytes)\nsha256 ${res.sha256}\n`);
+        if (res.signature) io.stdout(`signed: ${relative(io.cwd, res.signature.sig)}, ${relative(io.cwd, res.signature.envelope)}\n`);
       }
     });
 
   bundle
     .command('verify <file>')
-    .description('check every digest of a bundle (SHA256SUMS and the lock) and that it is safe to extract; exit 3 on any problem')
-    .action(async (file: string, _local: unknown, cmd: Command) => {
+    .description('check every digest of a bundle (SHA256SUMS, the lock, the provenance) and that it is safe to extract; with --key its signature too; exit 3 on any problem')
+    .option('--key <file>', 'the PEM public key the bundle must be signed with (<bundle>.sig and <bundle>.intoto.jsonl beside it)')
+    .action(async (file: string, local: { key?: string }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const path = resolvePath(io.cwd, file);
-      const { archiveLimitsFromEnv, verifyBundleFile } = await import('../../bundle/index.js');
+      const { archiveLimitsFromEnv, checkSignedProvenance, verifyBundleFile, verifyBundleSignature } = await import('../../bundle/index.js');
+      if (!existsSync(path)) throw new InputError(`bundle ${file} does not exist`, { where: path });
+      const signed = local.key !== undefined ? await verifyBundleSignature(path, resolvePath(io.cwd, local.key), file, local.key) : undefined;
       const res = await verifyBundleFile(path, { limits: archiveLimitsFromEnv(io.env), source: file });
+      if (signed !== undefined && res.problems.length === 0) checkSignedProvenance(signed, res.provenance, file);
       if (g.json) io.stdout(`${JSON.stringify({ file, ok: res.problems.length === 0, files: res.files, problems: res.problems }, null, 2)}\n`);
       if (res.problems.length > 0) {
         throw new IntegrityError(
@@ -97,6 +106,6 @@ export function registerBundle(program: Command, io: CliIO): void {
           'E_BUNDLE_INVALID',
         );
       }
-      if (!g.json && !g.quiet) io.stdout(`${file}: OK (${res.files} files verified)\n`);
+      if (!g.json && !g.quiet) io.stdout(`${file}: OK (${res.files} files verified${signed !== undefined ? `, signed by ${local.key}` : ''})\n`);
     });
 }

@@ -11,6 +11,8 @@ export interface PipelineCliOptions {
   config?: string;
   offline?: boolean;
   bundle?: string;
+  /** With `--bundle`: the public key its signature must verify with. */
+  key?: string;
   json?: boolean;
   quiet?: boolean;
 }

@@ -15,6 +15,7 @@ export function registerRender(program: Command, io: CliIO): void {
     .option('--config <file>', 'capi.config.* to use (default: discovered in the current directory)')
     .option('--offline', 'use only the cache and local repositories')
     .option('--bundle <file>', 'read every provider release from this air-gapped bundle (no network, no cache)')
+    .option('--key <file>', 'with --bundle: refuse the bundle unless <bundle>.sig and <bundle>.intoto.jsonl are signatures by this PEM public key')
     .option('--shard <I/N>', 'render (or check) only shard I of N: the clusters hashed to it; shard 1 also providers, ClusterClasses and Argo CD glue')
     .option('--target <name>', 'a fleet: render (or check) only this management cluster: targets/<name>/ and its lock section')
     .option('--no-validate', 'write the tree without checking the rendered clusters against their CRDs')
@@ -37,7 +38,7 @@ export function registerRender(program: Command, io: CliIO): void {
       try {
         const compose = local.check ? checkProject : renderProject;
         const run = (): ReturnType<typeof compose> =>
-          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...target, ...(shard ? { shard } : {}), validate: local.validate !== false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }));
+          withBundle(io, opts.bundle, config.dir, (b) => compose({ ...b, config, frozen: local.frozen ?? false, ...target, ...(shard ? { shard } : {}), validate: local.validate !== false, env: io.env, offline: opts.offline ?? false, onProgress: downloadProgress(out, opts), log: say }), opts.key);
         // --check only reads: it takes no lock, but compares against one completed write, never a half-swapped tree.
         const res = local.check
           ? await readSettled(config.dir, run, lockFileName)

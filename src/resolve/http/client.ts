@@ -12,6 +12,7 @@ import { NetworkError } from '../../errors.js';
 import { sha256Hex, type ContentCache, type HttpCacheEntry } from '../../cache/index.js';
 import { HttpStatusError, OfflineError, RateLimitError, githubRateLimitMessage } from './errors.js';
 import { Redactor, redactUrl } from './redact.js';
+import { isLoopbackHost } from '../repository-kind.js';
 
 /** A download as the CLI shows it: what it is, how far it got. */
 export interface ProgressEvent {
@@ -30,7 +31,7 @@ export interface ProgressEvent {
 export type ProgressListener = (event: ProgressEvent) => void;
 
 /** Which upstream a request goes to; decides the wording of rate-limit errors. */
-export type HttpService = 'github' | 'gitlab' | 'goproxy' | 'https';
+export type HttpService = 'github' | 'gitlab' | 'goproxy' | 'https' | 'oci';
 
 export interface HttpClientOptions {
   /** Never open a socket: answer from the cache (ETag store) or fail with an OfflineError. */
@@ -69,6 +70,11 @@ export interface HttpRequest {
   revalidate?: boolean;
   service?: HttpService;
   timeoutMs?: number;
+  /**
+   * Send the request's credentials over plain `http://` when the target is a loopback host (an OCI registry on this
+   * machine, which docker also talks to without TLS). Never through a redirect, never to another host.
+   */
+  loopbackCredentials?: boolean;
 }
 
 export interface HttpResponse {
@@ -164,7 +170,7 @@ export class HttpClient {
       if (attempt > 1) await sleep(Math.min((this.opts.retryDelayMs ?? 500) * 2 ** (attempt - 2), 10_000));
       let res: HttpResponse;
       try {
-        res = await this.once(method, req.url, headers, what, req.timeoutMs ?? this.opts.timeoutMs ?? 30_000);
+        res = await this.once(method, req.url, headers, what, req.timeoutMs ?? this.opts.timeoutMs ?? 30_000, req.loopbackCredentials ?? false);
       } catch (err) {
         if (!(err instanceof RetryableFailure)) throw err;
         lastFailure = err.message;
@@ -240,6 +246,7 @@ export class HttpClient {
     headers: Record<string, string>,
     what: string,
     timeoutMs: number,
+    loopbackCredentials: boolean,
   ): Promise<HttpResponse> {
     let current = url;
     let hdrs = { ...headers };
@@ -252,7 +259,8 @@ export class HttpClient {
       const signal = AbortSignal.timeout(timeoutMs);
       // A token never travels in plain text: over http (a loopback test server or mirror, or where a redirect
       // leads) the request goes without it.
-      const sent = target.startsWith('http:') ? withoutCredentials(hdrs) : hdrs;
+      const plainAllowed = loopbackCredentials && hop === 0 && isLoopbackHost(hostOf(target));
+      const sent = target.startsWith('http:') && !plainAllowed ? withoutCredentials(hdrs) : hdrs;
       try {
         res = await this.doFetch(target, { method, headers: sent, redirect: 'manual', signal });
       } catch (err) {

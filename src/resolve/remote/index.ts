@@ -6,6 +6,8 @@
  *           GOPROXY (clusterctl semantics) for version lists.
  *   GitLab: token `gitlab-access-token` / GITLAB_ACCESS_TOKEN (Bearer).
  *   HTTPS:  one version, from the URL's folder or the config's `version`.
+ *   OCI:    versions from the tag list (or the URL's tag); OCI_USERNAME/OCI_PASSWORD/OCI_ACCESS_TOKEN, else docker's
+ *           config.json ($DOCKER_CONFIG, ~/.docker).
  */
 import { githubApiUrlFrom } from '../github/client.js';
 import { GitHubRepository } from '../github/repository.js';
@@ -17,6 +19,7 @@ import { describeProxies, proxyFetch, proxySettings } from '../http/proxy.js';
 import { remoteKindOf } from '../repository-kind.js';
 import { HttpsRepository } from '../https/repository.js';
 import type { ProviderRepository, RepositoryKind } from '../repository.js';
+import { OciRepository, RegistryStore, ociCredentials, parseOciUrl } from '../oci/index.js';
 
 export interface RunHttpOptions {
   /** Never open a socket: answer from the cache or fail naming what is missing (`--offline`). */
@@ -61,6 +64,8 @@ export interface RemoteRepositoryOptions {
   assetDownload?: 'auto' | 'api';
   /** GitHub: where release downloads live (tests and mirrors). */
   webBaseUrl?: string | undefined;
+  /** OCI: the provider the artifacts belong to, for the file names cluster-api-operator accepts. */
+  release?: { type: string; name: string; componentsFile: string };
 }
 
 function variable(opts: RemoteRepositoryOptions, name: string, envName: string): string | undefined {
@@ -69,6 +74,16 @@ function variable(opts: RemoteRepositoryOptions, name: string, envName: string):
 }
 
 export { remoteKindOf };
+
+/** cluster-api-operator's OCI variables, from clusterctl's variables when given (they win over the environment). */
+function ociVariables(opts: RemoteRepositoryOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['OCI_USERNAME', 'OCI_PASSWORD', 'OCI_ACCESS_TOKEN']) {
+    const v = opts.variables?.(name);
+    if (v !== undefined && v !== '') out[name] = v;
+  }
+  return out;
+}
 
 export function createRemoteRepository(kind: RemoteKind, url: string, opts: RemoteRepositoryOptions): ProviderRepository {
   switch (kind) {
@@ -91,5 +106,12 @@ export function createRemoteRepository(kind: RemoteKind, url: string, opts: Remo
       });
     case 'https':
       return new HttpsRepository(url, { http: opts.http, version: opts.version });
+    case 'oci': {
+      const ref = parseOciUrl(url);
+      const credentials = ociCredentials(ref.registry, { ...opts.env, ...ociVariables(opts) });
+      const store = new RegistryStore(ref, opts.http, credentials, opts.env);
+      const release = opts.release ?? { type: '', name: '', componentsFile: 'components.yaml' };
+      return new OciRepository(url, store, release, ref.tag);
+    }
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * A whole project on an OCI registry: providers and cert-manager pushed as `oras push` artifacts to a real registry
+ * (started here), `capiform lock` pins every layer and manifest digest, `render` writes the tree, a frozen render
+ * with an empty cache reads and verifies every byte again, an air-gapped bundle carries it all, and a tag pushed
+ * again with other bytes is refused (exit 3) without touching the project.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { snapshotDir } from './helpers/dir-snapshot.js';
+import { registryAvailability, TestRegistry, type PushedArtifact } from './helpers/oci-registry.js';
+import { tempDir, testdir } from './helpers/testdir.js';
+
+const available = registryAvailability();
+const exampleRepo = join(import.meta.dirname, '..', 'examples', 'repository');
+const release = (label: string, version: string, files: string[]): Record<string, Uint8Array> =>
+  Object.fromEntries(files.map((f) => [f, readFileSync(join(exampleRepo, label, version, f))]));
+
+describe.skipIf(!available.present)(`a project whose providers live on an OCI registry${available.skipped}`, () => {
+  let registry: TestRegistry;
+  let core: PushedArtifact;
+  let dir: string;
+  /** The connected machine's cache: what `render` downloaded, and what `bundle` packs. */
+  const cache = tempDir();
+  const env = (cacheDir: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: dir, CAPIFORM_CACHE_DIR: cacheDir });
+
+  beforeAll(async () => {
+    registry = await TestRegistry.start();
+    core = await registry.pushRelease('capi/cluster-api', 'v1.12.4', release('cluster-api', 'v1.12.4', ['metadata.yaml', 'core-components.yaml']));
+    await registry.pushRelease('capi/cluster-api', 'v1.13.1', release('cluster-api', 'v1.13.1', ['metadata.yaml', 'core-components.yaml']));
+    // The operator's own naming: <type>-<name>-<version>-metadata.yaml and -components.yaml.
+    const docker = release('infrastructure-docker', 'v1.12.4', ['metadata.yaml', 'infrastructure-components.yaml', 'cluster-template.yaml']);
+    await registry.pushRelease('capi/infrastructure-docker', 'v1.12.4', {
+      'infrastructure-docker-v1.12.4-metadata.yaml': docker['metadata.yaml']!,
+      'infrastructure-docker-v1.12.4-components.yaml': docker['infrastructure-components.yaml']!,
+      'cluster-template.yaml': docker['cluster-template.yaml']!,
+    });
+    await registry.pushRelease('capi/cert-manager', 'v1.18.2', release('cert-manager', 'v1.18.2', ['cert-manager.yaml']));
+    const host = registry.host;
+    dir = testdir({
+      'capi.config.ts': `export default {
+  providers: {
+    core: { name: 'cluster-api', version: '~1.12.0', url: 'oci://${host}/capi/cluster-api' },
+    infrastructure: [{ name: 'docker', version: '~1.12.0', url: 'oci://${host}/capi/infrastructure-docker' }],
+  },
+  certManager: { version: 'v1.18.2', url: 'oci://${host}/capi/cert-manager' },
+};
+`,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await registry?.stop();
+  });
+
+  it('lock pins the manifest and layer digests; render writes the tree; a frozen render with an empty cache verifies it all', async () => {
+    const lock = await runCli(['lock'], { cwd: dir, env: env(cache) });
+    expect(lock.stderr).toBe('');
+    expect(lock.code).toBe(0);
+    const text = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
+    expect(text).toContain(`  source:\n    kind: oci\n    url: oci://${registry.host}/capi/cluster-api\n`);
+    const coreLayer = core.layers['core-components.yaml']!.slice('sha256:'.length);
+    expect(text).toContain(
+      `  - name: core-components.yaml\n    url: oci://${registry.host}/capi/cluster-api:v1.12.4@${core.manifestDigest}#core-components.yaml\n    sha256: ${coreLayer}\n`,
+    );
+    expect(text).toContain('version: v1.12.4');
+    // The catalog's components file for docker, read from the operator-named layer.
+    expect(text).toMatch(
+      /name: infrastructure-components-development\.yaml\n {4}url: oci:\/\/[^\n]*capi\/infrastructure-docker:v1\.12\.4@sha256:[0-9a-f]{64}#infrastructure-components-development\.yaml\n/,
+    );
+
+    const render = await runCli(['render'], { cwd: dir, env: env(cache) });
+    expect(render.code, render.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'providers/cluster-api/components.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
+
+    const frozen = await runCli(['render', '--check', '--frozen'], { cwd: dir, env: env(tempDir()) });
+    expect(frozen.code, frozen.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'capi.lock.yaml'), 'utf8')).toBe(text);
+  });
+
+  it('an air-gapped bundle made from the OCI-sourced lock renders the same tree without the registry', async () => {
+    const bundle = await runCli(['bundle', '--out', 'dist/providers.tar.gz'], { cwd: dir, env: env(cache) });
+    expect(bundle.code, bundle.stderr).toBe(0);
+    const verify = await runCli(['bundle', 'verify', 'dist/providers.tar.gz'], { cwd: dir, env: env(tempDir()) });
+    expect(verify.code, verify.stderr).toBe(0);
+    await registry.stop();
+    try {
+      const check = await runCli(['render', '--bundle', 'dist/providers.tar.gz', '--check'], { cwd: dir, env: env(tempDir()) });
+      expect(check.code, check.stderr).toBe(0);
+    } finally {
+      registry = await TestRegistry.restart(registry);
+    }
+  });
+
+  it('a tag pushed again with other bytes: the frozen render is an integrity error (exit 3) and nothing changes', async () => {
+    const files = release('cluster-api', 'v1.12.4', ['metadata.yaml', 'core-components.yaml']);
+    files['core-components.yaml'] = Buffer.concat([files['core-components.yaml']!, Buffer.from('# re-pushed\n')]);
+    const repushed = await registry.pushRelease('capi/cluster-api', 'v1.12.4', files);
+    const before = snapshotDir(dir);
+    const r = await runCli(['render', '--check', '--frozen'], { cwd: dir, env: env(tempDir()) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      `Error: oci://${registry.host}/capi/cluster-api:v1.12.4 now points at manifest ${repushed.manifestDigest}, but capi.lock.yaml pins ${core.manifestDigest}: the tag was pushed again with other content`,
+    );
+    expect(r.stderr).toContain('fix: if the release was re-published on purpose, run `capiform lock --upgrade');
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+});
