@@ -1,5 +1,5 @@
 /**
- * The GitHub Actions workflow in the README: it parses, it has what posting a comment needs, and its `capiform diff`
+ * The GitHub Actions workflow in docs/diff.md: it parses, it has what posting a comment needs, and its `capiform diff`
  * command line runs (with the base ref GitHub would fill in).
  */
 import { expect, it } from 'vitest';
@@ -13,14 +13,14 @@ import { clusterFiles, git, gitRepo, repoRoot } from './helpers/diff-fixtures.js
 type Workflow = Record<string, any>;
 
 function readmeWorkflow(): { text: string; wf: Workflow } {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Reviewing changes: capiform diff'));
+  const page = readFileSync(join(repoRoot, 'docs/diff.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Reviewing changes: capiform diff'));
   const m = /```yaml\n(name: capiform diff\n[\s\S]*?)```/.exec(section);
-  if (!m?.[1]) throw new Error('no workflow in the README section');
+  if (!m?.[1]) throw new Error('no workflow in docs/diff.md');
   return { text: m[1], wf: parse(m[1]) as Workflow };
 }
 
-it('the README workflow parses and posts the markdown diff on pull requests', async () => {
+it('the workflow of docs/diff.md parses and posts the markdown diff on pull requests', async () => {
   const { wf } = readmeWorkflow();
   expect(Object.keys(wf.on)).toEqual(['pull_request']);
   expect(wf.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });

@@ -1,5 +1,5 @@
 /**
- * README "Fleets: several management clusters" and "Sharded renders in CI" read as a user's manual: the fleet example
+ * docs/fleets.md ("Fleets: several management clusters") and docs/ci.md ("Sharded renders in CI") read as a user's manual: the fleet example
  * renders as written, the commands it lists work on it, the CI matrix runs the management clusters it declares, the
  * stale-lock error reads as shown, and the one-ApplicationSet variant renders too.
  */
@@ -12,13 +12,11 @@ import { runCli } from './helpers/cli.js';
 import { testdir } from './helpers/pipeline-fixtures.js';
 
 const repoRoot = join(import.meta.dirname, '..');
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-
-/** The text of README section `heading` (up to the next heading of the same or a higher level outside code blocks). */
-function section(heading: string): string {
-  const lines = readme.split('\n');
+/** The text of section `heading` of docs/`page` (up to the next heading of the same or a higher level outside code blocks). */
+function section(page: string, heading: string): string {
+  const lines = readFileSync(join(repoRoot, 'docs', page), 'utf8').split('\n');
   const start = lines.indexOf(heading);
-  if (start < 0) throw new Error(`no README section ${heading}`);
+  if (start < 0) throw new Error(`no section ${heading} in docs/${page}`);
   const level = /^#+/.exec(heading)![0].length;
   let fenced = false;
   let end = start + 1;
@@ -36,7 +34,7 @@ function block(text: string, lang: string, n = 0): string {
   return blocks[n];
 }
 
-const fleets = section('## Fleets: several management clusters');
+const fleets = section('fleets.md', '## Fleets: several management clusters');
 /** The example as written, without its `capiform` import (it resolves in a user's project, not in a temp folder). */
 const example = block(fleets, 'ts')
   .replace("import { defineConfig } from 'capiform';\n", '')
@@ -54,7 +52,7 @@ function git(dir: string, ...args: string[]): void {
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
-describe('README: Fleets: several management clusters', { timeout: 240_000 }, () => {
+describe('docs/fleets.md: Fleets: several management clusters', { timeout: 240_000 }, () => {
   it('the example renders as written, and the commands of "The example, end to end" work on it', async () => {
     const dir = exampleProject();
     const commands = block(fleets, 'sh', 1)
@@ -78,7 +76,7 @@ describe('README: Fleets: several management clusters', { timeout: 240_000 }, ()
   });
 
   it('the one-ApplicationSet variant renders one argocd/ for the fleet', async () => {
-    const setting = block(section('### One ApplicationSet for the fleet'), 'ts').trim();
+    const setting = block(section('fleets.md', '### One ApplicationSet for the fleet'), 'ts').trim();
     const config = example
       .replace(/ {2}argocd: \{ repoURL: [^\n]*\n/, `  ${setting}\n`)
       .replace(/ {6}argocd: \{ destination: [^\n]*\n/, '');
@@ -92,8 +90,8 @@ describe('README: Fleets: several management clusters', { timeout: 240_000 }, ()
   });
 });
 
-describe('README: Sharded renders in CI', { timeout: 240_000 }, () => {
-  const sharded = section('### Sharded renders in CI');
+describe('docs/ci.md: Sharded renders in CI', { timeout: 240_000 }, () => {
+  const sharded = section('ci.md', '### Sharded renders in CI');
 
   it('the workflow runs every management cluster of the fleet example × 4 shards', () => {
     const wf = parse(block(sharded, 'yaml')) as { jobs: { check: { strategy: { matrix: { target: string[]; shard: number[] } }; steps: { run?: string }[] } } };

@@ -1,6 +1,6 @@
 /**
- * The README read as a user's manual: what it promises about commands, flags, exit codes and messages holds.
- * Each test names the README section it checks.
+ * The manual (README.md and docs/) read as a user's manual: what it promises about commands, flags, exit codes and
+ * messages holds. Each test names the page and section it checks.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +9,11 @@ import * as capiform from '../src/index.js';
 
 const repoRoot = join(import.meta.dirname, '..');
 
-describe('README: Configuration reference', () => {
+describe('docs/configuration.md: Configuration reference', () => {
   it('the embedded example imports defineConfig from "capiform", as the documented config does', () => {
     // Importing from ./src made jiti transpile all of src/ on every run (≈ 8 s of a 10 s `render --check`),
     // and a copy of the example outside this repository would not load at all.
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const readme = readFileSync(join(repoRoot, 'docs/configuration.md'), 'utf8');
     const example = readFileSync(join(repoRoot, 'capi.config.ts'), 'utf8');
     expect(readme).toContain("import { defineConfig } from 'capiform';");
     expect(example).toContain("import { defineConfig } from 'capiform';");
@@ -21,7 +21,7 @@ describe('README: Configuration reference', () => {
   });
 });
 
-describe('README: Argo CD', () => {
+describe('docs/argocd.md: Argo CD', () => {
   it('kustomizationFor and argocdManifests are importable from the package root, as documented', () => {
     expect(capiform.kustomizationFor(['cluster.yaml'])).toBe(
       'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- cluster.yaml\n',
@@ -30,7 +30,7 @@ describe('README: Argo CD', () => {
   });
 });
 
-describe('README: ClusterClass topology engine (library)', () => {
+describe('docs/clusterclass-review.md: ClusterClass topology engine (library)', () => {
   it('expandTopology is importable from the package root and ignores Clusters without a topology', () => {
     const plain = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'a', namespace: 'x' }, spec: {} };
     expect(capiform.expandTopology([plain])).toEqual({ clusters: [], problems: [] });

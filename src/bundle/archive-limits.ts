@@ -23,7 +23,7 @@ export const defaultArchiveLimits: ArchiveLimits = {
   maxEntries: 100_000,
 };
 
-/** The environment variable that overrides each limit (README "Limits and input checks"). */
+/** The environment variable that overrides each limit (docs/bundles.md "Limits and input checks"). */
 export const archiveLimitEnv = {
   maxEntryBytes: 'CAPIFORM_BUNDLE_MAX_ENTRY_SIZE',
   maxTotalBytes: 'CAPIFORM_BUNDLE_MAX_SIZE',

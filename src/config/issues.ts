@@ -23,6 +23,6 @@ export function configIssuesError(file: string, issues: readonly ConfigIssue[]):
   const noun = issues.length === 1 ? 'problem' : 'problems';
   return new ConfigError(`invalid config (${issues.length} ${noun}):\n${lines.join('\n')}`, {
     where: file,
-    hint: 'fix the listed fields; the reference is README.md "Configuration reference" and schema/capi.config.schema.json',
+    hint: 'fix the listed fields; the reference is capiform\'s docs/configuration.md and schema/capi.config.schema.json',
   });
 }

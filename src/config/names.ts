@@ -5,7 +5,7 @@
  * lock). Provider, cluster and namespace names follow Kubernetes/clusterctl (DNS-1123) and are checked by the schema.
  */
 
-/** How a flavor is described in messages and in README "Configuration reference". */
+/** How a flavor is described in messages and in docs/configuration.md. */
 export const flavorGrammar = 'a flavor is the <flavor> in cluster-template-<flavor>.yaml: it cannot contain "/", "\\", ".." or control characters (e.g. "development")';
 
 /** The flavor grammar as one pattern (also the committed JSON Schema's, for editors). */

@@ -84,7 +84,7 @@ export function configSource(s: Scaffold): string {
   l.push(
     '// capiform configuration: the Cluster API providers of the management cluster and the workload clusters it runs.',
     '// `capiform lock` resolves it into capi.lock.yaml; `capiform render` writes providers/ and clusters/ from both.',
-    '// Every field is described in the README ("Configuration reference"); defineConfig only adds types.',
+    '// Every field is described in capiform\'s docs/configuration.md; defineConfig only adds types.',
     "import { defineConfig } from 'capiform';",
     '',
     'export default defineConfig({',

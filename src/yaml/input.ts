@@ -1,7 +1,7 @@
 /**
  * What capiform accepts as text input before it parses anything: UTF-8 only (go-yaml rejects other bytes too), a
  * bounded document size (checked before reading, so a huge file costs nothing), and a bounded nesting depth. The
- * limits are documented in the README ("Exit codes" → limits).
+ * limits are documented in docs/commands.md ("Input limits").
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { InputError } from '../errors.js';

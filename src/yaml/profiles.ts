@@ -3,7 +3,7 @@
  * the profile of the file it reads or writes; no module outside src/yaml imports the package or passes its options.
  *
  * Reading happens in two steps: the package parses the syntax with a profile's options, then src/yaml (or the caller,
- * for clusterctl.yaml) turns the document into values with the limits of README "Exit codes" → limits: document
+ * for clusterctl.yaml) turns the document into values with the limits of docs/commands.md "Input limits": document
  * size and UTF-8 (input.ts), nesting depth, alias expansion, duplicate keys.
  *
  * Four files are read in four ways today, because the programs capiform matches read them in four ways; merging two

@@ -332,7 +332,7 @@ export function applicationSetObject(input: ArgoCdSettings, shape: ApplicationSe
       goTemplateOptions: ['missingkey=error'],
       generators: shape.generators,
       // Progressive sync: one step per wave, in order; a step starts when the previous step's Applications are
-      // Healthy. Needs the ApplicationSet controller's progressive syncs enabled (see README "Argo CD").
+      // Healthy. Needs the ApplicationSet controller's progressive syncs enabled (see docs/argocd.md).
       strategy: {
         type: 'RollingSync',
         rollingSync: {
