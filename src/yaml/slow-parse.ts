@@ -92,6 +92,9 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
       if (node.tag === STR) return raw;
       if (node.tag && NON_STR.has(node.tag)) return resolvePlain(raw);
       if (node.tag) return raw;
+      // go-yaml's scanner makes `]`, `}` and `,` flow tokens wherever a token starts, even in block context, and the
+      // parser finds no node there; YAML 1.2 readers take them as plain text.
+      if (node.type === 'PLAIN' && /^[\]},]/.test(raw)) throw new YamlSyntaxError('did not find expected node content', nodeLine(node));
       return node.type === 'PLAIN' ? resolvePlain(raw) : raw;
     }
     if ((Y.isMap(node) || Y.isSeq(node)) && depth >= MAX_NESTING_DEPTH) throw new YamlDepthError(nodeLine(node));
@@ -115,6 +118,9 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
         const kv = convert(k);
         if (kv !== null && typeof kv === 'object')
           throw new YamlSyntaxError('invalid map key: a collection cannot be a key', undefined);
+        // sigs.k8s.io/yaml's convertToJSONableObject turns string, int, float and bool keys into strings; a null key
+        // (`~:`, `null:`, a bare `?`) has no JSON spelling and fails the whole read.
+        if (kv === null) throw new YamlSyntaxError('error converting YAML to JSON: unsupported map key of type: %!s(<nil>), key: <nil>', nodeLine(k));
         const key = keyToString(kv as Scalar);
         if (explicit) {
           if (explicit.has(key) && aliasDepth === 0) opts.onDuplicateKey?.(key, nodeLine(k) ?? 1);
