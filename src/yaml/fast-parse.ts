@@ -550,6 +550,8 @@ export class FastParser {
       end = cle;
       p = this.nextLine(cle);
     }
+    // go-yaml adds the final line break only when the text has one; the slow reader handles a scalar ending the text.
+    if (lastContentLineEnd >= this.end) throw new Bail('block scalar ending the text without a line break');
     let value = lines.join('\n');
     if (lines.length > 0 && chomp !== '-') value += '\n';
     this.lastEntryEnd = end;

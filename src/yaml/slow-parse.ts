@@ -70,6 +70,14 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
   let aliasDepth = 0;
   let depth = 0;
   const nodeLine = (node: unknown): number | undefined => lineAt(text, (node as { range?: [number] } | null)?.range?.[0]);
+  const endsText = (node: unknown): boolean => {
+    const end = (node as { range?: [number, number, number] }).range?.[1];
+    return !text.endsWith('\n') && end !== undefined && text.slice(end).trim() === '' && /[^ \t\n]/.test(text.slice(text.lastIndexOf('\n') + 1));
+  };
+  const blockWithoutFinalBreak = (tag: string | undefined, raw: string): unknown => {
+    const value = raw.slice(0, -1);
+    return tag && NON_STR.has(tag) ? resolvePlain(value) : value;
+  };
   const convert = (node: unknown): unknown => {
     decodeCount++;
     if (aliasDepth > 0) aliasCount++;
@@ -89,6 +97,9 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
     if (Y.isScalar(node)) {
       const v = node.value;
       const raw = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+      // go-yaml's block scalar takes its final line break from the text: a scalar whose last line ends the text without
+      // one has none (`|\n  a` is "a"), where YAML 1.2 readers add it under clip and keep chomping.
+      if ((node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') && raw.endsWith('\n') && endsText(node)) return blockWithoutFinalBreak(node.tag, raw);
       if (node.tag === STR) return raw;
       if (node.tag && NON_STR.has(node.tag)) return resolvePlain(raw);
       if (node.tag) return raw;

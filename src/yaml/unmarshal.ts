@@ -22,7 +22,7 @@ const documentMarker = /^(?:---|\.\.\.)(?:[ \t\r]|$)/m;
  * `indent` is at least 1), so the scalar is empty and the line after it is a next node, which Unmarshal never reads.
  * YAML 1.2 readers take column-0 lines as the root scalar's content. Returns the scalar's value, or undefined.
  */
-const rootBlockScalar = /^(?:[ \t]*(?:#[^\n]*)?\n)*(?:[&!][^ \t\n]*[ \t]+)*([|>])([-+]?)[ \t]*(?:#[^\n]*)?\n((?:[ \t]*\n)*)[^ \t\n#]/;
+const rootBlockScalar = /^(?:[ \t]*(?:#[^\n]*)?\n)*(?:[&!][^ \t\n]*[ \t]+)*([|>])([-+]?)[ \t]*(?:#[^\n]*)?\n((?:[ \t]*\n)*)[^ \t\n]/;
 
 function emptyRootBlockScalar(text: string): string | undefined {
   const m = rootBlockScalar.exec(text);
