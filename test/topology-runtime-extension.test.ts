@@ -94,6 +94,7 @@ describe('a ClusterClass whose variables come from a runtime extension, read fro
     expect(c.warnings).toEqual([
       'variable "imageRepository" is not defined in ClusterClass default/quick-start-runtimesdk; it may be defined by the runtime extension "discover-variables.k8s-upgrade-with-runtimesdk" (patch "test-patch"), which cannot be asked offline: its value is kept as written, neither defaulted nor validated',
       'variable "kubeadmControlPlaneMaxSurge" is not defined in ClusterClass default/quick-start-runtimesdk; it may be defined by the runtime extension "discover-variables.k8s-upgrade-with-runtimesdk" (patch "test-patch"), which cannot be asked offline: its value is kept as written, neither defaulted nor validated',
+      'ClusterClass default/quick-start-runtimesdk plans Kubernetes upgrades through the runtime extension "generate-upgrade-plan.k8s-upgrade-with-runtimesdk" (spec.upgrade.external.generateUpgradePlanExtension), which cannot be asked offline: the versions an upgrade of this Cluster goes through are unknown',
       'patch "test-patch" calls the runtime extension "generate-patches.k8s-upgrade-with-runtimesdk", which cannot run offline: the objects it patches are shown without its changes',
     ]);
   });
@@ -128,7 +129,7 @@ describe('a ClusterClass whose variables come from a runtime extension, read fro
 });
 
 describe('the same class with the status.variables of a live management cluster', () => {
-  it('defaults and validates against the discovered definitions, with no warning about them', () => {
+  it('defaults and validates against the discovered definitions, with no warning about them (the upgrade plan extension is still one)', () => {
     const c = only(discovered(load()));
     expect(c.errors).toEqual([]);
     expect(c.variables).toEqual([
@@ -137,6 +138,7 @@ describe('the same class with the status.variables of a live management cluster'
       { name: 'lbImageRepository', value: 'kindest', definitionFrom: 'test-patch' },
     ]);
     expect(c.warnings).toEqual([
+      'ClusterClass default/quick-start-runtimesdk plans Kubernetes upgrades through the runtime extension "generate-upgrade-plan.k8s-upgrade-with-runtimesdk" (spec.upgrade.external.generateUpgradePlanExtension), which cannot be asked offline: the versions an upgrade of this Cluster goes through are unknown',
       'patch "test-patch" calls the runtime extension "generate-patches.k8s-upgrade-with-runtimesdk", which cannot run offline: the objects it patches are shown without its changes',
     ]);
   });

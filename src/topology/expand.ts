@@ -505,6 +505,12 @@ function expandOne(
     const from = pc.definitionFrom.get(name);
     return from ? { name, value: v.value, definitionFrom: from } : { name, value: v.value };
   });
+  const planner = upgradePlanExtensionOf(pc.clusterClass);
+  if (planner) {
+    warnings.push(
+      `ClusterClass ${pc.key} plans Kubernetes upgrades through the runtime extension "${planner}" (spec.upgrade.external.generateUpgradePlanExtension), which cannot be asked offline: the versions an upgrade of this Cluster goes through are unknown`,
+    );
+  }
   result.warnings = [...warnings];
   if (variableErrors.length > 0) {
     // Defaulting and validation both report an undefined variable; the API server's `ToAggregate` says it once.
@@ -558,12 +564,18 @@ function expandOne(
 
   const previousVersion = getPath(before.get(roles.controlPlane), ['spec', 'version']);
   try {
-    const plan = upgradePlan(topology.version, typeof previousVersion === 'string' ? previousVersion : undefined, classVersions);
+    const plan = upgradePlan(topology.version, typeof previousVersion === 'string' ? previousVersion : undefined, classVersions, planner);
     if (plan) result.upgrade = plan;
   } catch (err) {
     result.errors.push(fieldError('FieldValueInvalid', 'spec.topology.version', topology.version, (err as Error).message));
   }
   return result;
+}
+
+/** `spec.upgrade.external.generateUpgradePlanExtension` (CAPI v1.11+, the same path in v1beta1 and v1beta2). */
+export function upgradePlanExtensionOf(clusterClass: unknown): string | undefined {
+  const name = getPath(clusterClass, ['spec', 'upgrade', 'external', 'generateUpgradePlanExtension']);
+  return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
 /**

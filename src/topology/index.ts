@@ -72,6 +72,7 @@ export {
   type ExpandResult,
   type TopologyObject,
   type TopologyProblem,
+  upgradePlanExtensionOf,
 } from './expand.js';
 export type { UpgradePlan } from './desired/index.js';
 export {

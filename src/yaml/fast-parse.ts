@@ -254,7 +254,10 @@ export class FastParser {
         while (e > k && s[e - 1] === ' ') e--;
         const raw = s.slice(k, e);
         if (raw === '<<') throw new Bail('merge key');
-        key = keyToString(resolvePlain(raw));
+        const resolved = resolvePlain(raw);
+        // A null key fails sigs.k8s.io/yaml's conversion; the slow reader says so.
+        if (resolved === null) throw new Bail('null key');
+        key = keyToString(resolved);
       }
       if (Object.prototype.hasOwnProperty.call(node.value, key)) throw new Bail('duplicate key');
       const val = this.parseValueAfter(colon + 1, indent, 'map');
@@ -453,6 +456,7 @@ export class FastParser {
       }
     }
     this.pos = next;
+    if (/^[\]},]/.test(text)) throw new Bail('flow indicator starting a block scalar');
     return { t: 'scalar', start: q, end, value: resolvePlain(text) };
   }
 
@@ -546,6 +550,8 @@ export class FastParser {
       end = cle;
       p = this.nextLine(cle);
     }
+    // go-yaml adds the final line break only when the text has one; the slow reader handles a scalar ending the text.
+    if (lastContentLineEnd >= this.end) throw new Bail('block scalar ending the text without a line break');
     let value = lines.join('\n');
     if (lines.length > 0 && chomp !== '-') value += '\n';
     this.lastEntryEnd = end;
@@ -726,6 +732,7 @@ class FlowParser {
         let v: Node;
         if (this.s[this.i] === ',' || this.s[this.i] === '}') v = { t: 'scalar', start: this.i, end: this.i, value: null };
         else v = this.node();
+        if (k.value === null) throw new Bail('null key in flow');
         const key = keyToString(k.value);
         if (key in value || key === '<<') throw new Bail('duplicate or merge key in flow');
         node.keys.push(key);

@@ -70,6 +70,14 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
   let aliasDepth = 0;
   let depth = 0;
   const nodeLine = (node: unknown): number | undefined => lineAt(text, (node as { range?: [number] } | null)?.range?.[0]);
+  const endsText = (node: unknown): boolean => {
+    const end = (node as { range?: [number, number, number] }).range?.[1];
+    return !text.endsWith('\n') && end !== undefined && text.slice(end).trim() === '' && /[^ \t\n]/.test(text.slice(text.lastIndexOf('\n') + 1));
+  };
+  const blockWithoutFinalBreak = (tag: string | undefined, raw: string): unknown => {
+    const value = raw.slice(0, -1);
+    return tag && NON_STR.has(tag) ? resolvePlain(value) : value;
+  };
   const convert = (node: unknown): unknown => {
     decodeCount++;
     if (aliasDepth > 0) aliasCount++;
@@ -89,9 +97,15 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
     if (Y.isScalar(node)) {
       const v = node.value;
       const raw = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+      // go-yaml's block scalar takes its final line break from the text: a scalar whose last line ends the text without
+      // one has none (`|\n  a` is "a"), where YAML 1.2 readers add it under clip and keep chomping.
+      if ((node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') && raw.endsWith('\n') && endsText(node)) return blockWithoutFinalBreak(node.tag, raw);
       if (node.tag === STR) return raw;
       if (node.tag && NON_STR.has(node.tag)) return resolvePlain(raw);
       if (node.tag) return raw;
+      // go-yaml's scanner makes `]`, `}` and `,` flow tokens wherever a token starts, even in block context, and the
+      // parser finds no node there; YAML 1.2 readers take them as plain text.
+      if (node.type === 'PLAIN' && /^[\]},]/.test(raw)) throw new YamlSyntaxError('did not find expected node content', nodeLine(node));
       return node.type === 'PLAIN' ? resolvePlain(raw) : raw;
     }
     if ((Y.isMap(node) || Y.isSeq(node)) && depth >= MAX_NESTING_DEPTH) throw new YamlDepthError(nodeLine(node));
@@ -115,6 +129,9 @@ export function slowParseDocument(text: string, opts: SlowParseOptions = {}): un
         const kv = convert(k);
         if (kv !== null && typeof kv === 'object')
           throw new YamlSyntaxError('invalid map key: a collection cannot be a key', undefined);
+        // sigs.k8s.io/yaml's convertToJSONableObject turns string, int, float and bool keys into strings; a null key
+        // (`~:`, `null:`, a bare `?`) has no JSON spelling and fails the whole read.
+        if (kv === null) throw new YamlSyntaxError('error converting YAML to JSON: unsupported map key of type: %!s(<nil>), key: <nil>', nodeLine(k));
         const key = keyToString(kv as Scalar);
         if (explicit) {
           if (explicit.has(key) && aliasDepth === 0) opts.onDuplicateKey?.(key, nodeLine(k) ?? 1);

@@ -16,7 +16,24 @@ export class YamlToJsonError extends Error {}
 /** A line that opens (`---`) or closes (`...`) a document: only then may the text hold more than one document. */
 const documentMarker = /^(?:---|\.\.\.)(?:[ \t\r]|$)/m;
 
+/**
+ * A root block scalar (`|`, `>-`, `&a |+`, without an indentation indicator) whose first content line starts in
+ * column 0: go-yaml's scanner gives a block scalar at least one column of indentation (yaml_parser_scan_block_scalar:
+ * `indent` is at least 1), so the scalar is empty and the line after it is a next node, which Unmarshal never reads.
+ * YAML 1.2 readers take column-0 lines as the root scalar's content. Returns the scalar's value, or undefined.
+ */
+const rootBlockScalar = /^(?:[ \t]*(?:#[^\n]*)?\n)*(?:[&!][^ \t\n]*[ \t]+)*([|>])([-+]?)[ \t]*(?:#[^\n]*)?\n((?:[ \t]*\n)*)[^ \t\n]/;
+
+function emptyRootBlockScalar(text: string): string | undefined {
+  const m = rootBlockScalar.exec(text);
+  if (!m) return undefined;
+  // Keep chomping keeps the empty lines before the next node; clip and strip keep none.
+  return m[2] === '+' ? '\n'.repeat((m[3] ?? '').split('\n').length - 1) : '';
+}
+
 export function unmarshalYamlToJson(text: string): unknown {
+  const empty = documentMarker.test(text) ? undefined : emptyRootBlockScalar(text);
+  if (empty !== undefined) return empty;
   let value: unknown;
   try {
     value = documentMarker.test(text) ? firstDocument(text) : decodeYaml(text);
@@ -41,6 +58,8 @@ function rootNodeEnd(text: string): number | undefined {
   const isBlockCollection = Array.isArray(contents.items) && contents.flow !== true;
   if (isBlockCollection) return undefined;
   const end = contents.range[1];
+  // No root node before the error (`]`, `}`): nothing to read, the error stands.
+  if (text.slice(0, end).trim() === '') return undefined;
   const first = doc.errors[0] as { pos?: [number, number] } | undefined;
   if (!first?.pos || first.pos[0] < end) return undefined;
   // Only other nodes may follow: a second root node starts with a quote, a flow indicator or plain text.

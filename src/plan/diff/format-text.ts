@@ -113,7 +113,11 @@ function topologyLines(r: ClusterTopologyReview, c: Colors, impactColor: (k: Imp
   const rebase = r.previousClass ? `, rebased from ${r.previousClass}` : '';
   const out = [`  ${c.bold(r.cluster)} (ClusterClass ${r.class}${rebase}) ${r.status}: ${impactColor(r.impact)(r.impact)}${bits.length ? `; ${bits.join('; ')}` : ''}`];
   if (r.upgrade) {
-    const via = r.upgrade.hops.length ? ` via ${r.upgrade.hops.join(', ')}` : '';
+    const via = r.upgrade.extension
+      ? ` (upgrade plan from the runtime extension "${r.upgrade.extension}", unknown offline)`
+      : r.upgrade.hops.length
+        ? ` via ${r.upgrade.hops.join(', ')}`
+        : '';
     out.push(`    Kubernetes upgrade ${r.upgrade.from} → ${r.upgrade.to}${via}: ${r.upgrade.order.join(', then ')}`);
   }
   for (const ch of r.changes) {

@@ -6,6 +6,7 @@ import { deepEqual } from '../diff/field-diff.js';
 import { worstImpact, type Impact } from '../rollout/index.js';
 import { checkClasses, classIdOf, idOf, isClusterClass, isTopologyCluster, kubernetesVersionsOf, workerClassesOf } from './class-checks.js';
 import { compareRoles, type KubeObject, type RoleObject } from './compare.js';
+import { upgradePlanExtensionOf } from '../../topology/index.js';
 import { reviewVersionChange } from './versions.js';
 import type { ClusterTopologyReview, RoleChange, TopologyReview } from './types.js';
 
@@ -104,7 +105,15 @@ export function compareExpansions(base: ExpansionSide, head: ExpansionSide, opts
     }
     const extra: Impact[] = [];
     const workers = workerClassesOf(headCluster ?? {}).map((w) => w.name);
-    const version = reviewVersionChange(id, topologyVersion(baseCluster) ?? b?.upgrade?.to, topologyVersion(headCluster) ?? h?.upgrade?.to, workers, kubernetesVersionsOf(headClass), h?.upgrade?.hops);
+    const version = reviewVersionChange(
+      id,
+      topologyVersion(baseCluster) ?? b?.upgrade?.to,
+      topologyVersion(headCluster) ?? h?.upgrade?.to,
+      workers,
+      kubernetesVersionsOf(headClass),
+      h?.upgrade?.hops,
+      upgradePlanExtensionOf(headClass),
+    );
     if (b && h) review.warnings.push(...version.warnings);
     if ((h?.errors.length ?? 0) > 0 || (b?.errors.length ?? 0) > 0) {
       review.status = 'failed';

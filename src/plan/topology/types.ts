@@ -46,6 +46,11 @@ export interface TopologyUpgrade {
   hops: string[];
   /** What upgrades, in order: the control plane first, then each MachineDeployment and MachinePool. */
   order: string[];
+  /**
+   * The runtime extension the class plans upgrades with (`spec.upgrade.external.generateUpgradePlanExtension`): the
+   * hops are its answer, unknown offline, so `hops` is empty.
+   */
+  extension?: string;
 }
 
 export interface ClusterTopologyReview {

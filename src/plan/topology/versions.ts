@@ -44,7 +44,8 @@ export interface VersionReview {
 /**
  * The version change of one Cluster from `from` to `to`. `workers` are the topology names of its MachineDeployments
  * and MachinePools (in topology order), `kubernetesVersions` the head class's list, `hops` the engine's chain when it
- * computed one.
+ * computed one, `extension` the runtime extension the class plans upgrades with (its hops are unknown offline, and
+ * CAPI's Cluster webhook then leaves the one-minor ceiling to the extension's own webhook).
  */
 export function reviewVersionChange(
   cluster: string,
@@ -53,6 +54,7 @@ export function reviewVersionChange(
   workers: readonly string[],
   kubernetesVersions: readonly string[],
   hops?: readonly string[],
+  extension?: string,
 ): VersionReview {
   const out: VersionReview = { impacts: [], warnings: [] };
   if (to !== undefined && kubernetesVersions.length > 0 && !kubernetesVersions.includes(to)) {
@@ -68,6 +70,13 @@ export function reviewVersionChange(
     return out;
   }
   if (cmp === 0) return out;
+  if (extension) {
+    const reason = `Kubernetes upgrade ${from} → ${to} through the versions the runtime extension "${extension}" plans (unknown offline)`;
+    out.upgrade = { from, to, hops: [], order: ['controlPlane', ...workers], extension };
+    out.impacts.push({ kind: 'control-plane-rollout', reason: `${reason}: the control plane upgrades first`, cluster });
+    for (const w of workers) out.impacts.push({ kind: 'worker-rollout', reason: `${reason}: ${w} upgrades after the control plane`, cluster, machineDeployment: w });
+    return out;
+  }
   const chain = hops ? [...hops].filter((h) => h !== from && h !== to) : upgradeHops(from, to, kubernetesVersions);
   if (b.major === a.major && b.minor >= a.minor + 2 && kubernetesVersions.length === 0) {
     out.warnings.push(

@@ -2,15 +2,19 @@
  * The upgrade plan of a topology version change (`exp/topology/desiredstate/upgrade_plan.go`): through the class's
  * `spec.kubernetesVersions` when it lists any (`GetUpgradePlanFromClusterClassVersions`: every listed version between
  * the current and the desired one, one per minor, the last patch of each minor), else straight to the desired version
- * one minor at a time (`GetUpgradePlanOneMinor`). The control plane takes each hop; workers follow it.
+ * one minor at a time (`GetUpgradePlanOneMinor`). The control plane takes each hop; workers follow it. A class with
+ * `spec.upgrade.external.generateUpgradePlanExtension` (v1.11+) asks that runtime extension instead, which takes
+ * precedence over both (`GetUpgradePlanFromExtension`); offline its hops are unknown.
  */
 import { compareSemantic, compareWithBuildTags, formatSemantic, parseTolerant, type SemanticVersion } from '../../go/index.js';
 
 export interface UpgradePlan {
   from?: string;
   to: string;
-  /** The control plane versions in order; workers follow the control plane through them. */
+  /** The control plane versions in order; workers follow the control plane through them. Empty when `extension` plans. */
   hops: string[];
+  /** The runtime extension that plans the upgrade (`spec.upgrade.external.generateUpgradePlanExtension`). */
+  extension?: string;
 }
 
 /** A version CAPI cannot upgrade through (`failed to parse …`, `cannot compute an upgrade plan from … to …`). */
@@ -28,11 +32,18 @@ const same = (a: SemanticVersion, b: SemanticVersion): boolean => formatSemantic
  * The upgrade from `current` (the previous control plane version) to `desired`: none when they are equal, no hops
  * for a downgrade.
  */
-export function upgradePlan(desired: string, current: string | undefined, classVersions: readonly string[]): UpgradePlan | undefined {
+export function upgradePlan(
+  desired: string,
+  current: string | undefined,
+  classVersions: readonly string[],
+  extension?: string,
+): UpgradePlan | undefined {
   if (!current) return undefined;
   const want = parse(desired, 'desired version');
   const have = parse(current, 'current ControlPlane version');
   if (same(want, have)) return undefined;
+  // The extension answers GenerateUpgradePlan with the hops, and may skip minors: nothing to compute or refuse here.
+  if (extension) return { from: current, to: desired, hops: [], extension };
   // A downgrade has no upgrade path (CAPI's webhook rejects it); the review reports it.
   if (compareSemantic(want, have) < 0) return { from: current, to: desired, hops: [] };
   if (classVersions.length === 0) {

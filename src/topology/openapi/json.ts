@@ -9,8 +9,13 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Would k8s.io/apimachinery's JSON decoding hold this number as an int64? Only an integral number in int64's range
+ * (`json.Number.Int64()` succeeds); `1e+300` is a float64 there, and validated as one (`type: integer` refuses it,
+ * `multipleOf` divides floats).
+ */
 export function isIntegral(n: number): boolean {
-  return Number.isInteger(n);
+  return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
 }
 
 /** `reflect.DeepEqual` of two decoded JSON values. */
