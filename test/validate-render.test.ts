@@ -101,3 +101,51 @@ describe('render of a fleet validates every management cluster', { timeout: 120_
     expect(readFileSync(join(dir, 'targets', 'eu-west', 'clusters', 'team-a', 'dev-1', 'cluster.yaml'), 'utf8')).toContain('kind: Cluster');
   });
 });
+
+/**
+ * 300 topology clusters of one class (more than one batch of files, which render validates a batch at a time): the
+ * ClusterClass is in the first batch, and two clusters of the last batch are wrong, one in its own object and one
+ * only through what the topology controller would create from the class.
+ */
+function bigFleet(): string {
+  const dir = tempDir('capiform-validate-batches-');
+  const repository = join(repoRoot, 'examples', 'repository');
+  const url = (p: string): string => join(repository, p);
+  const clusters = Array.from({ length: 300 }, (_, i) => ({
+    name: `cluster-${String(i).padStart(3, '0')}`,
+    namespace: 'fleet',
+    infrastructure: 'docker',
+    flavor: 'development',
+    kubernetesVersion: 'v1.33.1',
+    controlPlaneMachineCount: i === 298 ? 2 : 1,
+    workerMachineCount: 1,
+    ...(i === 299 ? { variables: { SERVICE_DOMAIN: '42' } } : {}),
+  }));
+  const config = {
+    providers: {
+      core: [{ name: 'cluster-api', version: '~1.12.0', url: url('cluster-api/latest/core-components.yaml') }],
+      bootstrap: [{ name: 'kubeadm', version: '~1.12.0', url: url('bootstrap-kubeadm/latest/bootstrap-components.yaml') }],
+      controlPlane: [{ name: 'kubeadm', version: '~1.12.0', url: url('control-plane-kubeadm/latest/control-plane-components.yaml') }],
+      infrastructure: [{ name: 'docker', version: '~1.12.0', url: url('infrastructure-docker/latest/infrastructure-components.yaml') }],
+    },
+    variables: { CLUSTER_TOPOLOGY: 'true', EXP_MACHINE_POOL: 'false' },
+    clusters,
+  };
+  writeFileSync(join(dir, 'capi.config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  return dir;
+}
+
+describe('render validates a big fleet a batch of files at a time', { timeout: 300_000 }, () => {
+  it('finds the errors of the last batch, those from the class of the first batch included, and writes nothing', async () => {
+    const dir = bigFleet();
+    const res = await runCli(['render'], { cwd: dir, env: env() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the rendered objects are invalid (2 errors); nothing was written:');
+    expect(res.stderr).toContain('  clusters/fleet/cluster-299/cluster.yaml:1: error: Cluster fleet/cluster-299: spec.clusterNetwork.serviceDomain: Invalid value: "integer"');
+    expect(res.stderr).toMatch(
+      /\n {2}clusters\/fleet\/cluster-298\/cluster\.yaml \(topology controlPlane\):1: error \[webhook\/KubeadmControlPlane\.replicas-even-stacked-etcd\]: KubeadmControlPlane fleet\/cluster-298-[a-z0-9]+: spec\.replicas: Forbidden: cannot be an even number when etcd is stacked\n/,
+    );
+    expect(existsSync(join(dir, 'clusters'))).toBe(false);
+    expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(false);
+  });
+});

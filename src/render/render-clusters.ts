@@ -48,6 +48,16 @@ function isClusterExtra(v: unknown): v is ClusterExtra {
   return typeof e === 'object' && e !== null && Array.isArray(e.classes) && Array.isArray(e.omitted);
 }
 
+/** A Cluster to check against its classes: its objects (read again when taken from the tree cache) and class dirs. */
+interface TopologyCheck {
+  c: ResolvedCluster;
+  where: string;
+  /** Rendered in this run (else taken from the tree cache: checked only when one of its classes was rendered). */
+  fresh: boolean;
+  objects: () => KubeObject[];
+  classDirs: string[];
+}
+
 /** A cluster's own template file (`clusters[i].template`), read by the caller. */
 export interface OwnTemplate {
   text: string;
@@ -104,7 +114,27 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
    * the cache is saved only after a successful render).
    */
   const classObjects = new Map<string, { fresh: boolean; objects: () => KubeObject[] }>();
-  const topologyChecks: { c: ResolvedCluster; where: string; fresh: boolean; objects: () => KubeObject[]; classDirs: string[] }[] = [];
+  /**
+   * Each Cluster's variables are checked against its class as soon as both are in hand, and its objects dropped, so a
+   * fleet's memory does not grow with its clusters; the problems found come after the render problems, in cluster
+   * order, as one list.
+   */
+  const topologyProblems: RenderContext['problems'] = [];
+  const reportedClasses = new Set<string>();
+  let topology: typeof import('./topology-variables.js') | undefined;
+  const checkTopology = async (check: TopologyCheck): Promise<void> => {
+    if (!check.fresh && !check.classDirs.some((d) => classObjects.get(d)?.fresh)) return;
+    // The topology engine (CEL, Go templates) loads only when a Cluster or class was rendered in this run.
+    topology ??= await import('./topology-variables.js');
+    const objects = [...check.objects(), ...check.classDirs.flatMap((d) => classObjects.get(d)?.objects() ?? [])];
+    const findings = topology.topologyVariableFindings(objects);
+    for (const finding of findings.clusters) topologyProblems.push({ where: check.where, error: topology.topologyVariableError(finding, check.c.configPath) });
+    // A class shared by several Clusters is reported once.
+    for (const message of findings.invalidClasses.filter((m) => !reportedClasses.has(m))) {
+      reportedClasses.add(message);
+      topologyProblems.push({ where: check.where, error: topology.invalidClassError(message) });
+    }
+  };
   const clusterKustomize = config.argocd ? { syncWaves: clusterDirectorySyncWaves } : {};
 
   const useClass = (c: ResolvedCluster, cls: ClassRef & { inputs: string; dir: string; raw: string; from: string }): boolean => {
@@ -174,6 +204,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
   for (const c of config.clusters) {
     if (!only(c)) continue;
     const where = `${c.configPath} (${c.namespace}/${c.name})`;
+    let check: TopologyCheck | undefined;
     try {
       const r = templateRelease(providers.find((x) => x.provider.type === 'InfrastructureProvider' && x.provider.name === c.infrastructure)!, c, opts.templatePins);
       const own = c.template === undefined ? undefined : opts.ownTemplates?.get(c.configPath);
@@ -222,9 +253,10 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
           const extra = reused.extra;
           for (const cls of extra.classes) await includeClass(c, r, cls, lookup, where);
           const reusedFiles = reused.files;
-          topologyChecks.push({ c, where, fresh: false, objects: () => objectsOfFiles(ctx, reusedFiles), classDirs: extra.classes.map(classDirOf) });
+          check = { c, where, fresh: false, objects: () => objectsOfFiles(ctx, reusedFiles), classDirs: extra.classes.map(classDirOf) };
           ctx.files.push(...reused.files);
           ctx.omitted.push(...extra.omitted);
+          await checkTopology(check);
           continue;
         }
       }
@@ -253,7 +285,7 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       const kept = screenSecrets(ctx, named.objects, yaml, `${dir}/cluster.yaml`, where);
       if (kept) yaml = emitManifests(kept);
       const clusterObjects = kept ?? named.objects;
-      topologyChecks.push({ c, where, fresh: true, objects: () => clusterObjects, classDirs: extra.classes.map(classDirOf) });
+      check = { c, where, fresh: true, objects: () => clusterObjects, classDirs: extra.classes.map(classDirOf) };
       if (c.templateVersion !== undefined) yaml = `${templatePinNote(r.provider.label, r.version, c.templateVersion)}\n${yaml}`;
       const dirFiles = addDir(ctx.files, dir, [{ name: 'cluster.yaml', content: withHeader(yaml) }], clusterKustomize);
       extra.omitted = ctx.omitted.slice(omittedBefore);
@@ -263,24 +295,10 @@ export async function renderClusters(ctx: RenderContext, providers: readonly Pro
       if (ctx.lockMode) continue;
       ctx.problems.push({ where, error: withVariablesHint(err, `${c.configPath}.variables`) });
     }
+    if (check) await checkTopology(check);
   }
   ctx.classDirs = [...classes.values()].map((k) => ({ namespace: k.namespace, name: k.name, dir: k.dir, wave: syncWaves.clusterClasses }));
-  if (ctx.lockMode) return;
-  const due = topologyChecks.filter((check) => check.fresh || check.classDirs.some((d) => classObjects.get(d)?.fresh));
-  if (due.length === 0) return;
-  // The topology engine (CEL, Go templates) loads only when a Cluster or class was rendered in this run.
-  const { invalidClassError, topologyVariableError, topologyVariableFindings } = await import('./topology-variables.js');
-  const reportedClasses = new Set<string>();
-  for (const check of due) {
-    const objects = [...check.objects(), ...check.classDirs.flatMap((d) => classObjects.get(d)?.objects() ?? [])];
-    const findings = topologyVariableFindings(objects);
-    for (const finding of findings.clusters) ctx.problems.push({ where: check.where, error: topologyVariableError(finding, check.c.configPath) });
-    // A class shared by several Clusters is reported once.
-    for (const message of findings.invalidClasses.filter((m) => !reportedClasses.has(m))) {
-      reportedClasses.add(message);
-      ctx.problems.push({ where: check.where, error: invalidClassError(message) });
-    }
-  }
+  ctx.problems.push(...topologyProblems);
 }
 
 /** The release a cluster's template comes from: its `templateVersion` pin's, else the provider's locked one. */

@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../../config/index.js';
 import { lockFileName, readLockedProviders } from '../../lock/index.js';
 import { checkConfinedFile, fileKindOf, MAX_MANIFEST_SIZE, readTextFile, splitDocuments } from '../../yaml/index.js';
 import { treeRoots } from '../../render/index.js';
-import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, isRecord, managerGatesOf, type ProviderConfigPaths, type ProviderVariables, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
+import { featureGateFindings, featureGateFindingsByTree, formatFinding, isCrd, isRecord, managerGatesOf, type ProviderConfigPaths, type ProviderVariables, type SourceObject, lintProviderRelease, topologyExpandedObjects, readManifest, reportOf, schemaCatalogOf, sortFindings, validateManifests, webhookCreateFindings, type Finding, type ManifestFile, type ValidationReport } from '../../validate/index.js';
 import { manifestFiles } from '../plan-inputs/index.js';
 import { builtInSchemas } from './kubernetes-models.js';
 
@@ -241,15 +241,47 @@ export function validateRenderedTrees(trees: readonly RenderedTree[]): void {
   throwIfInvalid(invalid.flatMap((t) => t.errors), of);
 }
 
-/** The errors among the findings of one tree's changed cluster and ClusterClass files. */
+/** Changed files validated together: a fleet's clusters are parsed, checked and dropped a batch at a time. */
+const filesPerBatch = 256;
+
+/** What the reference check needs of an object the batch does not hold: its kind, name and namespace. */
+function identityOf(s: SourceObject): SourceObject {
+  const m = isRecord(s.object.metadata) ? s.object.metadata : {};
+  const metadata: Record<string, unknown> = {};
+  if (m.name !== undefined) metadata.name = m.name;
+  if (m.namespace !== undefined) metadata.namespace = m.namespace;
+  return { ...s, object: { apiVersion: s.object.apiVersion, kind: s.object.kind, metadata } };
+}
+
+/**
+ * The errors among the findings of one tree's changed cluster and ClusterClass files. The files are checked a batch
+ * at a time, so memory stays flat however many clusters a fleet renders: what a check needs beyond the batch is kept
+ * small (every object's identity for references, the ClusterClasses in full for topology, the CRDs of the groups
+ * used), and the findings come out in the order one pass over all files gives.
+ */
 function renderedErrors(tree: RenderedTree): Finding[] {
   const { files, toCheck } = tree;
   const prefix = tree.prefix ?? '';
   const changed = toCheck.filter((f) => f.content !== '' && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path));
   if (changed.length === 0) return [];
-  const objects = changed.flatMap((f) => readManifest(f.content, prefix + f.path).objects);
+  const parse = (batch: ReadonlyArray<{ path: string; content: string }>): SourceObject[] => batch.flatMap((f) => readManifest(f.content, prefix + f.path).objects);
+  const batches: (typeof changed)[] = [];
+  for (let i = 0; i < changed.length; i += filesPerBatch) batches.push(changed.slice(i, i + filesPerBatch));
+  // A first pass keeps what every batch needs of the others; one batch is parsed once.
+  const single = batches.length === 1 ? parse(changed) : undefined;
+  const groups = new Set<string>();
+  const identities: SourceObject[] = [];
+  const changedCrds: SourceObject[] = [];
+  const changedClasses: SourceObject[] = [];
+  for (const f of changed) {
+    for (const o of single ?? parse([f])) {
+      groups.add(typeof o.object.apiVersion === 'string' ? o.object.apiVersion.replace(/\/?[^/]*$/, '') : '');
+      identities.push(single ? o : identityOf(o));
+      if (isCrd(o.object)) changedCrds.push(o);
+      if (o.file.startsWith(`${prefix}clusterclasses/`)) changedClasses.push(o);
+    }
+  }
   // Only the CRDs of the groups the objects use, and only their documents are parsed (cert-manager's are not).
-  const groups = new Set(objects.map((o) => (typeof o.object.apiVersion === 'string' ? o.object.apiVersion.replace(/\/?[^/]*$/, '') : '')));
   const wanted = (doc: string): boolean => /^kind: CustomResourceDefinition\s*$/m.test(doc) && [...groups].some((g) => g !== '' && doc.includes(`group: ${g}\n`));
   const providerTexts = files
     .filter((f) => f.path.startsWith('providers/') && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
@@ -276,14 +308,39 @@ function renderedErrors(tree: RenderedTree): Finding[] {
     }
   }
   const managers = managerGatesOf(deployments, tree.providerVariables ?? {});
-  // References may point into files this run did not change (a cluster's ClusterClass): those are targets only.
+  // References may point into files this run did not change (a cluster's ClusterClass): those are targets only, and
+  // only their identity counts, but for ClusterClasses, which topology expansion reads whole.
   const checked = new Set(changed.map((f) => f.path));
-  const referenceTargets = files
-    .filter((f) => !checked.has(f.path) && /^(clusters|clusterclasses)\//.test(f.path) && /\.ya?ml$/.test(f.path) && !isKustomization(f.path))
-    .flatMap((f) => readManifest(treeText(tree, f), prefix + f.path).objects);
-  const report = validateManifests({ objects, schemaObjects: [...schemaObjects, ...inventoryObjects(tree)], builtIn: builtInSchemas(), referenceTargets }, undefined, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
-  const gates = featureGateFindings(objects, managers, tree.providerConfigPaths ?? {});
-  return [...report.findings, ...gates, ...topologyAdmission(objects, referenceTargets, prefix)].filter((f) => f.severity === 'error');
+  const unchangedTargets: SourceObject[] = [];
+  const unchangedClasses: SourceObject[] = [];
+  for (const f of files) {
+    if (checked.has(f.path) || !/^(clusters|clusterclasses)\//.test(f.path) || !/\.ya?ml$/.test(f.path) || isKustomization(f.path)) continue;
+    for (const o of readManifest(treeText(tree, f), prefix + f.path).objects) {
+      if (f.path.startsWith('clusterclasses/')) {
+        unchangedTargets.push(o);
+        unchangedClasses.push(o);
+      } else unchangedTargets.push(identityOf(o));
+    }
+  }
+  const schemas = [...schemaObjects, ...inventoryObjects(tree)];
+  const builtIn = builtInSchemas();
+  // CRDs among the changed objects declare schemas too, ahead of the providers' (as when they are validated at once).
+  const catalog = schemaCatalogOf({ objects: changedCrds, schemaObjects: schemas, builtIn });
+  const paths = tree.providerConfigPaths ?? {};
+  // The managers' own findings (a gate that is not a boolean) do not depend on the objects: listed once.
+  const managerFindings = featureGateFindings([], managers, paths);
+  const reported: Finding[] = [];
+  const gates: Finding[] = [...managerFindings];
+  const topology: Finding[] = [];
+  for (const batch of batches) {
+    const objects = single ?? parse(batch);
+    const inBatch = new Set(objects);
+    const report = validateManifests({ objects, schemaObjects: schemas, builtIn, referenceTargets: [...identities, ...unchangedTargets] }, catalog, { lints: ['capi.autoscaler-replicas', 'ref/dangling'] });
+    reported.push(...report.findings);
+    gates.push(...featureGateFindings(objects, managers, paths).slice(managerFindings.length));
+    topology.push(...topologyAdmission(objects, [...changedClasses.filter((o) => !inBatch.has(o) && !batch.some((f) => o.file === prefix + f.path)), ...unchangedClasses]));
+  }
+  return [...sortFindings(reported), ...gates, ...topology].filter((f) => f.severity === 'error');
 }
 
 /** A tree file's text: what this run rendered, else what the committed tree holds (read confined), else nothing. */
@@ -312,10 +369,8 @@ function inventoryObjects(tree: RenderedTree): SourceObject[] {
  * (a KubeadmControlPlane with even replicas from `controlPlaneMachineCount: 2`): the ClusterClasses of the tree are
  * read for it when the run did not render them again. Expansion problems themselves are `validate`'s to report.
  */
-function topologyAdmission(objects: readonly SourceObject[], unchanged: readonly SourceObject[], prefix: string): Finding[] {
+function topologyAdmission(objects: readonly SourceObject[], classes: readonly SourceObject[]): Finding[] {
   if (!objects.some((o) => o.object.kind === 'Cluster' && isRecord(o.object.spec) && isRecord(o.object.spec.topology))) return [];
-  // The ClusterClasses this run did not render again were read already, as reference targets.
-  const classes = unchanged.filter((o) => o.file.startsWith(`${prefix}clusterclasses/`));
   return webhookCreateFindings(topologyExpandedObjects([...objects, ...classes]).objects);
 }
 
