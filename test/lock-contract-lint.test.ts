@@ -36,8 +36,9 @@ function writeConfig(dir: string, o: { aws?: boolean; mode?: string }): void {
     ${clean}
     ${o.aws ? aws : ''}
   },
-  // What rendering CAPA's components needs: its credentials variable, left out of the tree.
-  variables: { AWS_B64ENCODED_CREDENTIALS: { env: 'AWS_B64ENCODED_CREDENTIALS' } },
+  // What rendering CAPA's components needs: its credentials variable, left out of the tree (only with CAPA: unread,
+  // it would be warned about).
+  ${o.aws ? "variables: { AWS_B64ENCODED_CREDENTIALS: { env: 'AWS_B64ENCODED_CREDENTIALS' } }," : ''}
   secrets: { policy: 'omit' },
 };
 `,
