@@ -18,7 +18,8 @@ export async function bundleCli({ root, outRoot = root, entries = {} }) {
   rmSync(bundleDir, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { 'cli-bundle/cli': 'src/cli/main.ts', ...entries },
+    // The GitHub Action's entry shares the CLI's chunks (action/main.js loads it).
+    entryPoints: { 'cli-bundle/cli': 'src/cli/main.ts', 'cli-bundle/action': 'src/action/main.ts', ...entries },
     outdir: join(outRoot, 'dist'),
     // Flat: every chunk sits in dist/cli-bundle/, the folder src/version.ts digests and finds ../../package.json from,
     // and from where src/config/load-isolated.ts finds the library at ../index.js.

@@ -134,7 +134,7 @@ describe('capiform init', () => {
     const r = await runCli(['init', 'fleet', '--repository', exampleRepository, '--core', 'cluster-api:v1.12.4', '-i', 'docker:v1.12.4', '--cert-manager', 'v1.18.2', '--argocd', 'https://git.example.com/fleet.git'], { cwd, env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('wrote capi.config.ts, .gitignore, .github/workflows/capiform.yml in fleet');
+    expect(r.stdout).toContain('wrote capi.config.ts, .gitignore, .github/workflows/capiform.yml, .github/workflows/capiform-relock.yml in fleet');
     expect(r.stdout).toContain('  cd fleet && npx capiform lock\n  npx capiform render\n');
     const config = read(join(cwd, 'fleet'), 'capi.config.ts');
     expect(config).toContain("core: { name: 'cluster-api', version: '~1.12.4'");
@@ -167,14 +167,15 @@ describe('capiform init', () => {
     expect(read(dir, '.gitignore')).toBe(ignore);
   });
 
-  it("writes a CI workflow that checks the tree with a frozen lock and posts the diff on pull requests", async () => {
+  it("writes a CI workflow that runs capiform's action pinned to this version, and a re-lock workflow for Renovate's branches", async () => {
     const dir = tempDir();
     expect((await runCli(['init', '--repository', exampleRepository], { cwd: dir, env })).code).toBe(0);
     const workflow = read(dir, '.github/workflows/capiform.yml');
-    expect(workflow).toContain('npx capiform render --check --frozen');
-    expect(workflow).toContain('npx capiform diff --base "origin/${{ github.base_ref }}" --format markdown > capiform-diff.md');
-    expect(workflow).toContain('gh pr comment');
+    const version = (JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+    expect(workflow).toContain(`      - uses: capiform/capiform@v${version}\n`);
     expect(workflow).toContain('fetch-depth: 0');
+    expect(workflow).not.toContain('gh pr comment');
+    expect(read(dir, '.github/workflows/capiform-relock.yml')).toContain('          mode: relock\n');
   });
 
   it('says where it looked when the repository has no cert-manager release', async () => {

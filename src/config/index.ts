@@ -27,7 +27,11 @@ export {
   configSource,
   gitignoreSource,
   patchRange,
+  relockWorkflowPath,
+  relockWorkflowSource,
+  workflowPaths,
   type Scaffold,
+  type WorkflowSettings,
   type ScaffoldCluster,
   type ScaffoldProvider,
 } from './scaffold.js';

@@ -163,45 +163,125 @@ export function gitignoreSource(existing: string | undefined): string {
 
 /** Where the workflow goes. */
 export const ciWorkflowPath = '.github/workflows/capiform.yml';
+/** Where the re-lock workflow for Renovate's branches goes. */
+export const relockWorkflowPath = '.github/workflows/capiform-relock.yml';
+
+export interface WorkflowSettings {
+  /** The branch pushes are checked on: the repository's default branch. */
+  defaultBranch: string;
+  /** capiform's version (`0.1.0`): the action is pinned to its tag, as the project pins the package. */
+  version: string;
+  /** Folders inside the repository the config reads (local provider repositories), relative to it (`repository`). */
+  folders: readonly string[];
+}
+
+/** Everything `render --check` and the review read: a change to any of them must run the workflow. */
+export function workflowPaths(w: WorkflowSettings): string[] {
+  return [
+    'capi.config.*',
+    'capi.lock.yaml',
+    'providers/**',
+    'clusters/**',
+    'clusterclasses/**',
+    'targets/**',
+    'argocd/**',
+    '.capiform/**',
+    'package.json',
+    'package-lock.json',
+    ciWorkflowPath,
+    ...w.folders.map((f) => `${f.replace(/\/+$/, '')}/**`),
+  ];
+}
+
+/** A YAML double-quoted scalar (JSON's string syntax is one): branch names and paths may hold any character. */
+function yamlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+const setupSteps = `      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+      # capiform is a devDependency of this repository (package.json, package-lock.json); the action runs that one.
+      - run: npm ci`;
 
 /**
- * The GitHub Actions workflow: every push and pull request must carry a lock that matches the config and a tree that
- * matches both (`render --check --frozen`); a pull request also gets the rollout review as a comment.
+ * The GitHub Actions workflow: every push to the default branch and every pull request must carry a lock that matches
+ * the config and a tree that matches both (`render --check --frozen`, then `validate`); a pull request also gets the
+ * review as one sticky comment, posted even when the check fails (the action runs check, review, comment, and fails
+ * at the end).
  */
-export function ciWorkflowSource(): string {
+export function ciWorkflowSource(w: WorkflowSettings): string {
+  const paths = workflowPaths(w).map((p) => `      - ${yamlString(p)}`).join('\n');
   return `# capiform: the committed tree must be what capi.config.ts and capi.lock.yaml render, and every pull request
-# gets a comment saying what the change does to the providers and clusters.
+# gets one comment saying what the change does to the providers and clusters (docs/github-action.md).
 name: capiform
 on:
   push:
-    branches: [main]
+    branches: [${yamlString(w.defaultBranch)}]
+    paths:
+${paths}
   pull_request:
+    paths:
+${paths}
+# One run per branch or pull request: a newer push cancels a pull request's older run; pushes to the default branch
+# each finish.
+concurrency:
+  group: capiform-\${{ github.ref }}
+  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
 permissions:
   contents: read
-  pull-requests: write
 jobs:
   check:
     runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pull-requests: write # the review comment
     steps:
       - uses: actions/checkout@v4
         with:
-          fetch-depth: 0 # the diff reads the base branch's tree
-      - uses: actions/setup-node@v4
+          fetch-depth: 0 # the review reads the base branch's tree
+${setupSteps}
+      # \`render --check --frozen\` and \`validate\`, then on a pull request the review and its comment, whatever the
+      # check said; fails at the end when the check failed (the comment shows the fix: npx capiform lock && npx capiform render).
+      - uses: capiform/capiform@v${w.version}
+`;
+}
+
+/**
+ * The re-lock workflow: on a push to a Renovate branch (which edits only the config), lock, render and commit the
+ * result back, so the branch's check passes without anyone checking it out. A push to a branch of this repository
+ * never runs a fork's code; the action also refuses forks' pull requests.
+ */
+export function relockWorkflowSource(w: WorkflowSettings): string {
+  return `# capiform: Renovate changes a version range in capi.config.ts; this job re-locks the entries it changed, renders the
+# tree and commits both back to Renovate's branch (docs/github-action.md, "Re-locking bot branches").
+name: capiform relock
+on:
+  push:
+    branches: ["renovate/**"]
+    paths:
+      - "capi.config.*"
+      - "package.json"
+      - "package-lock.json"
+concurrency:
+  group: capiform-relock-\${{ github.ref }}
+  cancel-in-progress: false
+permissions:
+  contents: read
+jobs:
+  relock:
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write # push the re-locked commit
+    steps:
+      - uses: actions/checkout@v4
         with:
-          node-version: 22
-      # capiform is a devDependency of this repository (package.json, package-lock.json).
-      - run: npm ci
-      # Fails (exit 1) when the tree differs from what the config and lock render, or (exit 2) when the lock no longer
-      # matches the config: run \`npx capiform lock && npx capiform render\` and commit.
-      - run: npx capiform render --check --frozen
-      - name: Review the change
-        if: github.event_name == 'pull_request'
-        run: npx capiform diff --base "origin/\${{ github.base_ref }}" --format markdown > capiform-diff.md
-      - name: Post the review on the pull request
-        if: github.event_name == 'pull_request'
-        env:
-          GH_TOKEN: \${{ github.token }}
-          PR: \${{ github.event.pull_request.number }}
-        run: gh pr comment "$PR" --edit-last --body-file capiform-diff.md || gh pr comment "$PR" --body-file capiform-diff.md
+          # A commit pushed with the job's own token starts no workflow (GitHub's rule), so the check would not run on
+          # it: store a GitHub App's or a fine-grained token (contents: write) as CAPIFORM_RELOCK_TOKEN to have it checked.
+          token: \${{ secrets.CAPIFORM_RELOCK_TOKEN || github.token }}
+${setupSteps}
+      - uses: capiform/capiform@v${w.version}
+        with:
+          mode: relock
 `;
 }

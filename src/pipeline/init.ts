@@ -5,13 +5,17 @@
  * Reads releases like `lock` does (local folders, a bundle's repository factory, or remote repositories) but pins
  * nothing: `capiform lock` does that next, verifying every byte.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve as resolvePath, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
+import { capiformVersion } from '../version.js';
 import semver from 'semver';
 import { writeFileAtomic } from '../cache/index.js';
 import {
   ciWorkflowPath,
   ciWorkflowSource,
+  relockWorkflowPath,
+  relockWorkflowSource,
   clusterOwnVariables,
   configFileNames,
   configSource,
@@ -89,6 +93,46 @@ export interface InitResult {
   providers: { label: string; newest: string; range: string; environment: string[] }[];
   certManager: { newest: string; range: string } | undefined;
   clusters: { name: string; infrastructure: string; flavor: string | undefined; missing: string[]; configPath: string }[];
+  /** The branch the workflows check pushes on, and where init learnt it. */
+  defaultBranch: { name: string; from: DefaultBranchSource };
+}
+
+export type DefaultBranchSource = 'origin/HEAD' | 'init.defaultBranch' | 'current branch' | 'fallback';
+
+function gitOut(cwd: string, args: string[], env: NodeJS.ProcessEnv): string | undefined {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, timeout: 10_000 });
+  if (r.error || r.status !== 0) return undefined;
+  const out = r.stdout.trim();
+  return out === '' ? undefined : out;
+}
+
+/**
+ * The repository's default branch, for the workflows' `push: branches`: origin's HEAD (what a clone of GitHub's
+ * repository knows), else `init.defaultBranch` (what \`git init\` names the first branch), else the current branch;
+ * `main` when none says (no git, or a folder outside any repository), and the result says so.
+ */
+export function defaultBranchOf(dir: string, env: NodeJS.ProcessEnv): { name: string; from: DefaultBranchSource } {
+  let cwd = dir;
+  while (!existsSync(cwd) && dirname(cwd) !== cwd) cwd = dirname(cwd);
+  const origin = gitOut(cwd, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'], env);
+  if (origin?.startsWith('refs/remotes/origin/')) return { name: origin.slice('refs/remotes/origin/'.length), from: 'origin/HEAD' };
+  const configured = gitOut(cwd, ['config', '--get', 'init.defaultBranch'], env);
+  if (configured !== undefined) return { name: configured, from: 'init.defaultBranch' };
+  const current = gitOut(cwd, ['symbolic-ref', '--quiet', '--short', 'HEAD'], env);
+  if (current !== undefined) return { name: current, from: 'current branch' };
+  return { name: 'main', from: 'fallback' };
+}
+
+/** Folders inside the git repository holding `dir` that the config reads (its local repository), for `paths:`. */
+function workflowFolders(dir: string, repository: string | undefined, env: NodeJS.ProcessEnv): string[] {
+  if (repository === undefined || isRepositoryUrl(repository)) return [];
+  let cwd = dir;
+  while (!existsSync(cwd) && dirname(cwd) !== cwd) cwd = dirname(cwd);
+  const top = gitOut(cwd, ['rev-parse', '--show-toplevel'], env) ?? dir;
+  const rel = relative(top, resolvePath(repository)).split(sep).join('/');
+  // Outside the repository a change cannot arrive by pull request; `paths:` cannot name it either.
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return [];
+  return [rel];
 }
 
 const configName = 'capi.config.ts';
@@ -108,7 +152,7 @@ function urlFor(dir: string, repository: string | undefined): string | undefined
 /** Refuses to replace a config (or the workflow) that is already there, unless `force`. */
 function checkNothingToOverwrite(dir: string, force: boolean): void {
   if (force) return;
-  const existing = [...configFileNames, ciWorkflowPath].filter((f) => existsSync(join(dir, f)));
+  const existing = [...configFileNames, ciWorkflowPath, relockWorkflowPath].filter((f) => existsSync(join(dir, f)));
   if (existing.length === 0) return;
   throw new UsageError(`${dir} already has ${existing.join(', ')}: init does not overwrite a project`, {
     where: join(dir, existing[0]!),
@@ -333,7 +377,7 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
 
   const providers: ScaffoldProvider[] = [];
   const clusters: ScaffoldCluster[] = [];
-  const result: InitResult = { written: [], gates: [], providers: [], certManager: undefined, clusters: [] };
+  const result: InitResult = { written: [], gates: [], providers: [], certManager: undefined, clusters: [], defaultBranch: defaultBranchOf(dir, req.env) };
   if (kubernetesVersion !== req.kubernetesVersion) result.kubernetesVersion = { given: req.kubernetesVersion, written: kubernetesVersion };
   /** Each provider's `--feature-gates` as its release writes it (`ClusterTopology` → `${CLUSTER_TOPOLOGY:=false}`), by label. */
   const releaseGates = new Map<string, Map<string, string>>();
@@ -411,8 +455,9 @@ export async function initProject(req: InitRequest): Promise<InitResult> {
   const files: [string, string][] = [
     [configName, configSource(scaffold)],
     ['.gitignore', gitignoreSource(existsSync(gitignorePath) ? readFileSync(gitignorePath, 'utf8') : undefined)],
-    [ciWorkflowPath, ciWorkflowSource()],
   ];
+  const workflow = { defaultBranch: result.defaultBranch.name, version: capiformVersion(), folders: workflowFolders(dir, req.repository, req.env) };
+  files.push([ciWorkflowPath, ciWorkflowSource(workflow)], [relockWorkflowPath, relockWorkflowSource(workflow)]);
   for (const [name, content] of files) {
     writeFileAtomic(join(dir, name), content);
     result.written.push(name);

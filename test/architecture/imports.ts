@@ -23,6 +23,8 @@ export const layers = [
   'bundle',
   'pipeline',
   'cli',
+  // The GitHub Action (action.yml): an entry point like cli, running the CLI and talking to GitHub's API.
+  'action',
   // The package root re-exports the library surface of every layer.
   'index',
 ] as const;

@@ -97,6 +97,14 @@ export function registerInit(program: Command, io: CliIO): void {
         const how = g.variable !== undefined ? `sets variables.${g.variable}: 'true'` : `sets manager.featureGates.${g.gate}: true`;
         io.stdout(`  ${how}: feature gate ${g.gate} of ${g.providers.join(', ')}, which the example needs (${g.because})\n`);
       }
+      const branch = res.defaultBranch;
+      const whence: Record<typeof branch.from, string> = {
+        'origin/HEAD': "origin's default branch",
+        'init.defaultBranch': "git's init.defaultBranch",
+        'current branch': 'the current branch',
+        fallback: `${c.yellow('no git repository says which branch is the default')}: edit \`branches:\` in the workflow if yours is another`,
+      };
+      io.stdout(`  the workflow checks pushes to ${branch.name} (${whence[branch.from]}) and every pull request\n`);
       if (res.kubernetesVersion) io.stdout(`  --kubernetes-version ${res.kubernetesVersion.given} written as ${res.kubernetesVersion.written} (CAPI's webhooks want the v)\n`);
       io.stdout(`${c.bold('next:')}\n${next.map((l) => `  ${l}\n`).join('')}`);
     });

@@ -331,8 +331,9 @@ export function applicationSetObject(input: ArgoCdSettings, shape: ApplicationSe
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],
       generators: shape.generators,
-      // Progressive sync: one step per wave, in order; a step starts when the previous step's Applications are
-      // Healthy. Needs the ApplicationSet controller's progressive syncs enabled (see docs/argocd.md).
+      // Progressive sync: one step per wave, in order; a step starts when every Application of the earlier steps is
+      // Healthy, across the whole ApplicationSet. Needs the ApplicationSet controller's progressive syncs enabled
+      // (see docs/argocd-rollout.md).
       strategy: {
         type: 'RollingSync',
         rollingSync: {
@@ -352,6 +353,9 @@ export function applicationSetObject(input: ArgoCdSettings, shape: ApplicationSe
           project: input.project ?? 'default',
           source: { repoURL: input.repoURL, targetRevision: input.targetRevision, path: `{{ ${fields.path} }}` },
           destination: shape.destination,
+          // With progressive syncs on, Argo CD turns `automated` off here (so selfHeal is lost) and syncs on each
+          // step itself, reading `automated.prune` for those syncs; with them off, RollingSync is ignored and this
+          // is what syncs. docs/argocd-rollout.md.
           syncPolicy: syncPolicy(input, undefined),
         },
       },

@@ -115,3 +115,7 @@ export function createRemoteRepository(kind: RemoteKind, url: string, opts: Remo
     }
   }
 }
+
+/** The API base rules every GitHub client follows (https, or http on a loopback host), for the Action's comments. */
+export { checkApiBaseUrl, githubApiUrlFrom } from '../github/client.js';
+export { proxyFetch } from '../http/proxy.js';
