@@ -1,6 +1,7 @@
 /**
- * A fleet's one ApplicationSet (`argocd: { mode: 'applicationset', generator: 'clusters' }`): an Argo CD cluster
- * generator crossed with git generators over `targets/<name>/`. Checked three ways: against Argo CD's own CRDs
+ * A fleet's ApplicationSets (`argocd: { mode: 'applicationset', generator: 'clusters' }`), one per management cluster
+ * (RollingSync's steps are global to an ApplicationSet: docs/argocd-rollout.md): an Argo CD cluster generator crossed
+ * with git generators over `targets/<name>/`. Checked three ways: against Argo CD's own CRDs
  * (test/fixtures/argocd, from argoproj/argo-cd manifests/crds at 37ee0097), by evaluating it as the ApplicationSet
  * controller does (Go templates with sprig over the rendered tree; the Applications must be those the per-target
  * `applications` mode writes), and with `kubectl kustomize` of the emitted folder.
@@ -47,6 +48,7 @@ async function rendered(config: string): Promise<string> {
 
 type Obj = Record<string, unknown>;
 const read = (dir: string, p: string): string => readFileSync(join(dir, p), 'utf8');
+const appSets = (dir: string): Obj[] => parseAllDocuments(read(dir, 'argocd/apps/applicationset.yaml')).map((d) => d.toJS() as Obj);
 
 /** Every directory and file of the tree, relative to its root, as the repo server lists them for git generators. */
 function treePaths(dir: string, rel = ''): { dirs: string[]; files: string[] } {
@@ -99,13 +101,14 @@ const argoClusters = [
 
 /** The Applications the ApplicationSet generates over the tree in `dir` (the matrix, git and cluster generators). */
 function generate(appSet: Obj, dir: string): Obj[] {
-  const spec = appSet.spec as { generators: { matrix: { generators: [{ clusters: { selector: { matchExpressions: { key: string; operator: string }[] } } }, { git: Obj }] } }[]; template: Obj; templatePatch: string };
+  const spec = appSet.spec as { generators: { matrix: { generators: [{ clusters: { selector: { matchExpressions: { key: string; operator: string; values?: string[] }[] } } }, { git: Obj }] } }[]; template: Obj; templatePatch: string };
   const tree = treePaths(dir);
   const apps: Obj[] = [];
   for (const g of spec.generators) {
     const [clusters, git] = g.matrix.generators;
     for (const cluster of argoClusters) {
-      const selected = clusters.clusters.selector.matchExpressions.every((e) => e.operator === 'Exists' && e.key in cluster.metadata.labels);
+      const labels = cluster.metadata.labels as Record<string, string | undefined>;
+      const selected = clusters.clusters.selector.matchExpressions.every((e) => (e.operator === 'Exists' ? e.key in labels : e.operator === 'In' && e.values!.includes(labels[e.key] ?? '')));
       if (!selected) continue;
       // The second generator is interpolated with the first one's parameters.
       const gitSpec = renderStrings(git.git, cluster) as { directories?: { path: string; exclude?: boolean }[]; files?: { path: string }[]; values: Record<string, string> };
@@ -140,7 +143,7 @@ function essence(app: Obj): Obj {
   };
 }
 
-describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { timeout: 240_000 }, () => {
+describe('a fleet with an ApplicationSet per management cluster (argocd.generator "clusters")', { timeout: 240_000 }, () => {
   it('writes argocd/ once for the fleet and no per-target glue; the cluster folders keep their sync waves', async () => {
     const dir = await rendered(fleetWith(fleetSet));
     const paths = Object.keys(snapshotDir(dir));
@@ -148,14 +151,18 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
     expect(paths.some((p) => /^targets\/[^/]+\/argocd/.test(p))).toBe(false);
     expect(read(dir, 'targets/eu-west/clusters/team-b/plain/kustomization.yaml')).toContain('argocd.argoproj.io/sync-wave: "1"');
 
-    const appSet = parseYaml(read(dir, 'argocd/apps/applicationset.yaml')) as Obj;
-    expect(appSet).toMatchObject({ kind: 'ApplicationSet', metadata: { name: 'capi-fleet', namespace: 'argocd' }, spec: { goTemplate: true, goTemplateOptions: ['missingkey=error'] } });
+    const sets = appSets(dir);
+    // One per management cluster: a region whose wave is not Healthy holds only its own later waves.
+    expect(sets.map((a) => (a.metadata as { name: string }).name)).toEqual(['capi-fleet-eu-west', 'capi-fleet-us-east']);
+    const appSet = sets[0]!;
+    expect(appSet).toMatchObject({ kind: 'ApplicationSet', metadata: { name: 'capi-fleet-eu-west', namespace: 'argocd' }, spec: { goTemplate: true, goTemplateOptions: ['missingkey=error'] } });
+    expect((sets[1]!.spec as { strategy: unknown }).strategy).toEqual((appSet.spec as { strategy: unknown }).strategy);
     const spec = appSet.spec as { generators: Obj[]; template: { spec: Obj } };
     expect(spec.generators).toHaveLength(6);
     expect(spec.generators[5]).toEqual({
       matrix: {
         generators: [
-          { clusters: { selector: { matchExpressions: [{ key: 'capiform.io/management-cluster', operator: 'Exists' }] } } },
+          { clusters: { selector: { matchExpressions: [{ key: 'capiform.io/management-cluster', operator: 'In', values: ['eu-west'] }] } } },
           {
             git: {
               repoURL: 'https://git.example.com/fleet.git',
@@ -180,7 +187,7 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
     const objects = ['argocd/apps/applicationset.yaml', 'argocd/root.yaml'].flatMap((p) => readManifest(read(dir, p), p).objects);
     const report = validateManifests({ objects, schemaObjects: crds }, schemaCatalogOf({ objects: [], schemaObjects: crds }));
     expect(report.findings).toEqual([]);
-    expect(report.checked).toBe(2);
+    expect(report.checked).toBe(3);
     // The schema is really applied: a field the CRD does not have is found.
     const bad = structuredClone(objects[0]!.object) as { spec: { generators: Obj[] } };
     bad.spec.generators[0] = { matrix: { ...(bad.spec.generators[0]!.matrix as Obj), elements: [] } };
@@ -190,7 +197,7 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
 
   it('generates, over the rendered tree, exactly the Applications the per-target mode writes (deployed to each labelled cluster)', async () => {
     const dir = await rendered(fleetWith(fleetSet));
-    const generated = generate(parseYaml(read(dir, 'argocd/apps/applicationset.yaml')) as Obj, dir);
+    const generated = appSets(dir).flatMap((a) => generate(a, dir));
 
     const perTarget = await rendered(fleetWith("{ repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main' }"));
     const expected: Obj[] = [];
@@ -213,12 +220,12 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
 
   it('with argocd.path, finds the trees below it and names the Applications the same', async () => {
     const dir = await rendered(fleetWith("{ repoURL: 'https://git.example.com/fleet.git', path: 'infra/capi', mode: 'applicationset', generator: 'clusters', namePrefix: 'x-' }"));
-    const appSet = parseYaml(read(dir, 'argocd/apps/applicationset.yaml')) as Obj;
+    const sets = appSets(dir);
     // The controller lists the repository; here the project sits at infra/capi in it.
     const repo = testdir({});
     const { cpSync } = await import('node:fs');
     cpSync(join(dir, 'targets'), join(repo, 'infra/capi/targets'), { recursive: true });
-    const names = generate(appSet, repo).map((a) => (a.metadata as { name: string }).name);
+    const names = sets.flatMap((a) => generate(a, repo)).map((a) => (a.metadata as { name: string }).name);
     expect(names).toContain('x-us-east-cluster-team-b-plain');
     expect(names).toContain('x-eu-west-namespace-team-a');
     expect((parseYaml(read(dir, 'argocd/root.yaml')) as { spec: { source: { path: string } } }).spec.source.path).toBe('infra/capi/argocd/apps');
@@ -230,7 +237,7 @@ describe('a fleet with one ApplicationSet (argocd.generator "clusters")', { time
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj);
-    expect(docs.map((d) => `${d.kind as string}/${(d.metadata as { name: string }).name}`)).toEqual(['ApplicationSet/capi-fleet']);
+    expect(docs.map((d) => `${d.kind as string}/${(d.metadata as { name: string }).name}`)).toEqual(['ApplicationSet/capi-fleet-eu-west', 'ApplicationSet/capi-fleet-us-east']);
   });
 
   it('belongs to shard 1, with or without --target: it depends on no management cluster', async () => {

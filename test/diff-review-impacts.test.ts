@@ -232,14 +232,14 @@ describe('diff: removed clusters are what Argo CD does with them', () => {
     const fleet = (names: string[]): Files => {
       const files: Files = {};
       for (const name of names) for (const [p, t] of Object.entries(clusterFiles({ namespace: 'team-a', name }))) files[`targets/mgmt-eu/${p}`] = t;
-      for (const f of fleetArgocdManifests({ repoURL: 'https://git.example.com/platform.git', targetRevision: 'main', automated: { prune: true, selfHeal: true } })) files[f.path] = f.content;
+      for (const f of fleetArgocdManifests({ repoURL: 'https://git.example.com/platform.git', targetRevision: 'main', automated: { prune: true, selfHeal: true }, targets: ['mgmt-eu', 'mgmt-us'] })) files[f.path] = f.content;
       return files;
     };
     const { report, markdown } = await review(repoOf(fleet(['dev-1', 'dev-2']), fleet(['dev-1'])));
     const hint = 'kubectl delete cluster.cluster.x-k8s.io -n team-a dev-2 (on the management cluster mgmt-eu)';
     expect(report.clusters).toMatchObject([{ target: 'mgmt-eu', cluster: 'team-a/dev-2', impact: 'orphaned', orphaned: { hint } }]);
     expect(report.changes.find((c) => c.kind === 'Cluster')?.impacts[0]?.reason).toBe(
-      'cluster removed from git but left running (control plane, workers and infrastructure stay): ApplicationSet capi-fleet deletes its Application for this folder and preserves its resources (preserveResourcesOnDeletion: true)',
+      'cluster removed from git but left running (control plane, workers and infrastructure stay): ApplicationSet capi-fleet-mgmt-eu deletes its Application for this folder and preserves its resources (preserveResourcesOnDeletion: true)',
     );
     expect(unfolded(markdown)).toContain('- **mgmt-eu: team-a/dev-2 is orphaned**');
   });

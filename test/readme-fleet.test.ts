@@ -85,7 +85,8 @@ describe('docs/fleets.md: Fleets: several management clusters', { timeout: 240_0
     const r = await runCli(['render'], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(readFileSync(join(dir, 'argocd/apps/applicationset.yaml'), 'utf8')).toContain('  name: capi-fleet\n');
+    // One ApplicationSet per management cluster (docs/argocd-rollout.md: RollingSync's steps are global to one).
+    expect(readFileSync(join(dir, 'argocd/apps/applicationset.yaml'), 'utf8')).toContain('  name: capi-fleet-eu-west\n');
     expect(existsSync(join(dir, 'targets/us-east/argocd'))).toBe(false);
   });
 });

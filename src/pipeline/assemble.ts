@@ -66,7 +66,7 @@ export function assembleTree(rendered: RenderContext, resolution: Resolution): T
 }
 
 /** The config's Argo CD settings every piece of glue shares. */
-function argoSettings(a: ResolvedArgoCd): FleetArgoCdInput {
+function argoSettings(a: ResolvedArgoCd): Omit<FleetArgoCdInput, 'targets'> {
   return {
     repoURL: a.repoURL,
     targetRevision: a.targetRevision,
@@ -87,7 +87,8 @@ function withHeaders(glue: readonly TreeFile[]): TreeFile[] {
 export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
   const a = fleet.argocd;
   if (!fleet.targets || !a) return [];
-  return withHeaders(fleetArgocdManifests(argoSettings(a)));
+  const targets = fleet.targets.map((t) => t.target).filter((t): t is string => t !== undefined);
+  return withHeaders(fleetArgocdManifests({ ...argoSettings(a), targets }));
 }
 
 /** The tree's files in the order they are written and listed. */

@@ -28,7 +28,7 @@ export interface RemovalFate {
 /** What decides the fate of removed objects: each side's Applications and ApplicationSets. */
 interface Glue {
   apps: { name: string; path: string; prune: boolean; finalizer: boolean }[];
-  sets: { name: string; prune: boolean; finalizer: boolean; preserve: boolean }[];
+  sets: { name: string; targets: string[]; prune: boolean; finalizer: boolean; preserve: boolean }[];
 }
 
 function rec(v: unknown): Record<string, unknown> {
@@ -56,6 +56,7 @@ function glueOf(objects: readonly TreeObject[]): Glue {
       const template = rec(spec.template);
       glue.sets.push({
         name: o.name,
+        targets: selectedTargets(spec),
         prune: pruneOf(rec(template.spec)),
         finalizer: hasFinalizer(rec(template.metadata)),
         preserve: rec(spec.syncPolicy).preserveResourcesOnDeletion === true,
@@ -63,6 +64,31 @@ function glueOf(objects: readonly TreeObject[]): Glue {
     }
   }
   return glue;
+}
+
+/**
+ * The management clusters a fleet's ApplicationSet selects by name (its cluster generators'
+ * `capiform.io/management-cluster In [...]`); empty for one that selects by other means.
+ */
+function selectedTargets(spec: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const generators = Array.isArray(spec.generators) ? spec.generators : [];
+  for (const g of generators) {
+    const inner = rec(rec(g).matrix).generators;
+    for (const m of Array.isArray(inner) ? inner : []) {
+      const exprs = rec(rec(rec(m).clusters).selector).matchExpressions;
+      for (const e of Array.isArray(exprs) ? exprs : []) {
+        const x = rec(e);
+        if (x.key === 'capiform.io/management-cluster' && x.operator === 'In' && Array.isArray(x.values)) out.push(...x.values.filter((v): v is string => typeof v === 'string'));
+      }
+    }
+  }
+  return out;
+}
+
+/** The ApplicationSet stamping `target`'s Applications (a fleet has one per management cluster), else the first. */
+function setFor(glue: Glue, target: string | undefined): Glue['sets'][number] | undefined {
+  return (target !== undefined ? glue.sets.find((s) => s.targets.includes(target)) : undefined) ?? glue.sets[0];
 }
 
 /** The Argo CD objects of a tree (files under `argocd/`, and Applications anywhere else a text check finds). */
@@ -98,12 +124,12 @@ export function removalFates(base: TreeIndex, head: TreeIndex, prefix = '', targ
   let sides: { base: Glue; head: Glue } | undefined;
   return (o: TreeObject) => {
     sides ??= { base: glueOf(argoObjects(base)), head: glueOf(argoObjects(head)) };
-    const fate = fateOf(sides, head, dirOf(`${prefix}${o.file}`));
+    const fate = fateOf(sides, head, dirOf(`${prefix}${o.file}`), target);
     return fate?.kind === 'orphaned' ? { ...fate, hint: deleteCommand(o, target) } : fate;
   };
 }
 
-function fateOf(sides: { base: Glue; head: Glue }, head: TreeIndex, dir: string): RemovalFate | undefined {
+function fateOf(sides: { base: Glue; head: Glue }, head: TreeIndex, dir: string, target: string | undefined): RemovalFate | undefined {
   const headApp = appFor(sides.head, dir);
   if (headApp) {
     return headApp.prune
@@ -111,7 +137,7 @@ function fateOf(sides: { base: Glue; head: Glue }, head: TreeIndex, dir: string)
       : { kind: 'orphaned', why: `Argo CD Application ${headApp.name} does not prune (prune: false or manual sync): it shows OutOfSync, requires pruning` };
   }
   const stillThere = head.filesUnder(`${dir}/`).length > 0;
-  const headSet = sides.head.sets[0];
+  const headSet = setFor(sides.head, target);
   if (headSet && stillThere) {
     return headSet.prune
       ? { kind: 'deletion', why: `the Applications of ApplicationSet ${headSet.name} prune (syncPolicy.automated.prune: true)` }
@@ -123,7 +149,7 @@ function fateOf(sides: { base: Glue; head: Glue }, head: TreeIndex, dir: string)
       ? { kind: 'deletion', why: `its Argo CD Application ${baseApp.name} is removed too, and its resources finalizer deletes what it deployed` }
       : { kind: 'orphaned', why: `its Argo CD Application ${baseApp.name} is removed too, without the resources finalizer: Argo CD deletes the Application, not what it deployed` };
   }
-  const baseSet = sides.base.sets[0];
+  const baseSet = setFor(sides.base, target);
   if (baseSet) {
     return baseSet.finalizer && !baseSet.preserve
       ? { kind: 'deletion', why: `ApplicationSet ${baseSet.name} deletes its Application for this folder, and the resources finalizer deletes what it deployed` }

@@ -1,9 +1,11 @@
 /**
- * A fleet's one ApplicationSet (`argocd: { mode: 'applicationset', generator: 'clusters' }`): a cluster generator
- * picks the management clusters registered in Argo CD by their `capiform.io/management-cluster` label, and each is
- * crossed (matrix generator) with git generators over its own `targets/<label value>/` folders, so one object stamps
- * every management cluster's providers, namespaces, ClusterClasses and clusters. Nothing in it depends on which
- * management clusters or workload clusters exist: adding either changes only the tree and the Argo CD cluster labels.
+ * A fleet's ApplicationSets (`argocd: { mode: 'applicationset', generator: 'clusters' }`), one per management cluster,
+ * in one file: a cluster generator picks the management cluster registered in Argo CD with the
+ * `capiform.io/management-cluster` label naming it, crossed (matrix generator) with git generators over its
+ * `targets/<name>/` folders, so each object stamps one management cluster's providers, namespaces, ClusterClasses and
+ * clusters. One object per management cluster because RollingSync's steps are global to an ApplicationSet: in a
+ * single one, a management cluster whose wave is not Healthy would hold the later waves of every other
+ * (docs/argocd-rollout.md). Nothing depends on which workload clusters exist.
  */
 import { compareBytes } from '../../cache/index.js';
 import { emitYaml } from './emit.js';
@@ -20,6 +22,8 @@ export interface FleetArgoCdInput extends ArgoCdSettings {
   pathPrefix?: string;
   /** Directory of the glue inside the tree (default `argocd`). */
   outDir?: string;
+  /** The management clusters (`managementClusters` names, `targets/<name>/`): one ApplicationSet each. */
+  targets: readonly string[];
 }
 
 /** The Go-template expression of the management cluster's name: its Argo CD cluster's label. */
@@ -59,14 +63,14 @@ export function fleetArgocdManifests(input: FleetArgoCdInput): TreeFile[] {
   const prefix = input.pathPrefix === undefined || input.pathPrefix === '.' ? '' : checkDir(input.pathPrefix, 'pathPrefix');
   const appsDir = `${outDir}/apps`;
   const files: TreeFile[] = [
-    { path: `${appsDir}/applicationset.yaml`, content: emitYaml([fleetApplicationSet(input, prefix)], input.header) },
+    { path: `${appsDir}/applicationset.yaml`, content: emitYaml([...input.targets].sort(compareBytes).map((t) => fleetApplicationSet(input, prefix, t)), input.header) },
     { path: `${appsDir}/kustomization.yaml`, content: kustomizationFor(['applicationset.yaml'], headerOpt(input)) },
     { path: `${outDir}/root.yaml`, content: emitYaml([rootApplication(input, joinPath(prefix, appsDir))], input.header) },
   ];
   return files.sort((a, b) => compareBytes(a.path, b.path));
 }
 
-function fleetApplicationSet(input: FleetArgoCdInput, prefix: string): Record<string, unknown> {
+function fleetApplicationSet(input: FleetArgoCdInput, prefix: string, target: string): Record<string, unknown> {
   const namePrefix = input.namePrefix ?? 'capi-';
   // `.path.segments` of a directory: the prefix's segments, `targets`, the name, the kind's folder, then its own.
   const first = (prefix === '' ? 0 : prefix.split('/').length) + 3;
@@ -74,13 +78,13 @@ function fleetApplicationSet(input: FleetArgoCdInput, prefix: string): Record<st
   const generators = kinds.map((k) => ({
     matrix: {
       generators: [
-        { clusters: { selector: { matchExpressions: [{ key: managementClusterLabel, operator: 'Exists' }] } } },
+        { clusters: { selector: { matchExpressions: [{ key: managementClusterLabel, operator: 'In', values: [target] }] } } },
         { git: gitGenerator(input, targetsDir, k) },
       ],
     },
   }));
   return applicationSetObject(input, {
-    name: argoAppName([`${namePrefix}fleet`]),
+    name: argoAppName([`${namePrefix}fleet`, target]),
     generators,
     fields: {
       name: appNameTemplate(namePrefix, first),
