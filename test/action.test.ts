@@ -197,6 +197,9 @@ describe('the review: check, then review, then one sticky comment', () => {
     expect(body.startsWith(`${commentMarker}\n#### ❌ The committed tree is not what the config renders`)).toBe(true);
     expect(body).toContain('Fix: `npx capiform lock && npx capiform render`');
     expect(body).toContain('### capiform diff:');
+    // The review is of what `lock && render` will produce: the upgrade, never "no changes".
+    expect(body).toContain('v1.12.4 → v1.13.1');
+    expect(body).not.toContain('**no changes**');
     expectNoToken(r);
   }, 300_000);
 
