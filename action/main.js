@@ -1,4 +1,4 @@
-// The GitHub Action's launcher (action.yml, `runs.using: node20`). The Action's code is capiform's own build, which
+// The GitHub Action's launcher (action.yml, `runs.using: node24`). The Action's code is capiform's own build, which
 // a checkout of this repository at a tag does not carry (dist/ is built, not committed): it runs the capiform the
 // project installed (`npm ci`, capiform a devDependency: the version its lock was made with), or a build beside this
 // file (a checkout where `npm ci` ran). Nothing is downloaded here.

@@ -9,8 +9,9 @@
 // Both run in the environment of this process: when it sets NODE_EXTRA_CA_CERTS (corporate runners do), Node parses
 // that CA bundle at every start, and a row without it shows what that costs.
 //   3. bench/topology.mjs (1,000 vs 100 topology clusters, in process) and bench/fleet.mjs (`render` and
-//      `plan topology` of 1,000 vs 100 topology clusters, whole process), when present, with the other bench/*.mjs
-//      scripts.
+//      `plan topology` of 1,000 vs 100 topology clusters, whole process), bench/cold-check.mjs (a fresh runner's
+//      `render --check --frozen`, empty cache vs warm, on the four-provider corpus project; goal <= 2x) and
+//      bench/shards.mjs (the sharded CI recipe on 10,000 clusters), when present, with the other bench/*.mjs scripts.
 // With BENCH_PREVIOUS=<folder of an earlier capiform checkout, built> the same commands of that capiform run in the
 // same alternation, for regressions. Also: startup time, and a check that `generate` loads none of the heavy
 // dependencies. Prints a markdown table and writes bench/out/results.json.
@@ -217,7 +218,7 @@ const packagesLoaded = [...new Set(loaded.map((u) => /\/node_modules\/((?:@[^/]+
 // Other helpers' micro-benchmarks, when present.
 const extra = {};
 // BENCH_EXTRAS=0 skips them (the pipeline bench alone renders 10,000 clusters).
-const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle', 'topology', 'fleet'];
+const extras = process.env.BENCH_EXTRAS === '0' ? [] : ['substitute', 'linearity', 'components', 'pipeline', 'diff', 'bundle', 'topology', 'fleet', 'cold-check', 'shards'];
 for (const name of extras) {
   const script = join(root, 'bench', `${name}.mjs`);
   if (!existsSync(script)) continue;
@@ -260,6 +261,10 @@ md += `**generate provider / kustomize = ${fmt(ratio)}** wall, ${fmt(capiform.cp
 md += `**render --check / kustomize = ${fmt(checkRatio)}** wall, ${fmt(check.cpuRatio)} CPU (goal ≤ 0.2×${goal(checkRatio, 0.2)}).\n\n`;
 if (nodeExtraCa) md += `**NODE_EXTRA_CA_CERTS (${extraCa}): Node's own start takes ${fmt(nodeExtraCa.ratio)}** the time of a start without it (${round(nodeExtraCa.median)} ms), before any of capiform's code runs.\n\n`;
 md += topology ? `**topology expansion in process, 1,000 / 100 clusters = ${topology.ratio}×** (bench/topology.mjs; peak RSS ${topology.peakRssMb} MB).\n` : 'Topology: bench/topology.mjs did not run.\n';
+const coldCheck = extra['cold-check']?.results;
+if (coldCheck) md += `\n**render --check --frozen, cold / warm cache (four-provider corpus project) = ${coldCheck.ratio.toFixed(2)}×** wall (${coldCheck.coldMs} ms / ${coldCheck.warmMs} ms; goal ≤ ${coldCheck.goal}×${goal(coldCheck.ratio, coldCheck.goal)}).\n`;
+const shardRun = extra.shards?.results;
+if (shardRun) md += `\n**render --check --frozen on ${shardRun.clusters.toLocaleString('en-US')} topology clusters (${shardRun.cache} cache), ${shardRun.shards} shards:** whole ${shardRun.wholeMs} ms, shards ${shardRun.shardMs.join(' / ')} ms (whole / ${shardRun.shards} = ${shardRun.perShardIdealMs} ms; fixed cost per job ${shardRun.fixedMs} ms).\n`;
 const fleet = extra.fleet?.results;
 for (const r of fleet?.commands ?? []) {
   md += `\n**${r.command}, ${r.big.clusters.toLocaleString('en-US')} / ${r.small.clusters} topology clusters = ${r.ratio.toFixed(2)}×** wall, ${r.cpuRatio.toFixed(2)}× CPU (whole process, goal ≤ ${fleet.ratioGoal ?? 8}× for 10× the clusters; peak RSS ${r.big.peakRssMb} MB, goal ≤ ${fleet.rssLimitMb} MB${r.big.peakRssMb <= fleet.rssLimitMb ? ', meets' : ', misses'}).\n`;

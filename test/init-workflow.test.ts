@@ -94,6 +94,24 @@ describe('the workflows init writes', () => {
     }
   });
 
+  it('restore capiform\'s cache keyed by the lock and the installed capiform, on Node 22; the action itself runs on node24', async () => {
+    const home = tempDir();
+    const dir = tempDir();
+    git(dir, home, 'init', '--quiet', '--initial-branch=main');
+    const { ci, relock } = await init(dir, home);
+    for (const steps of [ci.jobs.check.steps, relock.jobs.relock.steps] as Yaml[][]) {
+      const node = steps.find((s) => s.uses === 'actions/setup-node@v4');
+      expect(node?.with).toEqual({ 'node-version': 22, cache: 'npm' });
+      const cache = steps.find((s) => s.uses === 'actions/cache@v4');
+      // No restore-keys: a new lock starts a new entry rather than carrying every old release along.
+      expect(cache?.with).toEqual({ path: '~/.cache/capiform', key: "capiform-${{ runner.os }}-${{ hashFiles('capi.lock.yaml', 'package-lock.json') }}" });
+      // Restored before capiform runs.
+      expect(steps.indexOf(cache!)).toBeLessThan(steps.findIndex((s) => typeof s.uses === 'string' && s.uses.startsWith('capiform/capiform@')));
+    }
+    // Node 20 reads NODE_EXTRA_CA_CERTS at every start (docs/ci.md): the action runs on GitHub's node24 runtime.
+    expect(action.runs.using).toBe('node24');
+  });
+
   it("takes git's init.defaultBranch, then the current branch, and says when it fell back to main", async () => {
     const home = tempDir();
     writeFileSync(join(home, '.gitconfig'), '[init]\n\tdefaultBranch = develop\n');

@@ -198,11 +198,21 @@ function yamlString(s: string): string {
   return JSON.stringify(s);
 }
 
+// Node 22 or newer: Node 20 parses NODE_EXTRA_CA_CERTS (set on many corporate runners) at every start, later Node
+// only when a command opens a TLS connection (docs/speed.md).
 const setupSteps = `      - uses: actions/setup-node@v4
         with:
           node-version: 22
+          cache: npm
       # capiform is a devDependency of this repository (package.json, package-lock.json); the action runs that one.
-      - run: npm ci`;
+      - run: npm ci
+      # capiform's own cache (downloaded releases, rendered components, trees) is keyed inside by the digest of what
+      # each entry was made from, so a restored one is never stale; restored, a fresh runner checks as fast as a warm
+      # one. A new lock or capiform starts a new entry (docs/ci.md, "Caching").
+      - uses: actions/cache@v4
+        with:
+          path: ~/.cache/capiform
+          key: capiform-\${{ runner.os }}-\${{ hashFiles('capi.lock.yaml', 'package-lock.json') }}`;
 
 /**
  * The GitHub Actions workflow: every push to the default branch and every pull request must carry a lock that matches
