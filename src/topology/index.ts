@@ -17,8 +17,8 @@ export {
   fieldInternalError,
   type FieldError,
   type FieldErrorType,
-} from './field/index.js';
-export { RawJson, type JSONSchemaProps, type ValidationRule } from './schema/index.js';
+} from '../apiextensions/index.js';
+export { RawJson, type JSONSchemaProps, type ValidationRule } from '../apiextensions/index.js';
 export {
   applyDefaults,
   pruneNonNullableNullsWithoutDefaults,
@@ -32,7 +32,7 @@ export {
   type CustomResourceResult,
   type OpenAPIOptions,
   type PruneResult,
-} from './openapi/index.js';
+} from '../apiextensions/index.js';
 export {
   clusterClassStatusVariables,
   defaultClusterVariables,
@@ -91,4 +91,4 @@ export {
   type NamedObject,
 } from './names/index.js';
 /** apimachinery's label key and value validation with its messages, and Go's CIDR parsing (the webhooks' checks). */
-export { isQualifiedName, isValidLabelValue, parseCIDR } from './cel/index.js';
+export { isQualifiedName, isValidLabelValue, parseCIDR } from '../apiextensions/index.js';

@@ -4,8 +4,8 @@
  * (the CEL engine the topology's variable validation uses); a built-in kind against its OpenAPI schema.
  */
 import { FieldPath, validateCustomResource, type FieldError, type JSONSchemaProps } from '../topology/index.js';
-import { validateCelRules } from '../topology/cel/index.js';
-import { hasCelRules } from '../topology/openapi/index.js';
+import { validateCelRules } from '../apiextensions/index.js';
+import { hasCelRules } from '../apiextensions/index.js';
 import { withCapiWebhookDefaults } from './capi-webhooks.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
 import { builtInGroups, groupOf, isCrd, type KindSchema, type SchemaCatalog } from './schemas.js';

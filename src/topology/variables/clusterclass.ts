@@ -4,7 +4,7 @@
  * validate against it, and that its CEL rules compile (new rules in the compatibility-version environment, rules kept
  * from the old class in the newest one). Also `status.variables`, which the ClusterClass controller builds.
  */
-import { checkCelSchema, preexistingRulesOf, validateCelRules } from '../cel/index.js';
+import { checkCelSchema, preexistingRulesOf, validateCelRules } from '../../apiextensions/index.js';
 import {
   FieldPath,
   fieldInvalid,
@@ -14,9 +14,9 @@ import {
   fieldTooLong,
   withFieldError,
   type FieldError,
-} from '../field/index.js';
-import { isJsonObject, jsonDeepEqual, validateDefaults, validateStructural, validateValue } from '../openapi/index.js';
-import type { JSONSchemaProps } from '../schema/index.js';
+} from '../../apiextensions/index.js';
+import { isJsonObject, jsonDeepEqual, validateDefaults, validateStructural, validateValue } from '../../apiextensions/index.js';
+import type { JSONSchemaProps } from '../../apiextensions/index.js';
 import { toPath, type PathLike } from './cluster.js';
 import { convertVariableSchema } from './schema.js';
 import type { ClusterClassStatusVariable, ClusterClassVariable, VariableMetadata } from './types.js';
