@@ -18,7 +18,7 @@ import {
   validateStructural,
   validateValue,
   type JSONSchemaProps,
-} from '../src/topology/index.js';
+} from '../src/apiextensions/index.js';
 
 const root = FieldPath.of('obj');
 const messages = (schema: JSONSchemaProps, value: unknown): string[] => validateValue(schema, value, root).map((e) => e.message);
