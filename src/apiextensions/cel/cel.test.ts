@@ -7,7 +7,7 @@ import {
   preexistingRulesOf,
   validateCelRules,
   type JSONSchemaProps,
-} from '../src/apiextensions/index.js';
+} from '../index.js';
 
 const integer: JSONSchemaProps = { type: 'integer' };
 const number: JSONSchemaProps = { type: 'number' };
