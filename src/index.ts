@@ -107,8 +107,8 @@ export {
   type ExpandedVariable,
   type ExpandOptions,
   type ExpandResult,
-  type FieldError,
   type TopologyObject,
   type TopologyProblem,
   type UpgradePlan as TopologyUpgradePlan,
 } from './topology/index.js';
+export type { FieldError } from './apiextensions/index.js';

@@ -1,8 +1,8 @@
 /**
  * The layers of DESIGN.md, checked on every run: an import only points down (errors, go, capi, yaml, envsubst, cache,
- * config, resolve, lock, topology, render, validate, plan, bundle, pipeline, cli), no import circles, and other
- * folders import a folder through its index.ts (its own, or that of a folder inside it). A failure names the file,
- * the line, the import and the rule.
+ * config, resolve, lock, apiextensions, topology, render, validate, plan, bundle, pipeline, cli, action), no import
+ * circles, and other folders import a folder through its index.ts (its own, or that of a folder inside it). A failure
+ * names the file, the line, the import and the rule.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

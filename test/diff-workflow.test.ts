@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../src/yaml/index.js';
 import { runCli } from './helpers/cli.js';
 import { clusterFiles, git, gitRepo, repoRoot } from './helpers/diff-fixtures.js';
 

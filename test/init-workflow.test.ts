@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../src/yaml/index.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/testdir.js';
 

@@ -5,7 +5,7 @@
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../src/yaml/index.js';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { fixtureProject } from './helpers/pipeline-fixtures.js';

@@ -5,7 +5,7 @@
  */
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../src/yaml/index.js';
 import { describe, expect, it } from 'vitest';
 import { manifestLabel } from '../src/capi/index.js';
 import { runCli, type CliResult } from './helpers/cli.js';

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../src/yaml/index.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { testdir } from './helpers/pipeline-fixtures.js';

@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { checkCelSchema, validateCelRules } from '../src/topology/cel/index.js';
-import type { JSONSchemaProps } from '../src/topology/schema/index.js';
+import { checkCelSchema, validateCelRules, type JSONSchemaProps } from '../src/apiextensions/index.js';
 import { sharedDir } from './helpers/shared.js';
 
 const shared = sharedDir('corpus');

@@ -324,7 +324,7 @@ async function loadCapiform() {
   }
   const load = (p) => import(pathToFileURL(join(dist, p)).href);
   const patches = await load('topology/patches/index.js');
-  const openapi = await load('topology/openapi/index.js');
+  const openapi = await load('apiextensions/index.js');
   return { patches, openapi };
 }
 

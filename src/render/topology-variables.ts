@@ -5,7 +5,8 @@
  * (applied by someone else) or a template the engine cannot find is not render's business.
  */
 import { InputError } from '../errors.js';
-import { expandTopology, type FieldError } from '../topology/index.js';
+import type { FieldError } from '../apiextensions/index.js';
+import { expandTopology } from '../topology/index.js';
 import type { KubeObject } from '../yaml/index.js';
 
 export interface TopologyVariableFinding {

@@ -4,7 +4,7 @@
  * management cluster, whatever Cluster uses it, so the engine reports it once per class, in the webhook's words.
  */
 import type { KubeObject } from '../yaml/index.js';
-import { type FieldError, fieldError } from './field/index.js';
+import { type FieldError, fieldError } from '../apiextensions/index.js';
 import { namingTemplateErrors, type NamedObject } from './names/index.js';
 import { aggregateMessage, validatePatches } from './patches/index.js';
 import { type ClusterClassVariable, validateClusterClassVariables } from './variables/index.js';

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../yaml/index.js';
 import { asObj, getPath, isObj, type Obj } from './desired/index.js';
-import type { FieldError } from './field/index.js';
+import type { FieldError } from '../apiextensions/index.js';
 import {
   clusterClassStatusVariables,
   defaultClusterVariables,

@@ -28,7 +28,7 @@ import {
   type Obj,
   type UpgradePlan,
 } from './desired/index.js';
-import { fieldError, type FieldError } from './field/index.js';
+import { fieldError, type FieldError } from '../apiextensions/index.js';
 import { namePrefixes } from './names/index.js';
 import { applyPatches, type PatchChange } from './patches/index.js';
 import type { ClusterBlueprint, DesiredClusterState, MachineDeploymentBlueprint, MachinePoolBlueprint } from './state/index.js';

@@ -1,38 +1,9 @@
 /**
  * The topology layer's door: ClusterClass expansion (blueprint, variables with defaulting and OpenAPI + CEL
  * validation, patches, names, desired state), pure data in and objects out, between lock and render
- * (spec/capi-plan.md §3). Sub-folders are doors of their own; the validate layer reuses the OpenAPI and CEL checks.
+ * (spec/capi-plan.md §3). Sub-folders are doors of their own. The OpenAPI, CEL and field-path machinery it uses is
+ * src/apiextensions, a layer below.
  */
-export {
-  FieldPath,
-  fieldError,
-  fieldInvalid,
-  fieldRequired,
-  fieldForbidden,
-  fieldNotSupported,
-  fieldTypeInvalid,
-  fieldDuplicate,
-  fieldTooLong,
-  fieldTooMany,
-  fieldInternalError,
-  type FieldError,
-  type FieldErrorType,
-} from './field/index.js';
-export { RawJson, type JSONSchemaProps, type ValidationRule } from './schema/index.js';
-export {
-  applyDefaults,
-  pruneNonNullableNullsWithoutDefaults,
-  pruneUnknownFields,
-  validateDefaults,
-  validateListSetsAndMaps,
-  validateStructural,
-  validateValue,
-  validateCustomResource,
-  type CustomResourceOptions,
-  type CustomResourceResult,
-  type OpenAPIOptions,
-  type PruneResult,
-} from './openapi/index.js';
 export {
   clusterClassStatusVariables,
   defaultClusterVariables,
@@ -90,5 +61,3 @@ export {
   type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';
-/** apimachinery's label key and value validation with its messages, and Go's CIDR parsing (the webhooks' checks). */
-export { isQualifiedName, isValidLabelValue, parseCIDR } from './cel/index.js';

@@ -5,9 +5,7 @@
  * openAPIV3Schema.properties[spec]….x-kubernetes-validations[0].rule: Invalid value: …`): objects of that kind would
  * otherwise only show `rule compile error` on each of them.
  */
-import { checkCelSchema } from '../topology/cel/index.js';
-import { hasCelRules } from '../topology/openapi/index.js';
-import type { JSONSchemaProps } from '../topology/index.js';
+import { checkCelSchema, hasCelRules, type JSONSchemaProps } from '../apiextensions/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
 
 /** The CEL errors of every version's schema of a CRD. */

@@ -3,9 +3,7 @@
  * schema (unknown fields, types, formats, enums, list-type uniqueness) and its `x-kubernetes-validations` CEL rules
  * (the CEL engine the topology's variable validation uses); a built-in kind against its OpenAPI schema.
  */
-import { FieldPath, validateCustomResource, type FieldError, type JSONSchemaProps } from '../topology/index.js';
-import { validateCelRules } from '../topology/cel/index.js';
-import { hasCelRules } from '../topology/openapi/index.js';
+import { FieldPath, hasCelRules, validateCelRules, validateCustomResource, type FieldError, type JSONSchemaProps } from '../apiextensions/index.js';
 import { withCapiWebhookDefaults } from './capi-webhooks.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
 import { builtInGroups, groupOf, isCrd, type KindSchema, type SchemaCatalog } from './schemas.js';

@@ -4,7 +4,7 @@
  * `api/openapi-spec/v3/*.json` of kubernetes/kubernetes) for built-in kinds.
  */
 import { InputError } from '../errors.js';
-import type { JSONSchemaProps } from '../topology/index.js';
+import type { JSONSchemaProps } from '../apiextensions/index.js';
 import type { BuiltInSchemas } from './builtin-schemas.js';
 import { isRecord, type SourceObject } from './findings.js';
 

@@ -16,6 +16,8 @@ export const layers = [
   'config',
   'resolve',
   'lock',
+  // Kubernetes' schema machinery (k8s.io/apiextensions-apiserver, apimachinery's field paths): below topology and validate.
+  'apiextensions',
   'topology',
   'render',
   'validate',

@@ -6,7 +6,7 @@
  * Works on v1beta2 classes (v1beta1 `ref` fields are read too).
  */
 import { goQuote } from '../../go/index.js';
-import { fieldInvalid as invalid, fieldNotSupported, fieldRequired as required, type FieldError } from '../field/index.js';
+import { fieldInvalid as invalid, fieldNotSupported, fieldRequired as required, type FieldError } from '../../apiextensions/index.js';
 import { qualifiedNameErrors } from '../variables/index.js';
 import { isObject, nestedField, type JsonObject } from './json.js';
 import { goAtoi } from './variable-value.js';

@@ -4,10 +4,21 @@
  * MachineDeployment and MachinePool overrides against `ClusterClass.status.variables`.
  */
 import { GoJsonSyntaxError } from '../../go/index.js';
-import { validateCelRules } from '../cel/index.js';
-import { FieldPath, fieldInternalError, fieldInvalid, fieldRequired, fieldTypeInvalid, withFieldError, type FieldError } from '../field/index.js';
-import { applyDefaults, hasCelRules, pruneUnknownFields, validateValue } from '../openapi/index.js';
-import type { JSONSchemaProps } from '../schema/index.js';
+import {
+  applyDefaults,
+  fieldInternalError,
+  fieldInvalid,
+  FieldPath,
+  fieldRequired,
+  fieldTypeInvalid,
+  hasCelRules,
+  pruneUnknownFields,
+  validateCelRules,
+  validateValue,
+  withFieldError,
+  type FieldError,
+  type JSONSchemaProps,
+} from '../../apiextensions/index.js';
 import { convertVariableSchema } from './schema.js';
 import {
   decodedValue,

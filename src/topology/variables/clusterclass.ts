@@ -4,19 +4,25 @@
  * validate against it, and that its CEL rules compile (new rules in the compatibility-version environment, rules kept
  * from the old class in the newest one). Also `status.variables`, which the ClusterClass controller builds.
  */
-import { checkCelSchema, preexistingRulesOf, validateCelRules } from '../cel/index.js';
 import {
-  FieldPath,
-  fieldInvalid,
+  checkCelSchema,
   fieldForbidden,
+  fieldInvalid,
   fieldNotSupported,
+  FieldPath,
   fieldRequired,
   fieldTooLong,
+  isJsonObject,
+  jsonDeepEqual,
+  preexistingRulesOf,
+  validateCelRules,
+  validateDefaults,
+  validateStructural,
+  validateValue,
   withFieldError,
   type FieldError,
-} from '../field/index.js';
-import { isJsonObject, jsonDeepEqual, validateDefaults, validateStructural, validateValue } from '../openapi/index.js';
-import type { JSONSchemaProps } from '../schema/index.js';
+  type JSONSchemaProps,
+} from '../../apiextensions/index.js';
 import { toPath, type PathLike } from './cluster.js';
 import { convertVariableSchema } from './schema.js';
 import type { ClusterClassStatusVariable, ClusterClassVariable, VariableMetadata } from './types.js';

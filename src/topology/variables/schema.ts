@@ -4,8 +4,14 @@
  * variable), raw default/example/enum values are decoded, and `false` flags are dropped.
  */
 import { GoJsonError, decodeGoJson } from '../../go/index.js';
-import { FieldPath, fieldInvalid, type FieldError } from '../field/index.js';
-import { RawJson, type JSONSchemaProps, type ValidationRule } from '../schema/index.js';
+import {
+  fieldInvalid,
+  FieldPath,
+  RawJson,
+  type FieldError,
+  type JSONSchemaProps,
+  type ValidationRule,
+} from '../../apiextensions/index.js';
 
 function decode(value: unknown, path: FieldPath, what: 'default' | 'enum value' | 'example', errs: FieldError[]): { ok: boolean; value: unknown } {
   if (!(value instanceof RawJson)) return { ok: true, value };

@@ -3,8 +3,7 @@
  * v1beta1 `metadata` field name accepted), plus the raw-JSON handling CAPI's error messages depend on.
  */
 import { decodeGoJson } from '../../go/index.js';
-import { goJsonMarshal } from '../field/index.js';
-import type { JSONSchemaProps } from '../schema/index.js';
+import { goJsonMarshal, type JSONSchemaProps } from '../../apiextensions/index.js';
 
 export interface VariableSchema {
   openAPIV3Schema: JSONSchemaProps;

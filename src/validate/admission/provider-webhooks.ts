@@ -6,7 +6,7 @@
  * The defaulting a check depends on (a default resource group, load balancer scheme) is applied first, as the API
  * server does.
  */
-import { parseCIDR } from '../../topology/index.js';
+import { parseCIDR } from '../../apiextensions/index.js';
 import { at, defined, rec, refuse, str, type Webhook, type WebhookError } from './webhook-fields.js';
 
 type Obj = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * version strings (`util/version.KubeSemver`), IntOrString values (`intstr`), label selectors (`metav1` and
  * `labels`), and a field error turned into a validate finding with its rule id.
  */
-import { fieldError, type FieldError, type FieldErrorType } from '../../topology/index.js';
+import { fieldError, type FieldError, type FieldErrorType } from '../../apiextensions/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
 
 export const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});

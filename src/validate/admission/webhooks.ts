@@ -10,7 +10,7 @@
  * version, pending lifecycle hooks) and those guarded by feature gates (see the gates' own rules) are left out.
  */
 import { blangParseTolerantError, goQuote } from '../../go/index.js';
-import { isQualifiedName, isValidLabelValue } from '../../topology/index.js';
+import { isQualifiedName, isValidLabelValue } from '../../apiextensions/index.js';
 import { withCapiWebhookDefaults } from '../capi-webhooks.js';
 import { isRecord, type Finding, type SourceObject } from '../findings.js';
 import {

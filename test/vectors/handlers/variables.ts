@@ -4,14 +4,13 @@
  * variable definitions, through the topology door.
  */
 import { expect } from 'vitest';
+import { RawJson, type FieldError } from '../../../src/apiextensions/index.js';
 import {
-  RawJson,
   validateClusterClassVariables,
   validateMachineVariables,
   type ClusterClassStatusVariable,
   type ClusterClassVariable,
   type ClusterVariable,
-  type FieldError,
 } from '../../../src/topology/index.js';
 import {
   defaultClusterVariables,

@@ -3,8 +3,8 @@
  * JSON): go-yaml v2's YAML 1.1 scalars, the first document only, null for nothing, and encoding/json's limits.
  */
 import { describe, expect, it } from 'vitest';
-import { unmarshalYamlToJson, YamlToJsonError } from '../src/yaml/index.js';
-import { thrown } from './helpers/thrown.js';
+import { unmarshalYamlToJson, YamlToJsonError } from './index.js';
+import { thrown } from '../../test/helpers/thrown.js';
 
 describe('unmarshalYamlToJson', () => {
   it.each([

@@ -1,8 +1,13 @@
 // Kubernetes CEL for x-kubernetes-validations: rule tables ported from apiextensions-apiserver
 // (pkg/apiserver/schema/cel/validation_test.go, compilation_test.go) and the apiserver CEL library tests.
 import { describe, expect, it } from 'vitest';
-import { checkCelSchema, estimateCelCost, preexistingRulesOf, validateCelRules } from '../src/topology/cel/index.js';
-import type { JSONSchemaProps } from '../src/topology/schema/index.js';
+import {
+  checkCelSchema,
+  estimateCelCost,
+  preexistingRulesOf,
+  validateCelRules,
+  type JSONSchemaProps,
+} from '../index.js';
 
 const integer: JSONSchemaProps = { type: 'integer' };
 const number: JSONSchemaProps = { type: 'number' };

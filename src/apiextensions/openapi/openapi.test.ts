@@ -5,7 +5,7 @@
  * the root of every value is `obj` (upstream's tests print a nil root as `<nil>`).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeGoJson } from '../src/go/index.js';
+import { decodeGoJson } from '../../go/index.js';
 import {
   FieldPath,
   applyDefaults,
@@ -18,7 +18,7 @@ import {
   validateStructural,
   validateValue,
   type JSONSchemaProps,
-} from '../src/topology/index.js';
+} from '../index.js';
 
 const root = FieldPath.of('obj');
 const messages = (schema: JSONSchemaProps, value: unknown): string[] => validateValue(schema, value, root).map((e) => e.message);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from '../src/go/index.js';
+import { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './index.js';
 
 /** clusterctl's `generate cluster --list-variables` writer: `tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', FilterHTML)`. */
 const listVariables: TabwriterOptions = { minwidth: 0, tabwidth: 4, padding: 2, padchar: ' ', filterHtml: true };

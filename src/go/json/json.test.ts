@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeGoJson, GoJsonError, GoJsonSyntaxError } from '../src/go/index.js';
+import { decodeGoJson, GoJsonError, GoJsonSyntaxError } from '../index.js';
 
 /** What `json.Unmarshal([]byte(text), &v)` (v an `interface {}`) returns as its error, or '' for none. */
 function unmarshalError(text: string): string {
