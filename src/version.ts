@@ -2,11 +2,11 @@
  * Which capiform this is: its version (package.json, next to src/ or dist/) and, for the caches of rendered output,
  * a fingerprint of the code that renders.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sha256Incremental } from './cache/index.js';
 
 let versionMemo: string | undefined;
 let codeMemo: string | undefined;
@@ -31,7 +31,7 @@ export function capiformVersion(): string {
  * module; declaration files do not run) and the YAML library's version.
  */
 function walkedDigest(base: string): string {
-  const h = createHash('sha256');
+  const h = sha256Incremental();
   const walk = (dir: string): void => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
@@ -47,7 +47,7 @@ function walkedDigest(base: string): string {
   } catch {
     h.update('yaml?');
   }
-  return h.digest('hex');
+  return h.hex();
 }
 
 /**

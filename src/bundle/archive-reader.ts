@@ -10,10 +10,10 @@
  * Every unsafe entry (absolute path, `..`, links, device files, duplicates, a file used as a folder) is collected
  * as a problem instead of thrown, so `bundle verify` can list them all; nothing unsafe is ever written.
  */
-import { createHash, type Hash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, resolve as resolvePath, sep } from 'node:path';
 import { createGunzip, gunzipSync } from 'node:zlib';
+import { sha256Incremental, type Sha256 } from '../cache/index.js';
 import { CapiformError, InputError, IntegrityError } from '../errors.js';
 import { archiveLimitEnv, archiveLimitError, defaultArchiveLimits, formatBytes, type ArchiveLimits } from './archive-limits.js';
 import { pathProblem, printable } from './archive-paths.js';
@@ -127,7 +127,7 @@ interface OpenFile {
   readonly path: string;
   readonly mode: number;
   readonly size: number;
-  readonly hash: Hash;
+  readonly hash: Sha256;
   readonly kept: Buffer[] | undefined;
   readonly fd: number | undefined;
 }
@@ -386,7 +386,7 @@ class TarReader {
       mkdirSync(join(dest, '..'), { recursive: true, mode: 0o755 });
       fd = openSync(dest, 'wx', mode & 0o111 ? 0o755 : 0o644);
     }
-    return { path, mode, size, hash: createHash('sha256'), kept: this.keep(path) ? [] : undefined, fd };
+    return { path, mode, size, hash: sha256Incremental(), kept: this.keep(path) ? [] : undefined, fd };
   }
 
   private data(file: OpenFile, chunk: Buffer): void {
@@ -400,7 +400,7 @@ class TarReader {
   private close(file: OpenFile): void {
     this.closeFd(file);
     const data = file.kept ? Buffer.concat(file.kept) : new Uint8Array();
-    this.entries.push({ path: file.path, type: 'file', mode: file.mode, size: file.size, sha256: file.hash.digest('hex'), data, linkname: '' });
+    this.entries.push({ path: file.path, type: 'file', mode: file.mode, size: file.size, sha256: file.hash.hex(), data, linkname: '' });
   }
 
   private closeFd(file: OpenFile): void {

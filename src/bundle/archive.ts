@@ -8,7 +8,8 @@
  *
  * The reader (streaming, bounded) is `archive-reader.ts`; its API is re-exported here.
  */
-import { compareBytes, gzipReproducible, sha256Hex } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
+import { gzipReproducible, sha256Hex } from '../cache/index.js';
 import { InputError } from '../errors.js';
 import { checkEntryPath } from './archive-paths.js';
 
@@ -133,7 +134,7 @@ export function tarBytes(files: readonly ArchiveFile[], opts: WriteOptions = {})
     for (let i = 1; i < segs.length; i++) dirs.add(segs.slice(0, i).join('/'));
   }
   for (const d of dirs) if (byPath.has(d)) throw new InputError(`archive entry "${d}" is both a file and a directory`);
-  const names = [...byPath.keys(), ...[...dirs].map((d) => `${d}/`)].sort(compareBytes);
+  const names = [...byPath.keys(), ...[...dirs].map((d) => `${d}/`)].sort(compareGoStrings);
   const out: Buffer[] = [];
   for (const name of names) {
     if (name.endsWith('/')) {

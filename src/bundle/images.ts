@@ -19,7 +19,7 @@
  * a mirror job must pull from where they come from. The list is de-duplicated and sorted by bytes (Go
  * `sort.Strings`), like `clusterctl init list-images`.
  */
-import { compareBytes } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
 import { InputError, UsageError } from '../errors.js';
 import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/index.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
@@ -207,10 +207,10 @@ export function collectImages(found: Iterable<FoundImage>): ImageRecord[] {
     entry.uses.push(f.use);
   }
   return [...by]
-    .sort(([a], [b]) => compareBytes(a, b))
+    .sort(([a], [b]) => compareGoStrings(a, b))
     .map(([image, { source, uses }]) => {
       const seen = new Set<string>();
-      const usedBy = uses.filter((u) => (seen.has(useKey(u)) ? false : (seen.add(useKey(u)), true))).sort((a, b) => compareBytes(useKey(a), useKey(b)));
+      const usedBy = uses.filter((u) => (seen.has(useKey(u)) ? false : (seen.add(useKey(u)), true))).sort((a, b) => compareGoStrings(useKey(a), useKey(b)));
       return { image, source, usedBy };
     });
 }

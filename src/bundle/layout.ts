@@ -3,7 +3,8 @@
  * layout, a clusterctl.yaml pointing at them, the lock, the config, the rendered tree, images.txt, SHA256SUMS, and
  * the optional Hauler, Zarf and Cluster API Operator forms. No IO here: the caller reads files and writes the archive.
  */
-import { compareBytes, sha256Hex } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
+import { sha256Hex } from '../cache/index.js';
 import { IntegrityError } from '../errors.js';
 import type { ArchiveFile } from './archive.js';
 import { formatImageList, type ImageRecord } from './images.js';
@@ -85,7 +86,7 @@ export function clusterctlYaml(lock: Lock, images: ImageOverrides | undefined): 
       `  version: ${q(lock.certManager.version)}`,
     );
   }
-  const keys = images ? Object.keys(images).sort(compareBytes) : [];
+  const keys = images ? Object.keys(images).sort(compareGoStrings) : [];
   if (images && keys.length > 0) {
     lines.push('images:');
     for (const k of keys) {
@@ -99,7 +100,7 @@ export function clusterctlYaml(lock: Lock, images: ImageOverrides | undefined): 
 
 export function formatSums(files: readonly { path: string; content: Uint8Array | string }[]): string {
   return [...files]
-    .sort((a, b) => compareBytes(a.path, b.path))
+    .sort((a, b) => compareGoStrings(a.path, b.path))
     .map((f) => `${sha256Hex(f.content)}  ${f.path}\n`)
     .join('');
 }
@@ -140,7 +141,7 @@ function haulerManifest(name: string, images: readonly string[], files: readonly
  * not exist upstream); Zarf then pushes into its own registry and rewrites the pods.
  */
 function sourcesOf(records: readonly ImageRecord[]): string[] {
-  return [...new Set(records.map((r) => r.source))].sort(compareBytes);
+  return [...new Set(records.map((r) => r.source))].sort(compareGoStrings);
 }
 
 function zarfName(s: string): string {
@@ -161,7 +162,7 @@ function zarfPackage(name: string, lock: Lock, tree: readonly BundleTreeFile[], 
     tree
       .filter((f) => f.path.startsWith(prefix) && !/kustomization\.yaml$/.test(f.path))
       .map((f) => `${treeDir}/${f.path}`)
-      .sort(compareBytes);
+      .sort(compareGoStrings);
   const component = (componentName: string, required: boolean, dirs: readonly string[], files: readonly string[]): string => {
     const imgs = sourcesOf(images.filter((r) => r.usedBy.some((u) => dirs.some((d) => u.file.startsWith(d)))));
     const n = q(zarfName(componentName));
@@ -270,7 +271,7 @@ export function bundleFiles(input: BundleInput): ArchiveFile[] {
   files.push({ path: imagesFile, content: formatImageList(input.images) });
   const extras = new Set(input.extras ?? []);
   if (extras.has('hauler')) {
-    const fileList = [...repo.keys(), 'clusterctl.yaml'].sort(compareBytes);
+    const fileList = [...repo.keys(), 'clusterctl.yaml'].sort(compareGoStrings);
     files.push({ path: 'hauler.yaml', content: haulerManifest(input.name, images, fileList) });
   }
   if (extras.has('zarf')) files.push({ path: 'zarf.yaml', content: zarfPackage(input.name, input.lock, input.tree, input.images) });

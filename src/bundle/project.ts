@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
-import { compareBytes, ContentCache, sha256Hex } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
+import { ContentCache, sha256Hex } from '../cache/index.js';
 import { InputError, ResolutionError } from '../errors.js';
 import { lockFile, type BundleTreeFile } from './layout.js';
 import { formatLock, readLockFile, releaseLock, type Lock, type LockedFile } from '../lock/index.js';
@@ -32,7 +33,7 @@ export function readProjectLock(configDir: string, target?: string): ProjectLock
 
 function walk(root: string, rel: string, out: BundleTreeFile[]): void {
   const abs = join(root, rel);
-  for (const name of readdirSync(abs).sort(compareBytes)) {
+  for (const name of readdirSync(abs).sort(compareGoStrings)) {
     const r = `${rel}/${name}`;
     const st = statSync(join(root, r));
     if (st.isDirectory()) walk(root, r, out);
@@ -48,7 +49,7 @@ export function readTree(dir: string, target?: string): BundleTreeFile[] {
   const out: BundleTreeFile[] = [];
   const roots = target === undefined ? treeRoots : [`targets/${target}`];
   for (const r of roots) if (existsSync(join(dir, r)) && statSync(join(dir, r)).isDirectory()) walk(dir, r, out);
-  return out.sort((a, b) => compareBytes(a.path, b.path));
+  return out.sort((a, b) => compareGoStrings(a.path, b.path));
 }
 
 /** Reads a locked file: a local path relative to the config, or the cached blob of a remote one. */

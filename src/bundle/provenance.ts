@@ -6,7 +6,8 @@
  * configDigest. No timestamps and no host names: the same inputs give the same bytes, so the bundle stays
  * reproducible. Its DSSE envelope (signing.ts) lives beside the bundle, never in it.
  */
-import { compareBytes, sha256Hex } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
+import { sha256Hex } from '../cache/index.js';
 import type { Lock } from '../lock/index.js';
 import { lockedFiles } from './locked-files.js';
 
@@ -46,7 +47,7 @@ export interface Statement {
 
 export function provenanceStatement(input: ProvenanceInput): Statement {
   const subject = [...input.files]
-    .sort((a, b) => compareBytes(a.path, b.path))
+    .sort((a, b) => compareGoStrings(a.path, b.path))
     .map((f) => ({ name: f.path, digest: { sha256: sha256Hex(f.content) } }));
   const resolvedDependencies = lockedFiles(input.lock)
     .map((l) => ({
@@ -54,7 +55,7 @@ export function provenanceStatement(input: ProvenanceInput): Statement {
       uri: l.file.url ?? l.file.path!,
       digest: { sha256: l.file.sha256 },
     }))
-    .sort((a, b) => compareBytes(a.name, b.name));
+    .sort((a, b) => compareGoStrings(a.name, b.name));
   return {
     _type: statementType,
     subject,
@@ -66,7 +67,7 @@ export function provenanceStatement(input: ProvenanceInput): Statement {
           config: { name: input.config.name, digest: { sha256: sha256Hex(input.config.content) } },
           configDigest: input.lock.configDigest,
           contract: input.lock.contract,
-          extras: [...input.extras].sort(compareBytes),
+          extras: [...input.extras].sort(compareGoStrings),
         },
         resolvedDependencies,
       },

@@ -2,7 +2,7 @@
  * Where each management cluster's folders lie in a rendered tree: the single form at the top (`providers/`,
  * `clusters/`, …), a fleet under `targets/<name>/`. Bundles and image lists read a fleet's tree per management cluster.
  */
-import { compareBytes } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
 
 /** The management cluster folder a fleet's tree path lies in (`targets/<name>/`), or `''` in the single form. */
 export function targetRoot(path: string): string {
@@ -27,5 +27,5 @@ export function managementRoots(paths: Iterable<string>): ManagementRoot[] {
     if (root !== '') targets.add(root.slice('targets/'.length, -1));
   }
   if (targets.size === 0) return [{ target: undefined, prefix: '' }];
-  return [...targets].sort(compareBytes).map((t) => ({ target: t, prefix: `targets/${t}/` }));
+  return [...targets].sort(compareGoStrings).map((t) => ({ target: t, prefix: `targets/${t}/` }));
 }

@@ -1,13 +1,5 @@
 import { gzipSync } from 'node:zlib';
 
-/**
- * Go's string order (bytewise UTF-8), which clusterctl's sorts and every stable listing here follow. JavaScript's
- * default `<` compares UTF-16 code units, which differs for characters outside the BMP.
- */
-export function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
 /** gzip whose bytes depend only on the input: no name, mtime 0 and a fixed OS byte (Node writes the platform's). */
 export function gzipReproducible(data: Uint8Array, level = 6): Buffer {
   const gz = gzipSync(data, { level });

@@ -3,8 +3,8 @@
  * inter-process locks. A leaf: it imports only errors.
  */
 export { writeFileAtomic, temporarySibling, isTemporarySibling, temporaryTarget, type AtomicWriteOptions } from './atomic-write.js';
-export { sha256Hex, digestOf } from './hash.js';
-export { compareBytes, gzipReproducible } from './bytes.js';
+export { sha256Hex, sha256Incremental, digestOf, type Sha256 } from './hash.js';
+export { gzipReproducible } from './bytes.js';
 export { defaultCacheDir } from './cache-root.js';
 export { rememberValid, validatedBefore } from './validated.js';
 export { ContentCache, type HttpCacheEntry } from './content-cache.js';

@@ -13,12 +13,11 @@
  * its environment), without loading jiti. Any other import, or a compile error, takes jiti's own path every time, and
  * a config holding one of its credential values as a literal is never kept.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { writeFileAtomic } from '../cache/index.js';
+import { sha256Incremental, writeFileAtomic } from '../cache/index.js';
 import { ConfigError } from '../errors.js';
 
 /** Default bound on loading a config, in seconds (`CAPIFORM_CONFIG_TIMEOUT` overrides it). */
@@ -181,7 +180,7 @@ function compiledConfigPath(cacheDir: string | undefined, jitiPath: string, file
   if (!cacheDir) return undefined;
   const jiti = jitiVersion(jitiPath);
   if (!jiti) return undefined;
-  const key = createHash('sha256').update(`${COMPILED_FORMAT}\0${jiti}\0${file}\0`).update(source).digest('hex');
+  const key = sha256Incremental().update(`${COMPILED_FORMAT}\0${jiti}\0${file}\0`).update(source).hex();
   return join(cacheDir, 'config', key.slice(0, 2), `${key}.js`);
 }
 

@@ -8,10 +8,11 @@
  * order), evaluation (unset and empty both read as `""`).
  */
 import { MissingVariablesError, TemplateSyntaxError } from '../errors.js';
+import { compareGoStrings } from '../go/index.js';
 import { evalNodes, evalNodesToString } from './eval.js';
 import { rewriteLegacyVariables, rewriteLegacyVariablesString } from './legacy.js';
 import { EnvsubstParseError, parseTemplate, parseTemplateString, type FuncNode, type Node } from './parse.js';
-import { compareUtf8, concatBytes } from './utf8.js';
+import { concatBytes } from './utf8.js';
 
 export { EnvsubstPanic } from './funcs.js';
 export { mergeTemplates, type MergeableTemplate, type MergedTemplate } from './merge-templates.js';
@@ -89,7 +90,7 @@ function defaultString(n: FuncNode): Uint8Array {
 }
 
 function sortedNames(names: Iterable<string>): string[] {
-  return [...names].sort(compareUtf8);
+  return [...names].sort(compareGoStrings);
 }
 
 /**

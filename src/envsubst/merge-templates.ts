@@ -3,7 +3,7 @@
  * variables = sorted union, each default from the first template that has a non-null one, target namespace = the
  * first template's, or `""` when the templates disagree.
  */
-import { compareUtf8 } from './utf8.js';
+import { compareGoStrings } from '../go/index.js';
 
 export interface MergeableTemplate<T> {
   objects: readonly T[];
@@ -35,7 +35,7 @@ export function mergeTemplates<T>(templates: readonly MergeableTemplate<T>[]): M
     }
     if (t.targetNamespace !== targetNamespace) targetNamespace = '';
   }
-  const variables = [...names].sort(compareUtf8);
+  const variables = [...names].sort(compareGoStrings);
   const sortedMap: Record<string, string | null> = {};
   // defineProperty: `__proto__` is a valid variable name.
   for (const name of variables) {

@@ -243,22 +243,6 @@ export function reverseRunes(s: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Orders strings by their UTF-8 bytes (Go `sort.Strings`), which is code point order. */
-export function compareUtf8(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate (>= 0xD800 < 0xE000) encodes a code point above U+FFFF, which sorts after every BMP code point.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x < y ? -1 : 1;
-  }
-  return a.length - b.length;
-}
-
 /** The bytes of `parts`, one after the other, in a new array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;

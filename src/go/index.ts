@@ -4,6 +4,7 @@
  * command imports this door, and those two are ~30 modules and a regexp engine.
  */
 export { goQuote } from './quote.js';
+export { compareGoStrings } from './order.js';
 export { escapedPath, GoUrlError, parseGoUrl, type GoUrl } from './url.js';
 export {
   blangParseTolerantError,

@@ -4,7 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
-import { compareBytes, rememberValid, sha256Hex, validatedBefore } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
+import { rememberValid, sha256Hex, validatedBefore } from '../cache/index.js';
 import { codeFingerprint } from '../version.js';
 import { InputError } from '../errors.js';
 import { providerTypeOrder, providerTypes } from '../capi/index.js';
@@ -28,18 +29,18 @@ function sourceToDisk(s: LockedSource): Record<string, unknown> {
 }
 
 function sortedFiles(files: readonly LockedFile[]): Record<string, unknown>[] {
-  return [...files].sort((a, b) => compareBytes(a.name, b.name)).map(fileToDisk);
+  return [...files].sort((a, b) => compareGoStrings(a.name, b.name)).map(fileToDisk);
 }
 
 export function compareProviders(a: { type: string; label: string }, b: { type: string; label: string }): number {
-  return providerTypeOrder(a.type) - providerTypeOrder(b.type) || compareBytes(a.label, b.label);
+  return providerTypeOrder(a.type) - providerTypeOrder(b.type) || compareGoStrings(a.label, b.label);
 }
 
 /** The lock as YAML text (deterministic): one management cluster's, or a fleet's sections in name order. */
 export function formatLock(lock: LockFile): string {
   if (isFleetLock(lock)) {
     const targets: Record<string, unknown> = {};
-    for (const name of [...lock.targets.keys()].sort(compareBytes)) targets[name] = sectionToDisk(lock.targets.get(name)!);
+    for (const name of [...lock.targets.keys()].sort(compareGoStrings)) targets[name] = sectionToDisk(lock.targets.get(name)!);
     return `${lockHeader}\n${stringifyYaml({ lockfileVersion: lock.lockfileVersion, targets }, 'config')}`;
   }
   return `${lockHeader}\n${stringifyYaml({ lockfileVersion: lock.lockfileVersion, ...sectionToDisk(lock) }, 'config')}`;
@@ -81,7 +82,7 @@ function sectionToDisk(lock: Lock): Record<string, unknown> {
 }
 
 export function compareTemplatePins(a: { label: string; constraint: string }, b: { label: string; constraint: string }): number {
-  return compareBytes(a.label, b.label) || compareBytes(a.constraint, b.constraint);
+  return compareGoStrings(a.label, b.label) || compareGoStrings(a.constraint, b.constraint);
 }
 
 type Zod = typeof import('zod');
@@ -192,7 +193,7 @@ export function parseLockFile(text: string, file: string, cacheDir?: string): Lo
   if (!isFleetValue(raw)) return parseSingle(raw, text, file, cacheDir);
   const data: ParsedFleet = checked(raw, text, file, cacheDir, () => lockSchemas().fleetLockSchema);
   const targets = new Map<string, Lock>();
-  for (const name of Object.keys(data.targets).sort(compareBytes)) {
+  for (const name of Object.keys(data.targets).sort(compareGoStrings)) {
     targets.set(name, sectionFrom(data.lockfileVersion, data.targets[name]!));
   }
   return { lockfileVersion: data.lockfileVersion, targets };
@@ -205,7 +206,7 @@ export function parseLockFile(text: string, file: string, cacheDir?: string): Lo
 export function parseLock(text: string, file: string, cacheDir?: string): Lock {
   const raw = decodeLock(text, file);
   if (isFleetValue(raw)) {
-    const names = Object.keys((raw as { targets?: Record<string, unknown> }).targets ?? {}).sort(compareBytes);
+    const names = Object.keys((raw as { targets?: Record<string, unknown> }).targets ?? {}).sort(compareGoStrings);
     throw new InputError(
       `capi.lock.yaml holds one section per management cluster (${names.join(', ')}); this needs one of them`,
       { where: file, hint: `pass --target <name> (one of: ${names.join(', ')})` },
@@ -325,5 +326,5 @@ function appendFiles(a: readonly LockedFile[], b: readonly LockedFile[]): readon
 function unionFiles(a: readonly LockedFile[], b: readonly LockedFile[]): LockedFile[] {
   const byName = new Map(a.map((f) => [f.name, f]));
   for (const f of b) if (!byName.has(f.name)) byName.set(f.name, f);
-  return [...byName.values()].sort((x, y) => compareBytes(x.name, y.name));
+  return [...byName.values()].sort((x, y) => compareGoStrings(x.name, y.name));
 }

@@ -4,7 +4,7 @@
  * provider entry: its version stays while it fits the constraint, and `lock --upgrade` (all, or naming the provider)
  * moves a range to its newest release.
  */
-import { compareBytes } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
 import { satisfiesConstraint, type ResolvedConfig } from '../config/index.js';
 import type { Lock, LockedSource } from './model.js';
 import { isUpgrading } from './upgrade-names.js';
@@ -31,7 +31,7 @@ export function templatePinRequests(config: ResolvedConfig): TemplatePinRequest[
     if (!req) byKey.set(key, (req = { label: p.label, name: p.name, constraint: c.templateVersion, configPaths: [] }));
     req.configPaths.push(`${c.configPath}.templateVersion`);
   }
-  return [...byKey.values()].sort((a, b) => compareBytes(a.label, b.label) || compareBytes(a.constraint, b.constraint));
+  return [...byKey.values()].sort((a, b) => compareGoStrings(a.label, b.label) || compareGoStrings(a.constraint, b.constraint));
 }
 
 /** The key of a pin among the lock's and the resolution's: label and constraint. */

@@ -2,7 +2,7 @@
  * The fourth stage, data in and data out: the rendered directories become the tree (namespaces, duplicate objects
  * dropped, Argo CD glue), every problem of the run is reported at once, and the lock the run resolved is modelled.
  */
-import { compareBytes } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
 import { formatLock, lockfileVersion, LockStaleError, resolutionDigest, type Lock, type LockedFile } from '../lock/index.js';
 import {
   addDir,
@@ -93,7 +93,7 @@ export function fleetGlue(fleet: ResolvedConfig): TreeFile[] {
 
 /** The tree's files in the order they are written and listed. */
 export function sortTree(files: TreeFile[]): void {
-  files.sort((a, b) => compareBytes(a.path, b.path));
+  files.sort((a, b) => compareGoStrings(a.path, b.path));
 }
 
 /** The lock this run resolved, its text and whether it differs from the one on disk. */
@@ -154,7 +154,7 @@ function mergeFiles(pinned: readonly LockedFile[], read: readonly LockedFile[]):
   if (pinned.length === 0) return [...read];
   const byName = new Map(pinned.map((f) => [f.name, f]));
   for (const f of read) byName.set(f.name, f);
-  return [...byName.values()].sort((a, b) => compareBytes(a.name, b.name));
+  return [...byName.values()].sort((a, b) => compareGoStrings(a.name, b.name));
 }
 
 function lockedProvider(r: ProviderResolution, files: LockedFile[]): Lock['providers'][number] {

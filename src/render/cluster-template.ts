@@ -4,10 +4,9 @@
  * inclusion (`addClusterClassIfMissing` + `MergeTemplates`) and the `--list-variables` outputs.
  * Pure and synchronous: strings and lookups in, objects and strings out.
  */
-import { compareBytes } from '../cache/index.js';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { isKubernetesSemanticVersion } from '../capi/index.js';
-import { goQuote, tabwriteRows, type TabwriterOptions } from '../go/index.js';
+import { compareGoStrings, goQuote, type TabwriterOptions, tabwriteRows } from '../go/index.js';
 
 export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/index.js';
@@ -147,7 +146,7 @@ function templateOf(
   return {
     objects: entries.map((e) => e.value),
     entries,
-    variables: Object.keys(variableMap).sort(compareBytes),
+    variables: Object.keys(variableMap).sort(compareGoStrings),
     variableMap,
     targetNamespace,
     yaml: (style: OutputStyle = 'capiform') =>
@@ -443,8 +442,8 @@ export function formatClusterVariables(variableMap: Record<string, string | null
     if (value !== null) optional.push([name, value]);
     else required.push(name);
   }
-  required.sort(compareBytes);
-  optional.sort(([a], [b]) => compareBytes(a, b));
+  required.sort(compareGoStrings);
+  optional.sort(([a], [b]) => compareGoStrings(a, b));
   let out = '';
   if (required.length > 0) {
     out += 'Required Variables:\n';

@@ -5,7 +5,7 @@
  * content is kept once (the first file in path order keeps it); with different content it is an input error that
  * names both files and the release files they came from.
  */
-import { compareBytes } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
 import { InputError } from '../errors.js';
 import { deepEqual, parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
 
@@ -65,7 +65,7 @@ export function mergeDuplicateObjects(
   const seen = new Map<string, Seen>();
   const conflicts: { text: string; path: string }[] = [];
   const changed = new Map<string, string>();
-  const paths = files.filter((f) => isManifestFile(f.path)).sort((a, b) => compareBytes(a.path, b.path));
+  const paths = files.filter((f) => isManifestFile(f.path)).sort((a, b) => compareGoStrings(a.path, b.path));
   for (const f of paths) {
     const text = contentOf(f);
     const drop = new Set<number>();

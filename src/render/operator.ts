@@ -12,7 +12,8 @@
  * operator installs exactly the locked bytes, offline: `bundle --operator` and `render` with `output: 'operator'`.
  * Pure: the caller passes the release files, the rendered components and the config's settings.
  */
-import { compareBytes, gzipReproducible } from '../cache/index.js';
+import { compareGoStrings } from '../go/index.js';
+import { gzipReproducible } from '../cache/index.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
 import { alterImage, type ImageOverrides } from './components/index.js';
 import { emitObject, parseManifests } from '../yaml/index.js';
@@ -55,7 +56,7 @@ export function configSecretName(label: string): string {
 }
 
 function sortedRecord<T>(r: Readonly<Record<string, T>>): Record<string, T> {
-  return Object.fromEntries(Object.keys(r).sort(compareBytes).map((k) => [k, r[k]!]));
+  return Object.fromEntries(Object.keys(r).sort(compareGoStrings).map((k) => [k, r[k]!]));
 }
 
 /** `spec.manager`: ProviderSpec.ManagerSpec, field by field from the config's `manager`. */
@@ -138,7 +139,7 @@ function patchesSpec(p: ResolvedProvider): Obj[] | undefined {
 
 /** Names of the variables the provider's Secret must hold: the config's global variables and the provider's own. */
 export function configSecretKeys(settings: OperatorSettings, p: ResolvedProvider | undefined): string[] {
-  return [...new Set([...Object.keys(settings.variables), ...Object.keys(p?.variables ?? {})])].sort(compareBytes);
+  return [...new Set([...Object.keys(settings.variables), ...Object.keys(p?.variables ?? {})])].sort(compareGoStrings);
 }
 
 /** The config entry of a locked provider (same type and name). */

@@ -3,12 +3,11 @@
  * `providers:` of clusterctl.yaml, sorted by type order then name; lookups by name and type; and the
  * `clusterctl config repositories` output.
  */
-import { compareBytes } from '../cache/index.js';
 import { ConfigError, ResolutionError } from '../errors.js';
 import { builtinProviders, type ProviderConfig } from './catalog.js';
 import { providerProblem } from './provider-name.js';
 import { providerTypeOrder, providerTypePlace } from '../capi/index.js';
-import { clusterctlTable, tabwriteRows } from '../go/index.js';
+import { clusterctlTable, compareGoStrings, tabwriteRows } from '../go/index.js';
 
 /** User entries as `loadClusterctlConfig(...).providers` gives them. */
 export interface UserProvider {
@@ -36,7 +35,7 @@ export function listProviders(userProviders: readonly UserProvider[] = []): Prov
     byKey.set(`${u.name}\u0000${u.type}`, { name: u.name, type: u.type, url: u.url });
   }
   return [...byKey.values()].sort(
-    (a, b) => providerTypeOrder(a.type) - providerTypeOrder(b.type) || compareBytes(a.name, b.name),
+    (a, b) => providerTypeOrder(a.type) - providerTypeOrder(b.type) || compareGoStrings(a.name, b.name),
   );
 }
 
@@ -69,7 +68,7 @@ export function closestProviderNames(name: string, type: string, list: readonly 
   const scored = sameType
     .map((n) => ({ n, s: score(n) }))
     .filter(({ n, s }) => s <= Math.max(2, Math.floor(Math.max(n.length, name.length) / 2)))
-    .sort((a, b) => a.s - b.s || compareBytes(a.n, b.n));
+    .sort((a, b) => a.s - b.s || compareGoStrings(a.n, b.n));
   return scored.slice(0, limit).map((x) => x.n);
 }
 
@@ -83,7 +82,7 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
     .filter((n) => n !== name)
     .map((n) => ({ n, d: levenshtein(lower, n.toLowerCase()) }))
     .filter(({ n, d }) => d <= Math.max(2, Math.floor(Math.max(n.length, name.length) / 3)))
-    .sort((a, b) => a.d - b.d || compareBytes(a.n, b.n))
+    .sort((a, b) => a.d - b.d || compareGoStrings(a.n, b.n))
     .slice(0, limit)
     .map((x) => x.n);
 }

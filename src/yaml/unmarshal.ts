@@ -5,6 +5,7 @@
  * `0644` is octal); the result is then marshalled with encoding/json, which sorts map keys and refuses NaN and ±Inf.
  * Empty text (or a document holding only comments) is JSON null.
  */
+import { compareGoStrings } from '../go/index.js';
 import { tooDeep } from './input.js';
 import { parseYamlDocuments } from './package.js';
 import { decodeYaml } from './parse.js';
@@ -90,7 +91,7 @@ function toJsonValue(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(toJsonValue);
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareUtf8(a, b));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareGoStrings(a, b));
     const out: Record<string, unknown> = {};
     for (const [k, v] of entries) {
       // defineProperty: a key named `__proto__` is an ordinary key in Go.
@@ -101,18 +102,3 @@ function toJsonValue(value: unknown): unknown {
   return value;
 }
 
-/** Go's string order (UTF-8 bytes), which is code point order. */
-function compareUtf8(a: string, b: string): number {
-  if (a === b) return 0;
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0) as number;
-    const cy = y.value.codePointAt(0) as number;
-    if (cx !== cy) return cx < cy ? -1 : 1;
-  }
-}

@@ -2,7 +2,8 @@
  * json.Marshal, json.MarshalIndent and an Encoder without HTML escaping (sprig's toJson, toPrettyJson, toRawJson)
  * for the values of the template model: map keys sorted, Go's float formatting and string escaping.
  */
-import { compareGoStrings, formatFloat, GoNumber, GoObject, type GoValue, goTypeName, isNilSlice } from '../template/index.js';
+import { compareGoStrings } from '../order.js';
+import { formatFloat, GoNumber, GoObject, type GoValue, goTypeName, isNilSlice } from '../template/index.js';
 import { GoJsonError } from './errors.js';
 
 /** A value whose Go type has a MarshalJSON method (e.g. `*semver.Version`). */

@@ -3,7 +3,8 @@
  * index Go strings by byte (substr, trunc, abbrev, wrap, initials, nospace) do so on the UTF-8 bytes here too.
  */
 import { goQuote } from '../quote.js';
-import { compareGoStrings, typedMap, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
+import { compareGoStrings } from '../order.js';
+import { typedMap, typedSlice, type GoValue, formatGoValue } from '../template/index.js';
 import { strval } from './cast.js';
 import { checkSize, fn, goError, int, str, type FuncTable } from './func.js';
 import {

@@ -3,6 +3,7 @@
  * printf, println, html, js, urlquery, with Go's error texts. They receive the executor's values unconverted, as
  * Go's take reflect.Value.
  */
+import { compareGoStrings } from '../order.js';
 import { sprint, sprintf, sprintln } from './fmt.js';
 import { isGoPrint } from './lex.js';
 import { Iface, NO_VALUE, type RV, concrete, indirectInterface } from './rv.js';
@@ -235,16 +236,8 @@ function lt(a1: RV, a2: RV): boolean {
     case 'uint':
       return intValue(v1) < intValue(v2);
     default:
-      return compareBytes(v1 as string, v2 as string) < 0;
+      return compareGoStrings(v1 as string, v2 as string) < 0;
   }
-}
-
-function compareBytes(a: string, b: string): number {
-  const ba = new TextEncoder().encode(a);
-  const bb = new TextEncoder().encode(b);
-  const n = Math.min(ba.length, bb.length);
-  for (let i = 0; i < n; i++) if (ba[i] !== bb[i]) return (ba[i] ?? 0) - (bb[i] ?? 0);
-  return ba.length - bb.length;
 }
 
 function le(a: RV, b: RV): boolean {

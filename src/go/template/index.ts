@@ -11,7 +11,7 @@ import type { GoFunc, GoValue } from './value.js';
 export * from './value.js';
 export { formatGoValue, sprint, sprintf, sprintln } from './fmt.js';
 export { goValueFromJSON, goValueToJSON } from './json.js';
-export { compareGoStrings, goTypeName, reflectKind, sortedKeys } from './types.js';
+export { goTypeName, reflectKind, sortedKeys } from './types.js';
 export { formatFloat } from './ftoa.js';
 export { goParseFloat, goParseInt, goParseUint, type GoParsedInt } from './strconv.js';
 export { maxExecDepth, maxOutputBytes } from './exec.js';

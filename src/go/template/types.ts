@@ -2,6 +2,7 @@
  * Go type names of the values in the model, and the few questions text/template and fmt ask about types: what
  * `%T` prints, assignability to a parameter type, whether nil converts to it, and its zero value.
  */
+import { compareGoStrings } from '../order.js';
 import { GoNumber, GoObject, type GoFunc, type GoValue, mapValueType, sliceElemType } from './value.js';
 
 export function isGoFunc(v: GoValue): v is GoFunc {
@@ -153,19 +154,6 @@ export function floatValue(v: GoValue): number {
   if (typeof v === 'number') return v;
   if (v instanceof GoNumber && typeof v.value === 'number') return v.value;
   throw new Error('not a float');
-}
-
-/** Go compares strings by bytes (code point order); JavaScript's `<` compares UTF-16 units, which differs above U+FFFF. */
-export function compareGoStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i) ?? 0;
-    const cb = b.codePointAt(i) ?? 0;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    if (ca > 0xffff) i++;
-  }
-  return a.length - b.length;
 }
 
 /** The keys of a Go map in fmtsort's order (strings, by bytes). */

@@ -6,7 +6,7 @@
  */
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { compareBytes } from '../../cache/index.js';
+import { compareGoStrings } from '../../go/index.js';
 import { InputError } from '../../errors.js';
 import { fileKindOf } from '../../yaml/index.js';
 import { stateDir } from './tree-writer.js';
@@ -60,7 +60,7 @@ export function checkTreePaths(root: string, paths: readonly string[]): void {
     if (st !== null && !st.isFile()) problems.set(p, `${p} is ${fileKindOf(st)}, where capiform writes a file`);
   }
   if (problems.size === 0) return;
-  const sorted = [...problems].sort(([a], [b]) => compareBytes(a, b));
+  const sorted = [...problems].sort(([a], [b]) => compareGoStrings(a, b));
   const list = sorted.map(([, message]) => message);
   const first = sorted[0]![0];
   throw new InputError(

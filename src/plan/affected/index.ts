@@ -7,7 +7,7 @@
  * out. Everything that is not a cluster directory (providers, ClusterClasses, namespaces, Argo CD glue) is reported as
  * `shared`: the paths shard 1 owns.
  */
-import { compareBytes } from '../../cache/index.js';
+import { compareGoStrings } from '../../go/index.js';
 import { shardKey } from '../../render/index.js';
 import { indexTree, targetGroups, type RenderedTree, type TreeIndex } from '../diff/index.js';
 import { reviewTreeTopology, type ClusterTopologyReview } from '../topology/index.js';
@@ -117,7 +117,7 @@ export function affectedClusters(base: RenderedTree, head: RenderedTree): Affect
   const paths = new Set([...base.files.keys(), ...head.files.keys()]);
   const clusters = new Map<string, { dir: ClusterDir; inBase: boolean; inHead: boolean; changed: boolean }>();
   const shared: string[] = [];
-  for (const p of [...paths].sort(compareBytes)) {
+  for (const p of [...paths].sort(compareGoStrings)) {
     const b = base.files.get(p);
     const h = head.files.get(p);
     const dir = clusterOf(p);
@@ -134,7 +134,7 @@ export function affectedClusters(base: RenderedTree, head: RenderedTree): Affect
   }
   const topology = topologyReasons(base, head);
   const out: AffectedCluster[] = [];
-  for (const [key, c] of [...clusters].sort(([a], [b]) => compareBytes(a, b))) {
+  for (const [key, c] of [...clusters].sort(([a], [b]) => compareGoStrings(a, b))) {
     const reasons: string[] = [];
     if (!c.inBase) reasons.push('added');
     else if (!c.inHead) reasons.push('removed');
@@ -147,7 +147,7 @@ export function affectedClusters(base: RenderedTree, head: RenderedTree): Affect
   }
   const targets = new Set(out.map((c) => c.target).filter((t) => t !== ''));
   for (const p of shared) if (p.startsWith('targets/')) targets.add(p.split('/')[1]!);
-  return { base: base.label, head: head.label, clusters: out, targets: [...targets].sort(compareBytes), shared };
+  return { base: base.label, head: head.label, clusters: out, targets: [...targets].sort(compareGoStrings), shared };
 }
 
 /** One line per affected cluster (`namespace/name`, or `target/namespace/name`), then the shared paths' count. */

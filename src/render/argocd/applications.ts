@@ -4,7 +4,7 @@
  * Application applied by hand that syncs `argocd/apps/`. Pure: data in, files out.
  */
 import { posix } from 'node:path';
-import { compareBytes } from '../../cache/index.js';
+import { compareGoStrings } from '../../go/index.js';
 import { InputError } from '../../errors.js';
 import { emitYaml } from './emit.js';
 import { kustomizationFor, syncWaveAnnotation } from './kustomization.js';
@@ -178,7 +178,7 @@ export function argocdManifests(input: ArgoCdInput): TreeFile[] {
     throw new Error(`argocdManifests: unknown mode ${String(input.mode)}`);
   }
   files.push({ path: `${outDir}/root.yaml`, content: emitYaml([rootApplication(input, joinPath(prefix, appsDir))], input.header) });
-  return files.sort((a, b) => compareBytes(a.path, b.path));
+  return files.sort((a, b) => compareGoStrings(a.path, b.path));
 }
 
 export function headerOpt(input: ArgoCdSettings): { header?: string } {
@@ -218,7 +218,7 @@ function appModels(input: ArgoCdInput, prefix: string): AppModel[] {
     byName.set(app.name, app);
   }
   // Waves first, then names: the order Argo CD syncs them in, and a stable order for lists.
-  return apps.sort((a, b) => a.wave - b.wave || compareBytes(a.name, b.name));
+  return apps.sort((a, b) => a.wave - b.wave || compareGoStrings(a.name, b.name));
 }
 
 function model(namePrefix: string, parts: string[], component: Component, dir: string, wave: number, prefix: string, what: string): AppModel {

@@ -7,7 +7,7 @@
  * single one, a management cluster whose wave is not Healthy would hold the later waves of every other
  * (docs/argocd-rollout.md). Nothing depends on which workload clusters exist.
  */
-import { compareBytes } from '../../cache/index.js';
+import { compareGoStrings } from '../../go/index.js';
 import { emitYaml } from './emit.js';
 import { kustomizationFor } from './kustomization.js';
 import { argoAppName, maxAppNameLength } from './names.js';
@@ -63,11 +63,11 @@ export function fleetArgocdManifests(input: FleetArgoCdInput): TreeFile[] {
   const prefix = input.pathPrefix === undefined || input.pathPrefix === '.' ? '' : checkDir(input.pathPrefix, 'pathPrefix');
   const appsDir = `${outDir}/apps`;
   const files: TreeFile[] = [
-    { path: `${appsDir}/applicationset.yaml`, content: emitYaml([...input.targets].sort(compareBytes).map((t) => fleetApplicationSet(input, prefix, t)), input.header) },
+    { path: `${appsDir}/applicationset.yaml`, content: emitYaml([...input.targets].sort(compareGoStrings).map((t) => fleetApplicationSet(input, prefix, t)), input.header) },
     { path: `${appsDir}/kustomization.yaml`, content: kustomizationFor(['applicationset.yaml'], headerOpt(input)) },
     { path: `${outDir}/root.yaml`, content: emitYaml([rootApplication(input, joinPath(prefix, appsDir))], input.header) },
   ];
-  return files.sort((a, b) => compareBytes(a.path, b.path));
+  return files.sort((a, b) => compareGoStrings(a.path, b.path));
 }
 
 function fleetApplicationSet(input: FleetArgoCdInput, prefix: string, target: string): Record<string, unknown> {

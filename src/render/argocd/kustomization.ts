@@ -3,7 +3,7 @@
  * the rendered files stay byte-for-byte what clusterctl would produce, and Argo CD specifics (sync waves) are added
  * here as kustomize patches instead of edits to those files.
  */
-import { compareBytes } from '../../cache/index.js';
+import { compareGoStrings } from '../../go/index.js';
 import { emitYaml } from './emit.js';
 
 export const syncWaveAnnotation = 'argocd.argoproj.io/sync-wave';
@@ -39,7 +39,7 @@ export function kustomizationFor(files: readonly string[], opts: KustomizationOp
     if (seen.has(file)) throw new Error(`kustomizationFor: "${file}" is listed twice`);
     seen.add(file);
   }
-  if (opts.keepOrder !== true) resources.sort(compareBytes);
+  if (opts.keepOrder !== true) resources.sort(compareGoStrings);
 
   const doc: Record<string, unknown> = {
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
@@ -47,7 +47,7 @@ export function kustomizationFor(files: readonly string[], opts: KustomizationOp
     resources,
   };
   const waves = [...(opts.syncWaves ?? [])].sort(
-    (a, b) => compareBytes(a.group ?? '', b.group ?? '') || compareBytes(a.kind, b.kind) || a.wave - b.wave,
+    (a, b) => compareGoStrings(a.group ?? '', b.group ?? '') || compareGoStrings(a.kind, b.kind) || a.wave - b.wave,
   );
   if (waves.length > 0) doc.patches = waves.map(syncWavePatch);
   return emitYaml([doc], opts.header);

@@ -4,7 +4,7 @@
  * namespace, `clusters/<namespace>/`, whose kustomization lists only `namespace.yaml` (the cluster folders below it
  * are Applications of their own), so each Namespace has exactly one owner however many clusters share it.
  */
-import { compareBytes } from '../../cache/index.js';
+import { compareGoStrings } from '../../go/index.js';
 import { emitYaml } from './emit.js';
 
 /** Namespaces every cluster has from the start; declaring them would make an Application own them. */
@@ -15,7 +15,7 @@ const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kub
  * has (a provider's components): a cluster living there must not make a second Application own it.
  */
 export function workloadNamespaces(clusters: readonly { namespace: string }[], declared: ReadonlySet<string> = new Set()): string[] {
-  return [...new Set(clusters.map((c) => c.namespace))].filter((ns) => !builtinNamespaces.has(ns) && !declared.has(ns)).sort(compareBytes);
+  return [...new Set(clusters.map((c) => c.namespace))].filter((ns) => !builtinNamespaces.has(ns) && !declared.has(ns)).sort(compareGoStrings);
 }
 
 /** Names of the Namespace objects in manifest text (a cheap scan: components are large and their Namespaces plain). */

@@ -7,6 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { compareGoStrings } from '../../go/index.js';
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../../errors.js';
 import { manifestLabel, type ProviderType } from '../../capi/index.js';
 import { checkProviderContract, createRepository, getProvider, type HttpClient, loadRemote, loadTemplateSource, parseProviderName, type ProgressListener, type ProviderConfig, type ProviderRepository, readMetadata, repositoryKindFor, type UserProvider, withOverrides as withOverridesLayer } from '../../resolve/index.js';
@@ -31,7 +32,7 @@ import {
   type ProviderComponents,
 } from '../provider-components.js';
 import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../../config/index.js';
-import { compareBytes, defaultCacheDir } from '../../cache/index.js';
+import { defaultCacheDir } from '../../cache/index.js';
 import type { OutputStyle } from '../components/index.js';
 import { decodeUtf8 } from '../../yaml/index.js';
 
@@ -697,6 +698,6 @@ export async function initImages(opts: InitImagesOptions, deps: InitImagesDeps):
       }
     }
   }
-  const images = [...(await deps.certManagerImages()), ...[...providerImages].sort(compareBytes)];
-  return images.sort(compareBytes);
+  const images = [...(await deps.certManagerImages()), ...[...providerImages].sort(compareGoStrings)];
+  return images.sort(compareGoStrings);
 }

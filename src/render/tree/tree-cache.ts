@@ -7,10 +7,9 @@
  * rendered again. So a stale entry can cost a render but never stand in for one.
  * The cache lives outside the tree (never committed), so a fresh clone simply renders everything.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultCacheDir, sha256Hex, writeFileAtomic } from '../../cache/index.js';
+import { defaultCacheDir, sha256Hex, sha256Incremental, writeFileAtomic } from '../../cache/index.js';
 import type { TreeFile } from './tree-file.js';
 
 /** Bump when the entry format or the meaning of a field changes: older files are then ignored. */
@@ -35,9 +34,9 @@ export interface TreeCacheEntry {
 }
 
 function outputsDigest(files: readonly { name: string; content: string | Buffer }[]): string {
-  const h = createHash('sha256');
+  const h = sha256Incremental();
   for (const f of [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) h.update(f.name).update('\0').update(f.content).update('\0');
-  return h.digest('hex');
+  return h.hex();
 }
 
 function identity(path: string): string | undefined {

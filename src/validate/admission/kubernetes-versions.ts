@@ -91,18 +91,17 @@ export function kubernetesVersionFindings(objects: readonly SourceObject[], inve
       );
       continue;
     }
+    /** The error finding for a Kubernetes version this cluster-api does not run. */
+    const unsupported = (message: string, hint: string): Finding =>
+      findingAt(src, { severity: 'error', field, rule: 'k8s-version/unsupported', value: raw, message, hint });
     const n = v.major === 1 ? v.minor : Number.NaN;
     const range = `${row.min}.x – ${row.max}.x`;
     if (!(n >= minorNumber(row.min) && n <= minorNumber(row.max))) {
       out.push(
-        findingAt(src, {
-          severity: 'error',
-          field,
-          rule: 'k8s-version/unsupported',
-          value: raw,
-          message: `${field}: Kubernetes ${raw} is not supported by cluster-api ${capiText}: workload clusters run ${range} (${row.source})`,
-          hint: n > minorNumber(row.max) ? `use Kubernetes ${row.max}.x or older (kubernetesVersion in capi.config.ts), or lock a newer cluster-api` : `use Kubernetes ${row.min}.x or newer (kubernetesVersion in capi.config.ts), or lock an older cluster-api`,
-        }),
+        unsupported(
+          `${field}: Kubernetes ${raw} is not supported by cluster-api ${capiText}: workload clusters run ${range} (${row.source})`,
+          n > minorNumber(row.max) ? `use Kubernetes ${row.max}.x or older (kubernetesVersion in capi.config.ts), or lock a newer cluster-api` : `use Kubernetes ${row.min}.x or newer (kubernetesVersion in capi.config.ts), or lock an older cluster-api`,
+        ),
       );
       continue;
     }
@@ -110,14 +109,10 @@ export function kubernetesVersionFindings(objects: readonly SourceObject[], inve
     const needed = needs ? parseKubernetesVersion(needs.replace(/^v/, '')) : null;
     if (needs && needed && compareKubernetesVersions(capi, needed) < 0) {
       out.push(
-        findingAt(src, {
-          severity: 'error',
-          field,
-          rule: 'k8s-version/unsupported',
-          value: raw,
-          message: `${field}: Kubernetes ${minor} is supported from cluster-api ${needs} on; the lock has ${capiText} (${row.source})`,
-          hint: `lock cluster-api ${needs} or later (\`capiform lock --upgrade\`), or use Kubernetes ${row.min}.x – v1.${minorNumber(minor) - 1}.x`,
-        }),
+        unsupported(
+          `${field}: Kubernetes ${minor} is supported from cluster-api ${needs} on; the lock has ${capiText} (${row.source})`,
+          `lock cluster-api ${needs} or later (\`capiform lock --upgrade\`), or use Kubernetes ${row.min}.x – v1.${minorNumber(minor) - 1}.x`,
+        ),
       );
     }
   }
