@@ -90,5 +90,6 @@ export {
   type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';
-/** apimachinery's label key and value validation with its messages, and Go's CIDR parsing (the webhooks' checks). */
-export { isQualifiedName, isValidLabelValue, parseCIDR } from './cel/index.js';
+/** apimachinery's label key and value validation with its messages, and Go's IP and CIDR parsing (the webhooks' checks). */
+export { cidrContainsIP, isQualifiedName, isValidLabelValue, parseCIDR, parseIP, type IPAddress } from './cel/index.js';
+export { durationToSeconds } from './convert/index.js';

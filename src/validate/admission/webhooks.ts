@@ -33,6 +33,7 @@ import {
   type WebhookError,
 } from './webhook-fields.js';
 import { capdWebhooks } from './capd-webhooks.js';
+import { capm3Webhooks } from './capm3-webhooks.js';
 import { providerWebhooks } from './provider-webhooks.js';
 
 type Obj = Record<string, unknown>;
@@ -855,6 +856,7 @@ export const webhooks: readonly Webhook[] = [
   { group: core, kind: 'Cluster', source: 'internal/webhooks/cluster.go', defaults: clusterDefaults, create: clusterCreate, update: clusterUpdate },
   ...providerWebhooks,
   ...capdWebhooks,
+  ...capm3Webhooks,
 ];
 
 export function webhookOf(o: Obj): Webhook | undefined {
