@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseYamlValue } from '../src/yaml/index.js';
 import { admit, webhooks } from '../src/validate/index.js';
+import { checkUpdates, templateImmutability } from '../src/validate/admission/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -63,6 +64,11 @@ describe('webhook vectors', () => {
           const after = mergePatch(vectors.base, c.new) as Obj;
           const before = c.old === undefined ? undefined : (mergePatch(vectors.base, c.old) as Obj);
           const errors = admit(after, before, { defaults: c.defaults ?? true, ...(c.clusterClass ? { clusterClass: c.clusterClass } : {}) }).map((e) => e.error.message);
+          // A template's spec immutability is its own update rule (template-immutability.ts), reported at its field.
+          if (before) {
+            const at = (object: Obj) => ({ object, file, line: 1 });
+            errors.push(...checkUpdates([{ before: at(before), after: at(after) }], [templateImmutability]).map((f) => `${f.field}: ${f.message}`));
+          }
           if (c.allowed) expect(errors).toEqual([]);
           else expect(errors).toEqual(c.messages);
         });

@@ -55,4 +55,4 @@ export {
   type PreexistingRules,
 } from './cel/index.js';
 /** apimachinery's label key and value validation with its messages, and Go's CIDR parsing (the webhooks' checks). */
-export { isQualifiedName, isValidLabelValue, parseCIDR } from './cel/index.js';
+export { cidrContainsIP, isQualifiedName, isValidLabelValue, parseCIDR, parseIP, type IPAddress } from './cel/index.js';

@@ -62,6 +62,8 @@ export const immutableTemplates: readonly ImmutableTemplate[] = [
     compared: machineTemplateSpec,
     message: 'DockerClusterTemplate spec.template.spec field is immutable. Please create a new resource instead.',
     source: `${capi} test/infrastructure/docker/internal/webhooks/dockerclustertemplate.go (v1.10–v1.13)`,
+    // ValidateUpdate runs defaultDockerClusterSpec on both objects first: an unset port is 6443.
+    appliedDefaults: [{ path: ['controlPlaneEndpoint', 'port'], value: 6443 }],
   },
   {
     group: 'infrastructure.cluster.x-k8s.io',

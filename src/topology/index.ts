@@ -61,3 +61,4 @@ export {
   type ObjectNameInput,
   type NamedObject,
 } from './names/index.js';
+export { durationToSeconds } from './convert/index.js';

@@ -3,7 +3,7 @@
  * version strings (`util/version.KubeSemver`), IntOrString values (`intstr`), label selectors (`metav1` and
  * `labels`), and a field error turned into a validate finding with its rule id.
  */
-import { fieldError, type FieldError, type FieldErrorType } from '../../apiextensions/index.js';
+import { fieldError, isQualifiedName, isValidLabelValue, type FieldError, type FieldErrorType } from '../../apiextensions/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
 
 export const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
@@ -140,4 +140,19 @@ export interface Webhook {
   readonly create: (o: Obj) => WebhookError[];
   /** What `ValidateUpdate` adds: the checks of the old object against the new one. */
   readonly update: (before: Obj, after: Obj) => WebhookError[];
+}
+
+/** `ObjectMeta.Validate` of CAPI's API (`metav1validation.ValidateLabels`, `apivalidation.ValidateAnnotations`). */
+export function objectMetaErrors(rule: string, meta: unknown, path: string): WebhookError[] {
+  const out: WebhookError[] = [];
+  const m = rec(meta);
+  // Go walks the maps in random order; sorted keys keep the report stable.
+  for (const [k, v] of Object.entries(rec(m.labels)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const e of isQualifiedName(k)) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, k, e, 'label keys are `name` or `prefix/name`: alphanumerics, `-`, `_` and `.`'));
+    for (const e of isValidLabelValue(String(v))) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, String(v), e));
+  }
+  for (const k of Object.keys(rec(m.annotations)).sort()) {
+    for (const e of isQualifiedName(k.toLowerCase())) out.push(refuse(rule, 'FieldValueInvalid', `${path}.annotations`, k, e));
+  }
+  return out;
 }

@@ -10,7 +10,7 @@
  * version, pending lifecycle hooks) and those guarded by feature gates (see the gates' own rules) are left out.
  */
 import { blangParseTolerantError, goQuote } from '../../go/index.js';
-import { isQualifiedName, isValidLabelValue } from '../../apiextensions/index.js';
+import { isQualifiedName } from '../../apiextensions/index.js';
 import { withCapiWebhookDefaults } from '../capi-webhooks.js';
 import { isRecord, type Finding, type SourceObject } from '../findings.js';
 import {
@@ -22,6 +22,7 @@ import {
   intOrStringText,
   intOrStringValue,
   kubeSemver,
+  objectMetaErrors,
   rec,
   refuse,
   selectorMatches,
@@ -31,6 +32,8 @@ import {
   type Webhook,
   type WebhookError,
 } from './webhook-fields.js';
+import { capdWebhooks } from './capd-webhooks.js';
+import { capm3Webhooks } from './capm3-webhooks.js';
 import { providerWebhooks } from './provider-webhooks.js';
 
 type Obj = Record<string, unknown>;
@@ -483,21 +486,6 @@ function stripStatus(o: Obj): Obj {
 
 const kcpt = 'KubeadmControlPlaneTemplate';
 
-/** `ObjectMeta.Validate` of CAPI's API (`metav1validation.ValidateLabels`, `apivalidation.ValidateAnnotations`). */
-function objectMetaErrors(rule: string, meta: unknown, path: string): WebhookError[] {
-  const out: WebhookError[] = [];
-  const m = rec(meta);
-  // Go walks the maps in random order; sorted keys keep the report stable.
-  for (const [k, v] of Object.entries(rec(m.labels)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    for (const e of isQualifiedName(k)) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, k, e, 'label keys are `name` or `prefix/name`: alphanumerics, `-`, `_` and `.`'));
-    for (const e of isValidLabelValue(String(v))) out.push(refuse(rule, 'FieldValueInvalid', `${path}.labels`, String(v), e));
-  }
-  for (const k of Object.keys(rec(m.annotations)).sort()) {
-    for (const e of isQualifiedName(k.toLowerCase())) out.push(refuse(rule, 'FieldValueInvalid', `${path}.annotations`, k, e));
-  }
-  return out;
-}
-
 /** `taints.ValidateMachineTaints` without its feature gate (CAPI v1.12+): reserved keys, and keys that are not label keys. */
 function machineTaintErrors(rule: string, taints: unknown, path: string): WebhookError[] {
   const out: WebhookError[] = [];
@@ -867,6 +855,8 @@ export const webhooks: readonly Webhook[] = [
   },
   { group: core, kind: 'Cluster', source: 'internal/webhooks/cluster.go', defaults: clusterDefaults, create: clusterCreate, update: clusterUpdate },
   ...providerWebhooks,
+  ...capdWebhooks,
+  ...capm3Webhooks,
 ];
 
 export function webhookOf(o: Obj): Webhook | undefined {
