@@ -6,7 +6,6 @@
  * The defaulting a check depends on (a default resource group, load balancer scheme) is applied first, as the API
  * server does.
  */
-import { parseCIDR } from '../../apiextensions/index.js';
 import { capvWebhooks } from './capv-webhooks.js';
 import { at, defined, rec, refuse, str, type Webhook, type WebhookError } from './webhook-fields.js';
 
