@@ -91,4 +91,4 @@ export {
   type NamedObject,
 } from './names/index.js';
 /** apimachinery's label key and value validation with its messages, and Go's CIDR parsing (the webhooks' checks). */
-export { isQualifiedName, isValidLabelValue, parseCIDR } from './cel/index.js';
+export { isQualifiedName, isValidLabelValue, parseCIDR, parseIP } from './cel/index.js';

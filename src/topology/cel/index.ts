@@ -108,4 +108,4 @@ function compatibilityMinor(version: string | undefined): number {
   return Math.min(Number(m[1]), NEWEST_MINOR);
 }
 export { isQualifiedName, isValidLabelValue } from './formats.js';
-export { parseCIDR } from './ip.js';
+export { parseCIDR, parseIP } from './ip.js';
