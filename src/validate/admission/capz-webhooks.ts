@@ -74,6 +74,40 @@ function azureClusterUpdate(before: Obj, after: Obj): WebhookError[] {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// AzureClusterIdentity (cluster-api-provider-azure internal/webhooks/azureclusteridentity_webhook.go and
+// azureclusteridentity_validation.go, v1.25.1 and v1.26.0).
+
+function azureClusterIdentityCreate(o: Obj): WebhookError[] {
+  const spec = rec(o.spec);
+  const type = str(spec.type) ?? '';
+  const out: WebhookError[] = [];
+  const rule = 'webhook/AzureClusterIdentity.type-fields';
+  const resourceID = str(spec.resourceID) ?? '';
+  if (type !== 'UserAssignedMSI' && resourceID !== '') out.push(refuse(rule, 'FieldValueForbidden', 'spec.resourceID', '', resourceID, 'resourceID is read only with type UserAssignedMSI: drop it, or set the type'));
+  const path = str(spec.userAssignedIdentityCredentialsPath) ?? '';
+  const cloud = str(spec.userAssignedIdentityCredentialsCloudType) ?? '';
+  if (type !== 'UserAssignedIdentityCredential' && (path !== '' || cloud !== '')) {
+    const hint = 'these are read only with type UserAssignedIdentityCredential: drop them, or set the type';
+    out.push(refuse(rule, 'FieldValueForbidden', 'spec.userAssignedIdentityCredentialsPath', '', `${path} can only be set when AzureClusterIdentity is of type UserAssignedIdentityCredential`, hint));
+    // Upstream's message ends in a space here.
+    out.push(refuse(rule, 'FieldValueForbidden', 'spec.userAssignedIdentityCredentialsCloudType', '', `${cloud} can only be set when AzureClusterIdentity is of type UserAssignedIdentityCredential `, hint));
+  }
+  return out;
+}
+
+/** The type cannot change (reported at `Spec.Type`, as upstream writes the path). */
+const azureClusterIdentityUpdate = (before: Obj, after: Obj): WebhookError[] =>
+  immutable('webhook/AzureClusterIdentity.type-immutable', 'Spec.Type', at(before, 'spec.type'), at(after, 'spec.type'), 'the identity type cannot change: create a new AzureClusterIdentity and point the clusters at it');
+
 export const capzWebhooks: readonly Webhook[] = [
   { group: infra, kind: 'AzureCluster', source: `${capz} internal/webhooks/azurecluster_webhook.go (v1.25.1, v1.26.0)`, defaults: azureClusterDefaults, create: (): WebhookError[] => [], update: azureClusterUpdate },
+  {
+    group: infra,
+    kind: 'AzureClusterIdentity',
+    source: `${capz} internal/webhooks/azureclusteridentity_webhook.go, azureclusteridentity_validation.go (v1.25.1, v1.26.0)`,
+    defaults: (o: Obj): Obj => o,
+    create: azureClusterIdentityCreate,
+    update: azureClusterIdentityUpdate,
+  },
 ];
