@@ -156,3 +156,39 @@ export function objectMetaErrors(rule: string, meta: unknown, path: string): Web
   }
   return out;
 }
+
+/** A copy the defaulting webhook may change. */
+export const clone = (o: Obj): Obj => structuredClone(o);
+
+/** Sets `path` below `o` to `value` where it is unset (absent, null or empty), as a defaulting webhook does. */
+export function setDefault(o: Obj, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let cur = o;
+  for (const k of keys.slice(0, -1)) {
+    const next = cur[k];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) cur[k] = {};
+    cur = cur[k] as Obj;
+  }
+  const last = keys[keys.length - 1] as string;
+  if (cur[last] === undefined || cur[last] === null || cur[last] === '') cur[last] = value;
+}
+
+/** JSON equality of two decoded values (Go's `cmp.Equal`/`reflect.DeepEqual` of the typed fields). */
+export function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (typeof v === 'object' && v !== null) {
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sorted((v as Obj)[k])]),
+    );
+  }
+  return v;
+}
+
+/** The hint of a field that only a new object can change. */
+export const recreateHint = (what: string): string => `${what} cannot change on an existing cluster: keep the old value, or create a new cluster under another name`;
