@@ -4,7 +4,8 @@
  * with an empty cache reads and verifies every byte again, an air-gapped bundle carries it all, and a tag pushed
  * again with other bytes is refused (exit 3) without touching the project.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
@@ -13,6 +14,10 @@ import { registryAvailability, TestRegistry, type PushedArtifact } from './helpe
 import { tempDir, testdir } from './helpers/testdir.js';
 
 const available = registryAvailability();
+const skopeo = '/usr/bin/skopeo';
+if (!existsSync(skopeo) && process.env.CAPIFORM_REQUIRE_SHARED === '1') {
+  throw new Error(`skopeo (${skopeo}) is missing, and CAPIFORM_REQUIRE_SHARED=1 forbids skipping: apt-get install -y skopeo (.ci/run does)`);
+}
 const exampleRepo = join(import.meta.dirname, '..', 'examples', 'repository');
 const release = (label: string, version: string, files: string[]): Record<string, Uint8Array> =>
   Object.fromEntries(files.map((f) => [f, readFileSync(join(exampleRepo, label, version, f))]));
@@ -90,6 +95,61 @@ describe.skipIf(!available.present)(`a project whose providers live on an OCI re
     } finally {
       registry = await TestRegistry.restart(registry);
     }
+  });
+
+  it.skipIf(!existsSync(skopeo))('bundle --oci-layout writes layouts skopeo copies into a registry; a project locked from the copies renders the same tree', async () => {
+    const first = await runCli(['bundle', '--out', 'dist/layout-a.tar.gz', '--oci-layout', 'dist/oci-a', '--json'], { cwd: dir, env: env(cache) });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await runCli(['bundle', '--out', 'dist/layout-b.tar.gz', '--oci-layout', 'dist/oci-b'], { cwd: dir, env: env(cache) });
+    expect(again.code, again.stderr).toBe(0);
+    // Deterministic: the same inputs give the same bytes, so the same digests.
+    expect(snapshotDir(join(dir, 'dist/oci-b'))).toEqual(snapshotDir(join(dir, 'dist/oci-a')));
+    const artifacts = (JSON.parse(first.stdout) as { ociLayout: { artifacts: { ref: string; digest: string }[] } }).ociLayout.artifacts;
+    expect(artifacts.map((a) => a.ref)).toEqual(['cert-manager:v1.18.2', 'cluster-api:v1.12.4', 'infrastructure-docker:v1.12.4']);
+    const index = JSON.parse(readFileSync(join(dir, 'dist/oci-a/cluster-api/index.json'), 'utf8')) as { manifests: { annotations: Record<string, string> }[] };
+    expect(index.manifests.map((m) => m.annotations['org.opencontainers.image.ref.name'])).toEqual(['v1.12.4']);
+    const policy = join(tempDir(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ default: [{ type: 'insecureAcceptAnything' }] }));
+    for (const a of artifacts) {
+      const [label, version] = a.ref.split(':') as [string, string];
+      const r = spawnSync(
+        skopeo,
+        ['copy', '--policy', policy, '--dest-tls-verify=false', `oci:${join(dir, 'dist/oci-a', label)}:${version}`, `docker://${registry.host}/copied/${label}:${version}`],
+        { encoding: 'utf8' },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      // The registry holds the manifest as written: same digest.
+      const head = await fetch(`${registry.base}/v2/copied/${label}/manifests/${version}`, { headers: { accept: 'application/vnd.oci.image.manifest.v1+json' } });
+      expect(head.headers.get('docker-content-digest')).toBe(a.digest);
+    }
+    const host = registry.host;
+    const copied = testdir({
+      'capi.config.ts': `export default {
+  providers: {
+    core: { name: 'cluster-api', version: '~1.12.0', url: 'oci://${host}/copied/cluster-api' },
+    infrastructure: [{ name: 'docker', version: '~1.12.0', url: 'oci://${host}/copied/infrastructure-docker' }],
+  },
+  certManager: { version: 'v1.18.2', url: 'oci://${host}/copied/cert-manager' },
+};
+`,
+    });
+    const lock = await runCli(['lock'], { cwd: copied, env: { ...env(tempDir()), HOME: copied } });
+    expect(lock.code, lock.stderr).toBe(0);
+    const render = await runCli(['render'], { cwd: copied, env: { ...env(tempDir()), HOME: copied } });
+    expect(render.code, render.stderr).toBe(0);
+    expect(snapshotDir(join(copied, 'providers'))).toEqual(snapshotDir(join(dir, 'providers')));
+  }, 60_000);
+
+  it('bundle --oci-layout refuses a folder that holds anything but earlier layouts (exit 2), before writing anything', async () => {
+    const target = testdir({ 'notes.txt': 'mine\n' });
+    const before = snapshotDir(dir);
+    const out = join(tempDir(), 'refused.tar.gz');
+    const r = await runCli(['bundle', '--out', out, '--oci-layout', target], { cwd: dir, env: env(cache) });
+    expect(r.code).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toContain(`Error: --oci-layout ${target} holds notes.txt, which is not an OCI layout capiform wrote; refusing to replace the folder`);
+    expect(snapshotDir(dir)).toEqual(before);
+    expect(snapshotDir(target)).toEqual({ 'notes.txt': expect.any(String) as unknown as string });
   });
 
   it('a tag pushed again with other bytes: the frozen render is an integrity error (exit 3) and nothing changes', async () => {

@@ -9,3 +9,4 @@ export { provenanceFile, provenanceStatement, type Statement } from './provenanc
 export { dsseEnvelope, loadSigningKey, pae, signBlob } from './signing.js';
 export { checkSignedProvenance, signatureFiles, verifyBundleSignature } from './signed.js';
 export { defaultBundleName, lockedFileReader, readProjectLock, readTree } from './project.js';
+export { ociLayoutFiles, ociLayoutFile, ociLayoutIndex, refNameAnnotation, type OciLayout, type OciLayoutArtifact } from './oci-layout.js';

@@ -2,14 +2,17 @@
  * `capiform bundle`: the project's lock, tree and every release file it pins, verified against the lock, with the
  * images the tree uses, in one reproducible archive.
  */
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { sha256Hex, writeFileAtomic } from '../cache/index.js';
+import { basename, dirname, join } from 'node:path';
+import { sha256Hex, temporarySibling, writeFileAtomic } from '../cache/index.js';
 import { InputError } from '../errors.js';
 import type { ResolvedConfig } from '../config/index.js';
 import {
   dsseEnvelope,
   loadSigningKey,
+  ociLayoutFile,
+  ociLayoutFiles,
   provenanceFile,
   signatureFiles,
   signBlob,
@@ -38,6 +41,11 @@ export interface BundleRequest {
    * `<bundle>.intoto.jsonl` are written beside the bundle. The key is read before any work and never stored.
    */
   signKey?: { file: string; shown: string };
+  /**
+   * `--oci-layout`: also write every locked release as an OCI artifact into OCI image layouts under this folder (its
+   * absolute path, and the name to show), one layout per provider; see src/bundle/oci-layout.ts.
+   */
+  ociLayout?: { dir: string; shown: string };
 }
 
 export interface BundleResult {
@@ -49,6 +57,8 @@ export interface BundleResult {
   images: number;
   /** With `signKey`: the signature and the provenance envelope written beside the bundle. */
   signature?: { sig: string; envelope: string };
+  /** With `ociLayout`: the folder, and each artifact in it (`<label>:<version>` and its manifest digest). */
+  ociLayout?: { dir: string; artifacts: { ref: string; digest: string }[] };
 }
 
 /** Builds the bundle and writes it; reads the lock and the tree as they are on disk. */
@@ -56,6 +66,7 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
   const { config } = req;
   const dir = config.dir;
   const key = req.signKey ? readSigningKey(req.signKey.file, req.signKey.shown) : undefined;
+  if (req.ociLayout) checkLayoutTarget(req.ociLayout.dir, req.ociLayout.shown);
   // clusterctl.yaml gets the same `images:` the render applied: the global entries and each provider's own.
   const target = req.managementCluster;
   if (target !== undefined) checkTarget(config, target);
@@ -99,7 +110,65 @@ export async function buildBundle(req: BundleRequest): Promise<BundleResult> {
     writeFileAtomic(signature.sig, signBlob(archive, key));
     writeFileAtomic(signature.envelope, dsseEnvelope(typeof provenance === 'string' ? Buffer.from(provenance) : provenance, key));
   }
-  return { file: out, name, bytes: archive.length, sha256: sha256Hex(archive), files: files.length, images: images.length, ...(signature ? { signature } : {}) };
+  let ociLayout: BundleResult['ociLayout'];
+  if (req.ociLayout) {
+    const layout = ociLayoutFiles(lock.lock, read);
+    writeLayoutFolder(req.ociLayout.dir, req.ociLayout.shown, layout.files);
+    ociLayout = { dir: req.ociLayout.dir, artifacts: layout.artifacts.map((a) => ({ ref: `${a.label}:${a.version}`, digest: a.manifestDigest })) };
+  }
+  return {
+    file: out,
+    name,
+    bytes: archive.length,
+    sha256: sha256Hex(archive),
+    files: files.length,
+    images: images.length,
+    ...(signature ? { signature } : {}),
+    ...(ociLayout ? { ociLayout } : {}),
+  };
+}
+
+/**
+ * `--oci-layout DIR` replaces DIR only when it is missing, empty, or what an earlier `--oci-layout` wrote (folders that
+ * each hold an `oci-layout` file): any other folder or a file there is refused before any work, so it never
+ * deletes a user's files.
+ */
+function checkLayoutTarget(dir: string, shown: string): void {
+  if (!existsSync(dir)) return;
+  const fix = { where: dir, hint: 'give --oci-layout a new folder (or one an earlier `capiform bundle --oci-layout` wrote: it is replaced)' };
+  if (!lstatSync(dir).isDirectory()) throw new InputError(`--oci-layout ${shown} is not a folder`, fix, 'E_OCI_LAYOUT_TARGET');
+  for (const name of readdirSync(dir)) {
+    const entry = join(dir, name);
+    if (!lstatSync(entry).isDirectory() || !existsSync(join(entry, ociLayoutFile))) {
+      throw new InputError(`--oci-layout ${shown} holds ${name}, which is not an OCI layout capiform wrote; refusing to replace the folder`, fix, 'E_OCI_LAYOUT_TARGET');
+    }
+  }
+}
+
+/**
+ * Writes the layouts into a staging folder beside `dir` and renames it into place (the previous folder, if any, is
+ * moved aside first and removed after), so a reader sees the old layouts or the new ones, never a part.
+ */
+function writeLayoutFolder(dir: string, shown: string, files: readonly { path: string; content: Uint8Array }[]): void {
+  checkLayoutTarget(dir, shown);
+  mkdirSync(dirname(dir), { recursive: true });
+  const staging = temporarySibling(dir);
+  try {
+    for (const f of files) {
+      mkdirSync(dirname(join(staging, f.path)), { recursive: true });
+      writeFileSync(join(staging, f.path), f.content);
+    }
+    if (existsSync(dir)) {
+      const old = temporarySibling(dir);
+      renameSync(dir, old);
+      renameSync(staging, dir);
+      rmSync(old, { recursive: true, force: true });
+    } else {
+      renameSync(staging, dir);
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 function readSigningKey(file: string, shown: string): ReturnType<typeof loadSigningKey> {

@@ -147,15 +147,27 @@ export class TestRegistry {
   }
 
   /** Pushes `files` (title → content) as one artifact tagged `tag`, as `oras push <host>/<repository>:<tag> <files…>` does. */
-  async pushRelease(repository: string, tag: string, files: Record<string, string | Uint8Array>): Promise<PushedArtifact> {
+  pushRelease(repository: string, tag: string, files: Record<string, string | Uint8Array>): Promise<PushedArtifact> {
+    return this.pushArtifact(repository, tag, Object.entries(files).map(([title, content]) => ({ title, content })));
+  }
+
+  /**
+   * Pushes one artifact whose layers are `layers`, in order: each with the title given (any JSON value, or none when
+   * `title` is absent), so a test can push what no honest `oras push` would (`../x`, the same title twice).
+   */
+  async pushArtifact(repository: string, tag: string, layers: readonly { title?: unknown; content: string | Uint8Array }[]): Promise<PushedArtifact> {
     const config = await this.pushBlob(repository, new TextEncoder().encode('{}'));
-    const layers: Record<string, string> = {};
+    const digests: Record<string, string> = {};
     const descriptors = [];
-    for (const [title, content] of Object.entries(files)) {
+    for (const { title, content } of layers) {
       const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
       const blob = await this.pushBlob(repository, bytes);
-      layers[title] = blob.digest;
-      descriptors.push({ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...blob, annotations: { 'org.opencontainers.image.title': title } });
+      if (typeof title === 'string') digests[title] = blob.digest;
+      descriptors.push({
+        mediaType: 'application/vnd.oci.image.layer.v1.tar',
+        ...blob,
+        ...(title !== undefined ? { annotations: { 'org.opencontainers.image.title': title } } : {}),
+      });
     }
     const manifest = JSON.stringify({
       schemaVersion: 2,
@@ -172,6 +184,6 @@ export class TestRegistry {
       headers: { ...this.authHeader, 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
     });
     if (res.status !== 201) throw new Error(`manifest push: ${res.status} ${await res.text()}`);
-    return { manifestDigest: sha256(bytes), layers };
+    return { manifestDigest: sha256(bytes), layers: digests };
   }
 }

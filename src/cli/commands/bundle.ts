@@ -19,6 +19,7 @@ interface BundleOptions {
   zarf?: boolean;
   operator?: boolean;
   signKey?: string;
+  ociLayout?: string;
   lockTimeout?: string;
   /** A fleet: the management cluster to bundle. */
   target?: string;
@@ -57,6 +58,7 @@ async function bundleProject(io: CliIO, opts: BundleOptions, config: ResolvedCon
     onProgress: downloadProgress(io, { quiet: true }),
     ...(opts.target !== undefined ? { managementCluster: opts.target } : {}),
     ...(opts.signKey !== undefined ? { signKey: { file: resolvePath(io.cwd, opts.signKey), shown: opts.signKey } } : {}),
+    ...(opts.ociLayout !== undefined ? { ociLayout: { dir: resolvePath(io.cwd, opts.ociLayout), shown: opts.ociLayout } } : {}),
     target: (name) => requireWritableFile(io.cwd, opts.out ?? `dist/${name}.tar.gz`, '--out'),
   });
 }
@@ -72,17 +74,22 @@ export function registerBundle(program: Command, io: CliIO): void {
     .option('--zarf', 'add a Zarf package definition (zarf.yaml)')
     .option('--operator', 'add the Cluster API Operator form (operator/: provider objects and ConfigMaps per version)')
     .option('--sign-key <file>', 'sign the bundle with this PEM ECDSA P-256 private key: writes <bundle>.sig (cosign sign-blob format) and <bundle>.intoto.jsonl (signed provenance)')
+    .option('--oci-layout <dir>', 'also write each provider release as an OCI artifact into OCI image layouts in this folder (<dir>/<provider>, tag = version), for skopeo copy / oras cp into a registry')
     .addOption(lockTimeoutOption())
     .action(async (local: BundleOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const res = await createBundle(io, { ...local, ...(g.quiet ? { quiet: true } : {}) });
       if (g.json) {
-        io.stdout(`${JSON.stringify({ ...res, file: relative(io.cwd, res.file) || res.file })}\n`);
+        io.stdout(`${JSON.stringify({ ...res, file: relative(io.cwd, res.file) || res.file, ...(res.ociLayout ? { ociLayout: { ...res.ociLayout, dir: relative(io.cwd, res.ociLayout.dir) || '.' } } : {}) })}\n`);
         return;
       }
       if (!g.quiet) {
         io.stdout(`wrote ${relative(io.cwd, res.file)} (${res.files} files, ${res.images} images, ${res.bytes} bytes)\nsha256 ${res.sha256}\n`);
         if (res.signature) io.stdout(`signed: ${relative(io.cwd, res.signature.sig)}, ${relative(io.cwd, res.signature.envelope)}\n`);
+        if (res.ociLayout) {
+          const dir = relative(io.cwd, res.ociLayout.dir) || '.';
+          io.stdout(`wrote OCI layouts in ${dir}:\n${res.ociLayout.artifacts.map((a) => `  oci:${dir}/${a.ref} ${a.digest}\n`).join('')}`);
+        }
       }
     });
 

@@ -8,7 +8,7 @@
  * `<type>` is its provider kind (`core`, `bootstrap`, `control-plane`, `infrastructure`, `ipam`, `addon`,
  * `runtimeextension`). Cluster templates and ClusterClass files keep their release names.
  */
-import { InputError } from '../../errors.js';
+import { InputError, ResolutionError } from '../../errors.js';
 
 export const ociManifestMediaType = 'application/vnd.oci.image.manifest.v1+json';
 export const dockerManifestMediaType = 'application/vnd.docker.distribution.manifest.v2+json';
@@ -125,5 +125,50 @@ export function parseOciManifest(bytes: Uint8Array, where: string, contentType?:
 }
 
 export function layerTitle(layer: OciDescriptor): string | undefined {
-  return layer.annotations?.[titleAnnotation];
+  const title: unknown = layer.annotations?.[titleAnnotation];
+  return typeof title === 'string' ? title : undefined;
+}
+
+/** The longest layer title read as a release file name (a file name on every file system capiform writes to). */
+export const maxTitleBytes = 255;
+
+/** Why `title` cannot be a release file name, or null when it can. */
+export function titleProblem(title: unknown): string | null {
+  if (typeof title !== 'string') return 'is not a string';
+  if (title === '') return 'is empty';
+  if (/[\u0000-\u001f\u007f]/.test(title)) return 'has a NUL or control character';
+  if (Buffer.byteLength(title) > maxTitleBytes) return `is longer than ${maxTitleBytes} bytes`;
+  if (title.startsWith('/') || /^[A-Za-z]:/.test(title)) return 'is an absolute path';
+  if (title.split(/[/\\]/).includes('..')) return 'leaves the release folder ("..")';
+  if (title.includes('/') || title.includes('\\')) return 'names a folder (a release file name has no / or \\)';
+  if (title === '.') return 'is "."';
+  return null;
+}
+
+/**
+ * Refuses a manifest whose layer titles could not be release file names: a title becomes a file name in the lock,
+ * the cache, the rendered tree and a bundle, so `../x`, `/etc/passwd`, `a/../../b`, an empty title, one with a NUL
+ * or control character, or the same title on two layers is a resolution error (exit 3) naming the repository and
+ * the layer's digest, before anything is read or written. oras refuses the same on pull (oras-go
+ * `content/file/file.go`: `ErrPathTraversalDisallowed`, `ErrDuplicateName`); cluster-api-operator reads only the
+ * names it expects (`internal/controller/oci_source.go`, `mapStore`). Layers without a title are not files and are
+ * skipped, as oras does.
+ */
+export function checkLayerTitles(manifest: OciManifest, where: string): void {
+  const seen = new Map<string, string>();
+  for (const layer of manifest.layers) {
+    if (layer.annotations === undefined || !(titleAnnotation in layer.annotations)) continue;
+    const title: unknown = layer.annotations[titleAnnotation];
+    const problem = titleProblem(title);
+    const shown = typeof title === 'string' ? JSON.stringify(title) : String(title);
+    const hint = 'push the release files by their file names only (oras push <ref> metadata.yaml <type>-components.yaml …, run in the release folder); check who can push to this repository';
+    if (problem !== null) {
+      throw new ResolutionError(`${where}: layer ${layer.digest} has title ${shown}, which ${problem}: it cannot be a release file name`, { where, hint }, 'E_OCI_LAYER_TITLE');
+    }
+    const first = seen.get(title as string);
+    if (first !== undefined) {
+      throw new ResolutionError(`${where}: layers ${first} and ${layer.digest} both have title ${shown}: a release has one file of each name`, { where, hint }, 'E_OCI_LAYER_TITLE');
+    }
+    seen.set(title as string, layer.digest);
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { IntegrityError, ResolutionError } from '../../errors.js';
 import type { ProviderRepository } from '../repository.js';
-import { layerTitle, maxLayerBytes, parseOciManifest, releaseNameOf, titlesFor, type OciManifest, type ReleaseIdentity } from './artifact.js';
+import { checkLayerTitles, layerTitle, maxLayerBytes, parseOciManifest, releaseNameOf, titlesFor, type OciManifest, type ReleaseIdentity } from './artifact.js';
 import type { OciStore } from './registry.js';
 
 interface LoadedManifest {
@@ -124,6 +124,7 @@ export class OciRepository implements ProviderRepository {
       );
     }
     const manifest = parseOciManifest(got.bytes, where, got.contentType);
+    checkLayerTitles(manifest, where);
     this.digests.set(version, got.digest);
     return { digest: got.digest, manifest };
   }
