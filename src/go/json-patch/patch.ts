@@ -4,9 +4,9 @@
  * path, no limit on what `copy` adds). CAPI applies ClusterClass patches with it and kustomize a kustomization's, so
  * the same patch behaves and fails the same way wherever a capiform user writes it. The error texts are evanphx's.
  *
- * fast-json-patch (the package DESIGN.md names) differs exactly where a review must be right: `add` below a missing
- * parent creates nothing there either, but `replace` of a missing key adds it, negative indices are refused, `test`
- * compares `1` and `1.0` alike and a missing member never equals `null`. None of its primitives carry these rules
+ * fast-json-patch (the package DESIGN.md names) differs exactly where a review must be right: without validation
+ * `replace` of a missing key adds it, negative indices are refused, a missing member never passes a `test` against
+ * `null`, and its error texts are its own. None of its primitives carry these rules
  * (its `applyOperation` is the semantics; its pointer helpers do not know negative indices or the empty key), so
  * this engine has none of its code: see docs/configuration.md "Patches" for the measurement.
  *
@@ -30,6 +30,11 @@ export interface JsonPatchOptions {
    * grow a document to measures `copy` here.
    */
   readonly beforeOperation?: (op: JsonPatchOperation, doc: unknown) => void;
+  /**
+   * Change `doc` itself instead of copying what the operations reach (for a caller that owns it and drops it on an
+   * error: an operation that fails leaves the earlier ones applied).
+   */
+  readonly inPlace?: boolean;
 }
 
 /** A patch that evanphx refuses (DecodePatch) or that does not apply (Apply); the message is evanphx's. */
@@ -81,10 +86,11 @@ function get(con: Container, key: string): { value: unknown } | { error: string;
 interface Work {
   root: Container;
   owned: Set<Container>;
+  inPlace: boolean;
 }
 
 function own(parent: Container, key: string, child: Container, work: Work): Container {
-  if (work.owned.has(child)) return child;
+  if (work.inPlace || work.owned.has(child)) return child;
   const copy: Container = Array.isArray(child) ? child.slice() : { ...child };
   if (Array.isArray(parent)) {
     // `get` found the element, so the index is valid (a negative one counts from the end).
@@ -323,12 +329,13 @@ function applyOperation(work: Work, op: JsonPatchOperation): void {
 /**
  * `DecodePatch` + `Patch.Apply`: every operation is validated first, then applied in order. Returns the document
  * after the operations (an object or, after a whole-document `add`/`replace`, possibly an array); `doc` is left as it
- * was, and the result shares the parts no operation changed with it. Throws JsonPatchError with evanphx's message.
+ * was unless `inPlace`, and the result shares the parts no operation changed with it. Throws JsonPatchError with evanphx's message.
  */
 export function applyJsonPatch(doc: Container, operations: readonly JsonPatchOperation[], options: JsonPatchOptions = {}): Container {
   for (const op of operations) validateOperation(op);
-  const root: Container = Array.isArray(doc) ? doc.slice() : { ...doc };
-  const work: Work = { root, owned: new Set<Container>([root]) };
+  const inPlace = options.inPlace === true;
+  const root: Container = inPlace ? doc : Array.isArray(doc) ? doc.slice() : { ...doc };
+  const work: Work = { root, owned: new Set<Container>([root]), inPlace };
   for (const op of operations) {
     options.beforeOperation?.(op, work.root);
     applyOperation(work, op);
@@ -338,7 +345,7 @@ export function applyJsonPatch(doc: Container, operations: readonly JsonPatchOpe
 
 /** The value at a JSON pointer as `copy` reads it (undefined when it does not resolve), without changing anything. */
 export function valueAtPointer(doc: Container, pointer: string): unknown {
-  const work: Work = { root: doc, owned: new Set() };
+  const work: Work = { root: doc, owned: new Set(), inPlace: false };
   const found = findObject(work, pointer, false);
   if (!found) return undefined;
   const got = get(found.con, found.key);

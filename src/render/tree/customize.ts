@@ -198,6 +198,8 @@ export function applyJsonPatches(objs: KubeObject[], patches: ResolvedProvider['
       let patched: Obj;
       try {
         const result = applyJsonPatch(o, patch.patch as readonly JsonPatchOperation[], {
+          // The object is this render's own copy, and a failing patch fails the render.
+          inPlace: true,
           beforeOperation: (op, doc) => {
             if (op.op === 'copy') size += jsonSize(valueAtPointer(doc as Obj, op.from as string));
             else if (op.op === 'add' || op.op === 'replace') size += jsonSize(op.value);
@@ -217,9 +219,12 @@ export function applyJsonPatches(objs: KubeObject[], patches: ResolvedProvider['
         if (err instanceof BoundExceededError) throw err;
         throw new InputError(`patch failed on ${name}: ${(err as Error).message.split('\n')[0]}`, { where });
       }
-      // The object keeps its identity (callers hold it); its fields become the patched ones, in their order.
-      for (const k of Object.keys(o)) delete o[k];
-      for (const k of Object.keys(patched)) setOwn(o, k, patched[k]);
+      // A whole-document `add`/`replace` gives a new object: this one keeps its identity (callers hold it) and takes
+      // the patched fields, in their order.
+      if (patched !== o) {
+        for (const k of Object.keys(o)) delete o[k];
+        for (const k of Object.keys(patched)) setOwn(o, k, patched[k]);
+      }
       identityFields.forEach(([field, get], k) => {
         const was = before[k];
         const now = get(o);
