@@ -19,5 +19,14 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
-export { checkGoJson, decodeGoJson, GoJsonError, GoJsonSyntaxError } from './json/index.js';
+export { checkGoJson, cloneJson, decodeGoJson, GoJsonError, GoJsonSyntaxError, isObject, setOwn, type JsonObject } from './json/index.js';
+export { goAtoi } from './strconv.js';
+export {
+  applyJsonPatch,
+  JsonPatchError,
+  validateOperation as validateJsonPatchOperation,
+  valueAtPointer,
+  type JsonPatchOperation,
+  type JsonPatchOptions,
+} from './json-patch/index.js';
 export { defaultWorkBounds, parseByteSize, setWorkBounds, workBoundEnv, workBounds, workBoundsFromEnv, type WorkBounds } from './bounds.js';

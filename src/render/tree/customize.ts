@@ -3,10 +3,9 @@
  * `manager` flags, then `deployment` settings (both with the Cluster API Operator's ProviderSpec semantics), then the
  * RFC 6902 `patches` last.
  */
-import jsonpatch from 'fast-json-patch';
 import { parseFeatureGates as parseGates } from '../../capi/index.js';
 import { BoundExceededError, InputError } from '../../errors.js';
-import { workBoundEnv, workBounds } from '../../go/index.js';
+import { applyJsonPatch, setOwn, valueAtPointer, workBoundEnv, workBounds, type JsonPatchOperation } from '../../go/index.js';
 import type { ResolvedProvider } from '../../config/index.js';
 import type { KubeObject } from './deps.js';
 
@@ -196,22 +195,35 @@ export function applyJsonPatches(objs: KubeObject[], patches: ResolvedProvider['
       const name = describeObject(o);
       // An upper bound of the object's size as it grows: what it was, plus every value an operation puts in.
       let size = jsonSize(o);
+      let patched: Obj;
       try {
-        for (const op of structuredClone(patch.patch) as jsonpatch.Operation[]) {
-          if (op.op === 'copy') size += jsonSize(jsonpatch.getValueByPointer(o, op.from));
-          else if (op.op === 'add' || op.op === 'replace') size += jsonSize(op.value);
-          if (size > bounds.patchResultBytes) {
-            throw new BoundExceededError(
-              `${of}: ${where} makes ${name} larger than ${bounds.patchResultBytes} bytes (the bound of ${workBoundEnv.patchResultBytes})`,
-              workBoundEnv.patchResultBytes,
-              { where, hint: `look for a "copy" that doubles the object; if the object is genuinely this large, raise the bound with ${workBoundEnv.patchResultBytes}` },
-            );
-          }
-          jsonpatch.applyOperation(o, op, true, true);
-        }
+        const result = applyJsonPatch(o, patch.patch as readonly JsonPatchOperation[], {
+          // The object is this render's own copy, and a failing patch fails the render.
+          inPlace: true,
+          beforeOperation: (op, doc) => {
+            if (op.op === 'copy') size += jsonSize(valueAtPointer(doc as Obj, op.from as string));
+            else if (op.op === 'add' || op.op === 'replace') size += jsonSize(op.value);
+            if (size > bounds.patchResultBytes) {
+              throw new BoundExceededError(
+                `${of}: ${where} makes ${name} larger than ${bounds.patchResultBytes} bytes (the bound of ${workBoundEnv.patchResultBytes})`,
+                workBoundEnv.patchResultBytes,
+                { where, hint: `look for a "copy" that doubles the object; if the object is genuinely this large, raise the bound with ${workBoundEnv.patchResultBytes}` },
+              );
+            }
+          },
+        });
+        // A whole-document `add`/`replace` may leave an array: Kubernetes objects are objects.
+        if (Array.isArray(result)) throw new Error('the patched object is not an object');
+        patched = result;
       } catch (err) {
         if (err instanceof BoundExceededError) throw err;
         throw new InputError(`patch failed on ${name}: ${(err as Error).message.split('\n')[0]}`, { where });
+      }
+      // A whole-document `add`/`replace` gives a new object: this one keeps its identity (callers hold it) and takes
+      // the patched fields, in their order.
+      if (patched !== o) {
+        for (const k of Object.keys(o)) delete o[k];
+        for (const k of Object.keys(patched)) setOwn(o, k, patched[k]);
       }
       identityFields.forEach(([field, get], k) => {
         const was = before[k];

@@ -2,14 +2,12 @@
  * Small helpers over plain JSON values (objects as parsed from YAML), in the shape of apimachinery's
  * `unstructured.NestedFieldNoCopy` / `SetNestedField`, which CAPI's patch engine uses to move fields around.
  */
-export type JsonObject = Record<string, unknown>;
+import { cloneJson, isObject, setOwn, type JsonObject } from '../../go/index.js';
+
+export { cloneJson, isObject, setOwn, type JsonObject };
 
 /** A field that cannot be set because a step of its path is not an object (apimachinery's message). */
 export class NestedFieldError extends Error {}
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** `NestedFieldNoCopy`: the value at `path` (null counts as present), or `found: false` when a step is missing. */
 export function nestedField(obj: unknown, path: readonly string[]): { found: boolean; value: unknown } {
@@ -61,28 +59,6 @@ export function setNestedFieldNoCopy(obj: JsonObject, value: unknown, path: read
 export function removeNestedField(obj: JsonObject, path: readonly string[]): void {
   const parent = nestedField(obj, path.slice(0, -1));
   if (parent.found && isObject(parent.value)) delete parent.value[path[path.length - 1] as string];
-}
-
-/**
- * Sets an own property, also for `__proto__`, an ordinary name in Go maps. Only that key needs defineProperty
- * (on plain objects every other assignment makes or updates an own data property), which is many times slower.
- */
-export function setOwn(obj: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
-
-/** A deep copy of a JSON value (much faster than structuredClone for the small objects patches move around). */
-export function cloneJson<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
-  const out: JsonObject = {};
-  for (const k of Object.keys(value)) {
-    const v = cloneJson((value as JsonObject)[k]);
-    if (k === '__proto__') setOwn(out, k, v);
-    else out[k] = v;
-  }
-  return out as T;
 }
 
 function formatGoValueOf(v: unknown): string {

@@ -3,7 +3,7 @@
  * first segment names the variable and whose segments may carry one array index (`name[2]`). Error messages are
  * CAPI's, so a review shows the same text the controller would log.
  */
-import { goQuote } from '../../go/index.js';
+import { goAtoi, goQuote } from '../../go/index.js';
 import { isObject } from './json.js';
 import type { VariableMap } from './variables.js';
 
@@ -22,14 +22,7 @@ export interface PathSegment {
   index: number | null;
 }
 
-/** Go `strconv.Atoi` for a 64-bit int, with its error text. */
-export function goAtoi(s: string): number {
-  const m = /^[+-]?[0-9]+$/.exec(s);
-  if (!m) throw new Error(`strconv.Atoi: parsing ${goQuote(s)}: invalid syntax`);
-  const v = BigInt(s);
-  if (v > 2n ** 63n - 1n || v < -(2n ** 63n)) throw new Error(`strconv.Atoi: parsing ${goQuote(s)}: value out of range`);
-  return Number(v);
-}
+export { goAtoi };
 
 /** `parsePathSegment`: `name` or `name[i]` with a non-negative index. */
 export function parsePathSegment(segment: string): PathSegment {
