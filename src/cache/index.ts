@@ -3,7 +3,7 @@
  * inter-process locks. A leaf: it imports only errors.
  */
 export { writeFileAtomic, temporarySibling, isTemporarySibling, temporaryTarget, type AtomicWriteOptions } from './atomic-write.js';
-export { sha256Hex, digestOf } from './hash.js';
+export { sha256Hex, digestOf, canonicalDigest, canonicalJson } from './hash.js';
 export { compareBytes, gzipReproducible } from './bytes.js';
 export { defaultCacheDir } from './cache-root.js';
 export { rememberValid, validatedBefore } from './validated.js';
