@@ -31,3 +31,25 @@ export function sha256Incremental(): Sha256 {
   };
   return self;
 }
+
+/**
+ * JSON with object keys sorted and undefined members left out: a canonical encoding, so equal values encode (and
+ * hash) equally whatever order their keys were written in.
+ */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+/** sha256 of a value's canonical encoding (cache keys of records: a field added to the record is in the key). */
+export function canonicalDigest(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}

@@ -3,7 +3,7 @@
  * inter-process locks. A leaf: it imports only errors.
  */
 export { writeFileAtomic, temporarySibling, isTemporarySibling, temporaryTarget, type AtomicWriteOptions } from './atomic-write.js';
-export { sha256Hex, sha256Incremental, digestOf, type Sha256 } from './hash.js';
+export { sha256Hex, sha256Incremental, digestOf, canonicalDigest, canonicalJson, type Sha256 } from './hash.js';
 export { gzipReproducible } from './bytes.js';
 export { defaultCacheDir } from './cache-root.js';
 export { rememberValid, validatedBefore } from './validated.js';

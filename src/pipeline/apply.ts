@@ -3,8 +3,8 @@
  * together under the tree writer's journal (`render`).
  */
 import { lockFileName, writeLock, type LockFile } from '../lock/index.js';
-import type { TreeCache, TreeChanges, TreeFile } from '../render/index.js';
-import { repairTree, writeTree, type TreeScope } from './tree/index.js';
+import type { TreeChanges, TreeFile } from '../render/index.js';
+import { repairTree, writeTree, type TreeCache, type TreeScope } from './tree/index.js';
 import type { PipelineContext } from './context.js';
 import type { PipelineResult } from './types.js';
 

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock, type Lock } from '../lock/index.js';
-import { pathInShard, unusedVariableMessage, type RenderContext, type Shard, type TreeFile, type UnusedVariable } from '../render/index.js';
+import { pathInShard, unusedVariableMessage, type Shard, type TreeFile, type UnusedVariable } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
 import { applyLock, applyTree, saveTreeCache } from './apply.js';
 import { enforceContract, lintResolvedProviders } from './contract-lint.js';
 import { assembleTree, fleetGlue, lockModel, sortTree, type LockModel } from './assemble.js';
 import { pipelineContext, type PipelineContext } from './context.js';
 import { readProject, type ProjectState } from './read-project.js';
-import { recordArtifacts, renderTree } from './render-stage.js';
+import { recordArtifacts, renderTree, type RenderedTree } from './render-stage.js';
 import { resolveProject, type ResolvedProject } from './resolve-stage.js';
 import type { ContractFinding, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
 
@@ -201,7 +201,7 @@ function fleetUnusedVariables(fleet: ResolvedConfig, runs: readonly FleetRun[], 
 interface FleetRun {
   config: ResolvedConfig;
   run: { ctx: PipelineContext; project: ProjectState; resolved: ResolvedProject };
-  rendered: RenderContext | undefined;
+  rendered: RenderedTree | undefined;
   files: TreeFile[];
   lock: LockModel;
   /** `lock`: the provider-contract findings of this management cluster's providers. */

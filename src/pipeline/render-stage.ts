@@ -7,11 +7,12 @@ import { CapiformError, ConfigError, ExitCode, ResolutionError } from '../errors
 import type { ResolvedCluster, ResolvedConfig } from '../config/index.js';
 import { sha256Hex } from '../cache/index.js';
 import { templatePinKey, type LockedFile } from '../lock/index.js';
-import { aggregate, checkFeatureGateNames, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, TreeCache, treeRoot, type OwnTemplate, type RenderContext, type Shard, type UnusedVariable, unusedVariables } from '../render/index.js';
+import { aggregate, checkFeatureGateNames, clusterInShard, renderCertManager, renderClusters, renderContext, renderProvider, treeRoot, type OwnTemplate, type Problem, type ProducedCluster, type ReleaseText, type RenderContext, type Shard, type UnusedVariable, unusedVariables } from '../render/index.js';
 import { getVariables } from '../envsubst/index.js';
 import { certManagerRepositoryHint, type ProviderResolution } from '../resolve/index.js';
 import { decodeUtf8, MAX_MANIFEST_SIZE, readConfinedFile } from '../yaml/index.js';
 import type { PipelineContext } from './context.js';
+import { TreeCache } from './tree/index.js';
 import type { ResolvedProject } from './resolve-stage.js';
 
 /** How the tree cache serves this run (see TreeCacheOptions). */
@@ -27,10 +28,14 @@ export interface TreeCacheUse {
  * A shard other than 1 renders only its own clusters: shard 1 renders them all, because the ClusterClasses and the
  * Argo CD glue it owns follow from every cluster.
  */
-export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse, shard?: Shard): Promise<RenderContext> {
+/** A render's context with the tree cache that memoized it, which the pipeline saves once the tree is written. */
+export type RenderedTree = RenderContext & { cache: TreeCache };
+
+export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject, cacheUse: TreeCacheUse, shard?: Shard): Promise<RenderedTree> {
   const { config } = ctx;
   const { resolution } = resolved;
-  const rendered = renderContext(config, resolved.store, new TreeCache(treeRoot(config), ctx.env, cacheUse), false);
+  const cache = new TreeCache(treeRoot(config), ctx.env, cacheUse);
+  const rendered: RenderedTree = { ...renderContext(config, cache, false), cache };
   const components = componentsFiles(resolved);
   const ownsAll = shard === undefined || shard.index === 1;
   const certManager = ownsAll ? await readCertManager(resolved, config.certManager?.url) : undefined;
@@ -40,6 +45,8 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
     if (certManager !== undefined && resolution.certManager) renderCertManager(rendered, resolution.certManager.version, certManager);
   }
   await renderClusters(rendered, resolution.providers, {
+    readRelease: releaseTexts(resolved),
+    checkCluster: topologyVariablesCheck(),
     ownTemplates: readOwnTemplates(config),
     templatePins: templatePinVersions(resolved),
     ...(ownsAll ? {} : { only: (c: ResolvedCluster) => clusterInShard(shard, config.target ?? '', c.namespace, c.name) }),
@@ -55,7 +62,7 @@ export async function renderTree(ctx: PipelineContext, resolved: ResolvedProject
  */
 export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedProject): Promise<UnusedVariable[]> {
   const { config } = ctx;
-  const walk = renderContext(config, resolved.store, new TreeCache(treeRoot(config), undefined, { contents: false, readBytes: false }), true);
+  const walk = renderContext(config, new TreeCache(treeRoot(config), undefined, { contents: false, readBytes: false }), true);
   await Promise.all(
     componentsFiles(resolved).map(async (c) => {
       const { raw } = await c.load();
@@ -67,9 +74,41 @@ export async function recordArtifacts(ctx: PipelineContext, resolved: ResolvedPr
     }),
   );
   await readCertManager(resolved, config.certManager?.url);
-  await renderClusters(walk, resolved.resolution.providers, { ownTemplates: readOwnTemplates(config), templatePins: templatePinVersions(resolved) });
+  await renderClusters(walk, resolved.resolution.providers, { readRelease: releaseTexts(resolved), ownTemplates: readOwnTemplates(config), templatePins: templatePinVersions(resolved) });
   if (walk.problems.length > 0) throw aggregate(walk.problems, config);
   return unusedVariables(config, walk.variableUse);
+}
+
+/**
+ * Validate's check of each cluster's topology variables against its class, called as each cluster is rendered (the
+ * objects are dropped after, so a fleet's memory does not grow with its clusters). A cluster and classes all taken
+ * from the tree cache passed it when they were recorded; the topology engine (CEL, Go templates) loads only when a
+ * Cluster or class was rendered in this run.
+ */
+function topologyVariablesCheck(): (p: ProducedCluster) => Promise<Problem[]> {
+  let check: ReturnType<typeof import('../validate/topology-variables/index.js').topologyVariableChecker> | undefined;
+  return async (p) => {
+    if (!p.fresh) return [];
+    check ??= (await import('../validate/topology-variables/index.js')).topologyVariableChecker();
+    return check(p.objects(), p.cluster.configPath).map((error) => ({ where: p.where, error }));
+  };
+}
+
+/**
+ * The release files clusters and ClusterClasses read, through the artifact store: each read once per run, as text
+ * with the sha256 of its bytes (the digest the directory's inputs record holds).
+ */
+function releaseTexts(resolved: ResolvedProject): (r: ProviderResolution, file: string) => Promise<ReleaseText | null> {
+  const read = new Map<string, Promise<ReleaseText | null>>();
+  return (r, file) => {
+    const key = `${r.provider.label}/${r.version}/${file}`;
+    let p = read.get(key);
+    if (!p) {
+      p = resolved.store.read({ label: r.provider.label, repo: r.repo }, r.version, file).then((b) => (b === null ? null : { text: decodeUtf8(b, r.repo.fileLocation(r.version, file), { keepBom: true }), sha: sha256Hex(b) }));
+      read.set(key, p);
+    }
+    return p;
+  };
 }
 
 /** The release of each template pin, as renderClusters looks it up. */
@@ -120,8 +159,8 @@ function certManagerLookedHint(url: string | undefined): string {
   return `${why}; ${certManagerRepositoryHint}`;
 }
 
-/** cert-manager's `cert-manager.yaml` (undefined: the config installs no cert-manager). */
-async function readCertManager(resolved: ResolvedProject, url: string | undefined): Promise<string | undefined> {
+/** cert-manager's `cert-manager.yaml`, its text and sha256 (undefined: the config installs no cert-manager). */
+async function readCertManager(resolved: ResolvedProject, url: string | undefined): Promise<{ text: string; sha: string } | undefined> {
   const cm = resolved.resolution.certManager;
   if (!cm) return undefined;
   const location = cm.repo.fileLocation(cm.version, 'cert-manager.yaml');
@@ -141,7 +180,7 @@ async function readCertManager(resolved: ResolvedProject, url: string | undefine
       hint: available.length > 0 ? `set certManager.version to one the repository has: ${available.join(', ')}` : certManagerLookedHint(url),
     });
   }
-  return decodeUtf8(bytes, cm.repo.fileLocation(cm.version, 'cert-manager.yaml'), { keepBom: true });
+  return { text: decodeUtf8(bytes, cm.repo.fileLocation(cm.version, 'cert-manager.yaml'), { keepBom: true }), sha: sha256Hex(bytes) };
 }
 
 /** A file of a provider's release, through the artifact store (recorded and checked like every release file). */

@@ -4,13 +4,12 @@
  */
 import { CapiformError, InputError } from '../errors.js';
 import type { ResolvedProvider } from '../config/index.js';
-import { digestOf, sha256Hex } from '../cache/index.js';
 import type { ProviderResolution } from '../resolve/index.js';
-import { codeFingerprint } from '../version.js';
-import { imageOverridesOf, lookupFor, renderedValues } from './lookups.js';
+import { imageOverridesOf, lookupFor } from './lookups.js';
 import { withVariablesHint } from './problems.js';
 import { addDir, screenSecrets, withHeader, type OmittedObject, type RenderContext } from './tree-context.js';
 import { customizeObjects, needsCustomizing } from './tree/customize.js';
+import { certManagerDirInputs, providerDirInputs } from './tree/dir-inputs.js';
 import { inventoryCrd } from './tree/inventory-crd.js';
 import { operatorManifests } from './operator.js';
 import { releaseGateNames, unknownFeatureGates } from './feature-gate-names.js';
@@ -39,17 +38,7 @@ export async function renderProvider(
   const dir = `providers/${p.label}`;
   const { config } = ctx;
   const rawSha = pinnedSha ?? (await load()).sha;
-  const inputs = digestOf({
-    fp: codeFingerprint(),
-    kind: 'provider',
-    version: r.version,
-    raw: rawSha,
-    file: r.repo.componentsFile,
-    provider: { ...p, variables: renderedValues(config, [p.variables, config.variables]) },
-    images: config.images,
-    secrets: config.secrets,
-    ...(config.output === 'operator' ? { output: 'operator' } : {}),
-  });
+  const inputs = ctx.cache.key(providerDirInputs(config, p, r.version, rawSha, r.repo.componentsFile));
   const reused = ctx.cache.reuse(dir, inputs);
   if (reused) {
     const extra = reused.extra as ProviderExtra | undefined;
@@ -129,15 +118,15 @@ export async function renderProvider(
   }
 }
 
-/** Renders `providers/cert-manager` from the release's `cert-manager.yaml`. */
-export function renderCertManager(ctx: RenderContext, version: string, raw: string): void {
+/** Renders `providers/cert-manager` from the release's `cert-manager.yaml` (its text and sha256). */
+export function renderCertManager(ctx: RenderContext, version: string, raw: { text: string; sha: string }): void {
   const { config, cache, files } = ctx;
   const dir = 'providers/cert-manager';
-  const inputs = digestOf({ fp: codeFingerprint(), kind: 'cert-manager', version, raw: sha256Hex(raw), images: config.images });
+  const inputs = cache.key(certManagerDirInputs(config, version, raw.sha));
   const reused = cache.reuse(dir, inputs);
   if (reused) files.push(...reused.files);
   else {
-    const cm = processCertManager(raw, version, config.images);
+    const cm = processCertManager(raw.text, version, config.images);
     cache.record(dir, inputs, addDir(files, dir, [{ name: 'cert-manager.yaml', content: withHeader(cm.yaml()) }]), undefined, true);
   }
 }

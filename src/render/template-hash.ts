@@ -11,7 +11,7 @@
  *
  * Pure: objects in, new objects out (inputs are not modified).
  */
-import { sha256Hex } from '../cache/index.js';
+import { canonicalDigest } from '../cache/index.js';
 import { immutableTemplateOf } from '../capi/index.js';
 
 type KubeObject = Record<string, unknown>;
@@ -41,22 +41,9 @@ export function isHashNamedTemplate(apiVersion: unknown, kind: unknown): boolean
   );
 }
 
-/** JSON with object keys sorted, so equal specs hash equally whatever their key order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isRecord(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => v[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v ?? null);
-}
-
 /** The content hash of a template: the first 10 hex characters of sha256 over its canonical `spec`. */
 export function templateSpecHash(spec: unknown): string {
-  return sha256Hex(canonical(spec ?? {})).slice(0, hashLength);
+  return canonicalDigest(spec ?? {}).slice(0, hashLength);
 }
 
 /** `<name>-<hash>`, with the name cut so the result stays a valid name of at most 63 characters. */

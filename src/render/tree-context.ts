@@ -2,15 +2,13 @@
  * What rendering the tree collects as it goes (files, omitted objects, credential leaks, problems) and the small
  * steps every directory shares: the generated header, a directory's kustomization, screening out credentials.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { markersIn, type ResolvedConfig } from '../config/index.js';
-import type { ArtifactStore } from '../lock/index.js';
 import type { KustomizationOptions } from './argocd/index.js';
 import { mergeDuplicateObjects } from './duplicate-objects.js';
 import type { Leak, Problem } from './problems.js';
 import { declaredNamespaces, kustomizationFor, type KubeObject } from './tree/deps.js';
-import type { TreeCache } from './tree/tree-cache.js';
+import type { TreeMemo } from './tree/dir-inputs.js';
 import { generatedHeader } from './tree/roots.js';
 import type { TreeFile } from './tree/tree-file.js';
 import { variableUse, type UnusedVariable, type VariableUse } from './unused-variables.js';
@@ -27,18 +25,17 @@ export interface OmittedObject {
 /** One run's rendering state: what it reads from and everything it collects. */
 export interface RenderContext {
   config: ResolvedConfig;
-  store: ArtifactStore;
   files: TreeFile[];
   omitted: OmittedObject[];
   leaks: Leak[];
   problems: Problem[];
-  /** `lock`: read every artifact the tree needs (recorded by the store) without rendering anything. */
+  /** `lock`: read every artifact the tree needs (the pipeline's store records them) without rendering anything. */
   lockMode: boolean;
   /**
-   * The tree cache the pipeline built for this run: rendering reads it and records into it (provider directories'
-   * contents go to its blob store as they are recorded); only the pipeline's apply stage saves its entries.
+   * The tree memo the pipeline built for this run (its tree cache): rendering asks it for a directory by the
+   * directory's inputs record and tells it what it rendered; reading and saving it is the pipeline's.
    */
-  cache: TreeCache;
+  cache: TreeMemo;
   classDirs?: { namespace: string; name: string; dir: string; wave: number }[];
   /** What rendered each cluster and ClusterClass directory (release and file), for messages about its objects. */
   sources: Map<string, string>;
@@ -58,8 +55,8 @@ export function treeRoot(config: ResolvedConfig): string {
 }
 
 /** A fresh context: nothing rendered yet. */
-export function renderContext(config: ResolvedConfig, store: ArtifactStore, cache: TreeCache, lockMode: boolean): RenderContext {
-  return { config, store, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [], releaseGates: new Map(), variableUse: variableUse() };
+export function renderContext(config: ResolvedConfig, cache: TreeMemo, lockMode: boolean): RenderContext {
+  return { config, files: [], omitted: [], leaks: [], problems: [], lockMode, cache, sources: new Map(), notes: [], releaseGates: new Map(), variableUse: variableUse() };
 }
 
 /** The generated header as a comment's text (kustomizations and the Argo CD glue write it themselves). */
@@ -86,9 +83,9 @@ export function providerNamespaces(ctx: RenderContext): Set<string> {
   return out;
 }
 
-/** A file's text: files taken from the tree cache carry no content, their bytes on disk are the rendered ones. */
+/** A file's text: files taken from the tree cache carry no content, the memo reads the rendered bytes on disk. */
 export function fileContent(ctx: RenderContext, f: TreeFile): string {
-  return f.content !== '' ? f.content : readFileSync(join(treeRoot(ctx.config), f.path), 'utf8');
+  return f.content !== '' ? f.content : ctx.cache.read(f.path);
 }
 
 /** Drops identical copies of an object from later files; different copies are an input error (./duplicate-objects.ts). */

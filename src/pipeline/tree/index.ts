@@ -6,3 +6,5 @@
 export { assertNoUnfinishedWrite, diffTree, readSettled, repairTree, stateDir, writeTree, type TreeScope } from './tree-writer.js';
 export { defaultLockTimeoutSeconds, withProjectLock, type Repair } from './project-lock.js';
 export { checkLockPath, checkTreePaths } from './tree-paths.js';
+export { TreeCache, type TreeCacheOptions } from './tree-cache.js';
+export { dirInputsKey } from './dir-key.js';

@@ -4,21 +4,12 @@
  * rendered folder, losing it), a file where a folder of a rendered path should be, a folder named capi.lock.yaml.
  * Every such path is reported at once (exit 2); nothing has been written yet.
  */
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { compareGoStrings } from '../../go/index.js';
 import { InputError } from '../../errors.js';
 import { fileKindOf } from '../../yaml/index.js';
-import { stateDir } from './tree-writer.js';
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
+import { lstatOrNull, stateDir } from './tree-writer.js';
 
 /** The lock, when it exists, must be a regular file (or a link to one). */
 export function checkLockPath(path: string): void {

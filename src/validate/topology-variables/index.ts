@@ -1,13 +1,15 @@
 /**
- * `render` checks every topology Cluster's variables against its ClusterClass (CAPI's defaulting and validation,
- * run by the topology engine) so a typo in a variable fails here, naming the config entry, instead of at the
- * management cluster's webhook after the merge. Only variable findings count: a class that is not in the tree
- * (applied by someone else) or a template the engine cannot find is not render's business.
+ * Every topology Cluster's variables against its ClusterClass (CAPI's defaulting and validation, run by the topology
+ * engine), so a typo in a variable fails `render`, naming the config entry, instead of at the management cluster's
+ * webhook after the merge. The pipeline calls the check once per cluster as each is rendered, so a fleet's objects
+ * are never all held at once. Only variable findings count: a class that is not in the tree (applied by someone
+ * else) or a template the engine cannot find is not this check's business. A door of its own, so a render that
+ * needs it loads the topology engine and not the rest of validate.
  */
-import { InputError } from '../errors.js';
-import type { FieldError } from '../apiextensions/index.js';
-import { expandTopology } from '../topology/index.js';
-import type { KubeObject } from '../yaml/index.js';
+import { InputError } from '../../errors.js';
+import type { FieldError } from '../../apiextensions/index.js';
+import { expandTopology } from '../../topology/index.js';
+import type { KubeObject } from '../../yaml/index.js';
 
 export interface TopologyVariableFinding {
   /** `ns/name` of the Cluster. */
@@ -52,4 +54,21 @@ export function topologyVariableError(f: TopologyVariableFinding, configPath: st
     },
     'E_TOPOLOGY_VARIABLES',
   );
+}
+
+/**
+ * The check of one run: `check(objects, configPath)` gives the errors of the Cluster among `objects` (with its classes)
+ * for config entry `configPath`; a class that CAPI's webhook refuses is reported once, with the first Cluster using it.
+ */
+export function topologyVariableChecker(): (objects: readonly KubeObject[], configPath: string) => InputError[] {
+  const reportedClasses = new Set<string>();
+  return (objects, configPath) => {
+    const findings = topologyVariableFindings(objects);
+    const errors = findings.clusters.map((f) => topologyVariableError(f, configPath));
+    for (const message of findings.invalidClasses.filter((m) => !reportedClasses.has(m))) {
+      reportedClasses.add(message);
+      errors.push(invalidClassError(message));
+    }
+    return errors;
+  };
 }

@@ -1,8 +1,9 @@
 /**
- * Incremental rendering. For every directory of the tree, the machine-local tree cache remembers what it was rendered
- * to: a digest of everything the directory's files are a function of (artifact digests, the settings and variable
- * values that reach them, capiform's version and code) and a digest of the files produced. The caller computes that
- * inputs digest afresh on every run from the current config, lock and artifacts; only a directory whose digest is the
+ * Incremental rendering: the pipeline is the only memoizer of the tree. For every directory of the tree, the
+ * machine-local tree cache remembers what it was rendered to: the key of its inputs record (./dir-key.ts: everything
+ * the directory's files are a function of, with capiform's version and code) and a digest of the files produced. The
+ * render builds each record afresh on every run from the current config, lock and artifacts (render's
+ * tree/dir-inputs.ts) and asks this cache through the TreeMemo it is handed; only a directory whose key is the
  * same as a recorded one and whose files on disk still hold the recorded bytes is taken from disk instead of being
  * rendered again. So a stale entry can cost a render but never stand in for one.
  * The cache lives outside the tree (never committed), so a fresh clone simply renders everything.
@@ -10,7 +11,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultCacheDir, sha256Hex, sha256Incremental, writeFileAtomic } from '../../cache/index.js';
-import type { TreeFile } from './tree-file.js';
+import type { DirInputs, TreeFile, TreeMemo } from '../../render/index.js';
+import { dirInputsKey } from './dir-key.js';
 
 /** Bump when the entry format or the meaning of a field changes: older files are then ignored. */
 const formatVersion = 2;
@@ -54,7 +56,7 @@ export interface TreeCacheOptions {
   readBytes?: boolean;
 }
 
-export class TreeCache {
+export class TreeCache implements TreeMemo {
   private entries: Record<string, TreeCacheEntry[]> = {};
   private readonly next: Record<string, TreeCacheEntry> = {};
   private readonly file: string | undefined;
@@ -79,6 +81,15 @@ export class TreeCache {
     } catch {
       this.entries = {};
     }
+  }
+
+  key(inputs: DirInputs): string {
+    return dirInputsKey(inputs);
+  }
+
+  /** A tree file's text as it is on disk (a reused file carries no content when the tree holds its bytes). */
+  read(path: string): string {
+    return readFileSync(join(this.root, path), 'utf8');
   }
 
   /**
