@@ -1,8 +1,8 @@
 // A fleet of ClusterClass-managed clusters, whole process: `capiform render` of a config with 1,000 topology clusters
 // of one class (the docker provider's `development` flavor, ClusterClass quick-start, all in one namespace) against the
-// same config with 100, and `capiform plan topology` over each rendered tree. Each command runs as its own Node
-// process, 1,000 and 100 in turn round after round, and the ratio is the median of the rounds' ratios (wall time and
-// CPU time of the child); a fixed cost (Node's start, loading the providers) makes it lower than linear's 10×. The
+// same config with 100, and `capiform plan topology` and `capiform validate` over each rendered tree. Each command
+// runs as its own Node process, 1,000 and 100 in turn round after round, and the ratio is the median of the rounds'
+// ratios (wall time and CPU time of the child); a fixed cost (Node's start, loading the providers) makes it lower than linear's 10×. The
 // goals (issue 27): at most 8× the time for 10× the clusters, and a peak RSS of at most 256 MB whatever the size, up
 // to 50,000 clusters (FLEET_SIZES=1000,10000 or 10000,50000). `render` is timed cold: no tree, an empty cache.
 //
@@ -114,6 +114,8 @@ const commands = {
     return r;
   },
   'plan topology': (p) => run(['plan', 'topology'], p.dir, p.cache),
+  // The whole rendered tree against the providers' CRDs, with each topology Cluster's expanded objects (issue 27).
+  validate: (p) => run(['validate'], p.dir, p.cache),
 };
 for (const name of Object.keys(commands)) if (only && !only.has(name)) delete commands[name];
 
