@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from './corpus.mjs';
+import { fleetConfig } from './fleet-config.mjs';
 
 const ratioLimit = 10;
 const rssLimitMb = 256;
@@ -51,32 +52,7 @@ process.on('exit', () => {
 );
 const probeFile = join(work, 'probe.json');
 
-function config(n) {
-  const url = (p) => join(repository, p);
-  const clusters = [];
-  for (let i = 0; i < n; i++) {
-    clusters.push({
-      name: `cluster-${String(i).padStart(5, '0')}`,
-      namespace: 'fleet',
-      infrastructure: 'docker',
-      flavor: 'development',
-      kubernetesVersion: 'v1.33.1',
-      controlPlaneMachineCount: 1 + 2 * (i % 2),
-      workerMachineCount: i % 7,
-    });
-  }
-  return {
-    providers: {
-      core: [{ name: 'cluster-api', version: '~1.12.0', url: url('cluster-api/latest/core-components.yaml') }],
-      bootstrap: [{ name: 'kubeadm', version: '~1.12.0', url: url('bootstrap-kubeadm/latest/bootstrap-components.yaml') }],
-      controlPlane: [{ name: 'kubeadm', version: '~1.12.0', url: url('control-plane-kubeadm/latest/control-plane-components.yaml') }],
-      infrastructure: [{ name: 'docker', version: '~1.12.0', url: url('infrastructure-docker/latest/infrastructure-components.yaml') }],
-    },
-    certManager: { version: 'v1.18.2', url: url('cert-manager/v1.18.2/cert-manager.yaml') },
-    variables: { CLUSTER_TOPOLOGY: 'true', EXP_MACHINE_POOL: 'false' },
-    clusters,
-  };
-}
+const config = (n) => fleetConfig(n, repository);
 
 /** One capiform process: wall ms, and the child's own CPU ms and peak RSS (MB). */
 function run(args, cwd, cacheDir) {
