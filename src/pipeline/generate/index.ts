@@ -16,25 +16,27 @@ import {
   clusterClassReferences,
   clusterClassTemplateName,
   clusterTemplateName,
+  describeComponents,
   formatClusterVariables,
   formatYamlVariables,
   newTemplate,
+  renderProviderComponents,
   templateOptionsToVariables,
   withOverrides,
   type ExistingObjects,
+  type ComponentsMemo,
+  type ImageOverrides,
+  type OutputStyle,
+  type ProviderComponents,
   type Template,
   type VariableLookup,
-} from '../cluster-template.js';
-import {
-  describeComponents,
-  renderProviderComponents,
-  type ImageOverrides,
-  type ProviderComponents,
-} from '../provider-components.js';
+} from '../../render/index.js';
 import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../../config/index.js';
 import { defaultCacheDir } from '../../cache/index.js';
-import type { OutputStyle } from '../components/index.js';
+import { diskComponentsMemo } from './components-memo.js';
 import { decodeUtf8 } from '../../yaml/index.js';
+
+export { componentsKey, diskComponentsMemo } from './components-memo.js';
 
 /** What generate needs from the outside world. */
 export interface GenerateIO {
@@ -186,7 +188,7 @@ export async function generateProvider(given: GenerateIO, opts: GenerateProvider
     skipTemplateProcess: Boolean(opts.raw || opts.describe),
     variables: config.lookup,
     images: config.images,
-    cacheDir: join(defaultCacheDir(io.env), 'render'),
+    memo: diskComponentsMemo(join(defaultCacheDir(io.env), 'render')),
   });
   if (opts.describe) return describeComponents(components, ctx.provider.url);
   return yamlOutput(components.yaml(opts.outputStyle));
@@ -201,8 +203,8 @@ export interface GetComponentsOptions {
   skipTemplateProcess?: boolean;
   variables: (name: string) => string | undefined;
   images?: ImageOverrides;
-  /** Memoise the render here (a pure function of its inputs; see components/cache.ts). */
-  cacheDir?: string;
+  /** A memo of the components render (the disk one: ./components-memo.ts). */
+  memo?: ComponentsMemo | undefined;
 }
 
 /** `ComponentsClient.Get`: the components file of `version` through the overrides layer, then `NewComponents`. */
@@ -220,7 +222,7 @@ export async function getComponents(ctx: RepoContext, opts: GetComponentsOptions
     images: opts.images,
     skipTemplateProcess: opts.skipTemplateProcess,
     source: artifact.source,
-    cacheDir: opts.cacheDir,
+    memo: opts.memo,
   });
 }
 
