@@ -24,22 +24,10 @@ export {
 export { applyJsonPatches } from './tree/customize.js';
 export { configSecretKeys, configSecretName, operatorApiVersion, operatorKinds, operatorManifests, operatorProviderYaml, type OperatorProviderInput, type OperatorRelease, type OperatorSettings } from './operator.js';
 export type { TreeChanges, TreeFile } from './tree/tree-file.js';
-export type { ComponentsMemo, ComponentsRecord, ImageOverrides, MemoizedComponents, MemoizedComponentsHit, OutputStyle } from './components/index.js';
+export type { ImageOverrides } from './components/index.js';
 // The library surface (src/index.ts) renders single templates and components as clusterctl does.
-export { describeComponents, renderProviderComponents, type ProviderComponents, type RenderProviderComponentsInput } from './provider-components.js';
-// What `generate yaml|provider|cluster` composes (src/pipeline/generate): clusterctl's Template and its pieces.
+export { renderProviderComponents, type ProviderComponents, type RenderProviderComponentsInput } from './provider-components.js';
 export {
-  addClusterClassIfMissing,
-  clusterClassReferences,
-  clusterClassTemplateName,
-  clusterTemplateName,
-  formatClusterVariables,
-  formatYamlVariables,
-  newTemplate,
-  withOverrides,
-  type ExistingObjects,
-  type Template,
-  type VariableLookup,
   renderClusterTemplate,
   templateOptionsToVariables,
   type RenderClusterTemplateInput,

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalDigest, writeFileAtomic } from '../../cache/index.js';
-import type { ComponentsMemo, ComponentsRecord, MemoizedComponents, MemoizedComponentsHit } from '../../render/index.js';
+import type { ComponentsMemo, ComponentsRecord, MemoizedComponents, MemoizedComponentsHit } from '../../render/generate/index.js';
 import { codeFingerprint } from '../../version.js';
 
 /** Bump when the transforms, the record's meaning or the entry format change. */

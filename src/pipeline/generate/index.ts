@@ -30,7 +30,7 @@ import {
   type ProviderComponents,
   type Template,
   type VariableLookup,
-} from '../../render/index.js';
+} from '../../render/generate/index.js';
 import { loadClusterctlConfig, type ClusterctlConfig, type ImageMeta } from '../../config/index.js';
 import { defaultCacheDir } from '../../cache/index.js';
 import { diskComponentsMemo } from './components-memo.js';
