@@ -1,7 +1,7 @@
 // Timing of the components pipeline (src/yaml + src/render/components) on the corpus's cluster-api core components.
 //   node bench/components.mjs [file] [--runs N]        (imports from dist/: run `npm run build` first)
 // Reports, per step, in-process times (parse, transform, emit, go-yaml emit, full-parse reference path), then the
-// whole-process time of a fresh `node` rendering the file with a target namespace: uncached, and memoised (cacheDir).
+// whole-process time of a fresh `node` rendering the file with a target namespace: uncached, and memoised (the disk memo).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,12 +23,13 @@ const child = `
 const t0 = performance.now();
 const { readFileSync, writeSync } = await import('node:fs');
 const { renderComponents } = await import(${JSON.stringify(pathToFileURL(join(dist, 'render/components/index.js')).href)});
+const { diskComponentsMemo } = await import(${JSON.stringify(pathToFileURL(join(dist, 'pipeline/generate/components-memo.js')).href)});
 const { listVariables, process: subst } = await import(${JSON.stringify(pathToFileURL(join(dist, 'envsubst/index.js')).href)});
 const raw = readFileSync(process.argv[1], 'utf8');
 const required = new Set(listVariables(raw).filter((v) => v.default === null).map((v) => v.name));
 const text = subst(raw, (n) => (required.has(n) ? 'x' : undefined));
 const c = renderComponents({ text, providerName: 'cluster-api', providerType: 'CoreProvider', manifestLabel: 'cluster-api',
-  version: 'v1.13.5', targetNamespace: 'capi-bench', cacheDir: process.argv[2] || undefined });
+  version: 'v1.13.5', targetNamespace: 'capi-bench', memo: process.argv[2] ? diskComponentsMemo(process.argv[2]) : undefined });
 const out = c.yaml();
 writeSync(2, JSON.stringify({ inProcess: performance.now() - t0, bytes: out.length }) + '\\n');
 `;
@@ -91,4 +92,4 @@ console.log(
 );
 for (const [k, v] of Object.entries(steps)) console.log(`  in-process ${k.padEnd(15)} ${f(median(v))}  (first run ${f(v[0])})`);
 console.log(`  whole process (node start + import + substitute + render + emit), uncached: ${f(median(cold))}`);
-console.log(`  whole process, memoised in a cacheDir:                                 ${f(median(cached))}`);
+console.log(`  whole process, memoised on disk:                                       ${f(median(cached))}`);

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, ResolutionError } from '../src/errors.js';
-import { processYaml } from '../src/render/generate/index.js';
+import { processYaml } from '../src/pipeline/generate/index.js';
 import { GitHubRepository } from '../src/resolve/github/repository.js';
 import { HttpClient } from '../src/resolve/index.js';
 import { fromUnstructured } from '../src/yaml/index.js';

@@ -3,7 +3,7 @@
  * variable substitution, and the guarantee behind the fast path: splicing edits into the source text gives the
  * same objects as transforming a full parse.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
@@ -17,7 +17,6 @@ import { listVariables, process as processTemplate } from '../src/envsubst/index
 import { parseManifests } from '../src/yaml/index.js';
 import { thrown } from './helpers/thrown.js';
 import { sharedDir } from './helpers/shared.js';
-import { tempDir } from './helpers/testdir.js';
 
 const corpus = sharedDir('corpus');
 
@@ -208,30 +207,6 @@ describe('renderComponents', () => {
       },
     });
     expect(out.images).toEqual(['mirror.example.com/all/capa:v9']);
-  });
-});
-
-describe('memoising renders on disk (cacheDir)', () => {
-  it('returns the same result from the cache, and treats a damaged entry as a miss', () => {
-    const dir = tempDir('capiform-cache-');
-    try {
-      const input = { ...base, text: components, targetNamespace: 'infra', cacheDir: dir };
-      const first = renderComponents(input);
-      const second = renderComponents(input);
-      expect(second.yaml()).toBe(first.yaml());
-      expect(second.objects).toEqual(first.objects);
-      expect(second.images).toEqual(first.images);
-      expect(second.entries.length).toBe(first.entries.length);
-      // another target namespace is another entry
-      expect(renderComponents({ ...input, targetNamespace: 'other' }).targetNamespace).toBe('other');
-      // damage every entry: the render still works
-      const walk = (d: string): string[] =>
-        readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-      for (const f of walk(dir)) writeFileSync(f, '{not json');
-      expect(renderComponents(input).yaml()).toBe(first.yaml());
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
 

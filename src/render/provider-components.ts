@@ -1,14 +1,14 @@
 /**
  * Provider components as `clusterctl generate provider` builds them (spec §2.1): list the variables, substitute
  * (unless `--raw`/`--describe`), then the components pipeline (parse, image overrides and checks, target namespace,
- * labels, order). Synchronous, and pure unless the caller passes `cacheDir`: then the components pipeline's result is
- * memoised there on disk (never when the substituted text holds a credential).
+ * labels, order). Synchronous and pure; a caller may hand a memo of the components pipeline (the pipeline's is on disk),
+ * never used when the substituted text holds a credential.
  */
 import { looksLikeCredential } from '../config/index.js';
 import { CapiformError, InputError, wrapError } from '../errors.js';
 import { manifestLabel, type ProviderType } from '../capi/index.js';
 import { getVariables, process } from '../envsubst/index.js';
-import { renderComponents, type Components, type ImageOverrides } from './components/index.js';
+import { renderComponents, type Components, type ComponentsMemo, type ImageOverrides } from './components/index.js';
 
 export type { ImageOverrides };
 
@@ -26,8 +26,8 @@ export interface RenderProviderComponentsInput {
   skipTemplateProcess?: boolean;
   /** File name or location, for error messages. */
   source?: string;
-  /** Memoise the components pipeline in this directory (see components/cache.ts). */
-  cacheDir?: string;
+  /** A memo of the components pipeline (components/memo.ts); not used when the text holds a credential. */
+  memo?: ComponentsMemo | undefined;
 }
 
 export type ProviderComponents = Components & {
@@ -75,7 +75,7 @@ export function renderProviderComponents(input: RenderProviderComponentsInput): 
     targetNamespace: input.targetNamespace || undefined,
     images: input.images,
     source: input.source,
-    cacheDir: holdsCredential ? undefined : input.cacheDir,
+    memo: holdsCredential ? undefined : input.memo,
   });
   return Object.assign(components, { name: input.name, type: input.type, version: input.version, variables });
 }

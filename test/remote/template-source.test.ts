@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CapiformError } from '../../src/errors.js';
-import { processYaml, type GenerateIO } from '../../src/render/generate/index.js';
+import { processYaml, type GenerateIO } from '../../src/pipeline/generate/index.js';
 import { invalidGitHubUrlMessage, readTemplateSource, type TemplateSourceOptions } from '../../src/resolve/template-source/index.js';
 import { FakeRemotes } from './fake-remotes.js';
 import { httpFor, tempDir } from './setup.js';

@@ -110,7 +110,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
     .option('--config <path>', 'clusterctl configuration file (clusterctl.yaml)')
     .option('--offline', offlineHelp)
     .action(async (opts: { from: string; listVariables?: boolean; config?: string; outputStyle?: string }, cmd: Command) => {
-      const { generateYaml } = await import('../../render/generate/index.js');
+      const { generateYaml } = await import('../../pipeline/generate/index.js');
       const out = await withVariablesHint(generateYaml(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config, ...remoteOptions(io, cmd) },
         { from: opts.from, listVariables: Boolean(opts.listVariables), outputStyle: outputStyle(opts.outputStyle) },
@@ -136,7 +136,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
       if (given.length === 0) throw new UsageError(`at least one of ${all} should be set`);
       if (given.length > 1) throw new UsageError(`only one of ${all} should be set`);
       const chosen = given[0] as (typeof providerFlagList)[number];
-      const { generateProvider } = await import('../../render/generate/index.js');
+      const { generateProvider } = await import('../../pipeline/generate/index.js');
       const out = await withVariablesHint(generateProvider(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },
         {
@@ -178,7 +178,7 @@ export function registerGenerate(program: Command, io: CliIO): void {
       // An empty --flavor means the default template, as in clusterctl.
       const flavorIssue = typeof opts.flavor === 'string' && opts.flavor !== '' ? flavorProblem(opts.flavor) : null;
       if (flavorIssue) throw new UsageError(`invalid --flavor: ${flavorIssue}`, { where: '--flavor', hint: 'pass the flavor part of a cluster-template-<flavor>.yaml the provider ships' });
-      const { generateCluster } = await import('../../render/generate/index.js');
+      const { generateCluster } = await import('../../pipeline/generate/index.js');
       const out = await withVariablesHint(generateCluster(
         { env: io.env, cwd: io.cwd, readStdin: io.readStdin, configPath: opts.config as string | undefined, ...remoteOptions(io, cmd) },
         {

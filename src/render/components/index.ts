@@ -8,7 +8,8 @@
  */
 import { CapiformError, InputError, wrapError } from '../../errors.js';
 import { emitManifests, fromUnstructured, parseDocuments, type KubeObject, type ManifestEntry } from '../../yaml/index.js';
-import { componentsCacheKey, readCachedComponents, writeCachedComponents } from './cache.js';
+import { sha256Hex } from '../../cache/index.js';
+import type { ComponentsMemo, ComponentsRecord } from './memo.js';
 import { alterImage, fixPodImages, inspectImages, type ImageOverrides } from './images.js';
 import {
   CERT_MANAGER_VERSION_ANNOTATION,
@@ -28,6 +29,7 @@ export * from './labels.js';
 export * from './namespace.js';
 export { canonicalQuantity } from './quantity.js';
 export { typedRoundTrip } from './typed-roundtrip.js';
+export type { ComponentsMemo, ComponentsRecord, MemoizedComponents, MemoizedComponentsHit } from './memo.js';
 
 /** `clusterctl` output (go-yaml v2 re-emission) or capiform's (source text kept, changes spliced). */
 export type OutputStyle = 'capiform' | 'clusterctl';
@@ -65,10 +67,10 @@ export interface RenderComponentsInput {
   /** false: parse with the `yaml` package only (the reference path the fast path is tested against). */
   fast?: boolean;
   /**
-   * A directory to memoise results in (see cache.ts), e.g. `<capiform cache dir>/render`. On a hit, `entries`
+   * A memo of results (memo.ts; the pipeline's is on disk under `<capiform cache dir>/render`). On a hit, `entries`
    * are recomputed only if someone reads them.
    */
-  cacheDir?: string;
+  memo?: ComponentsMemo | undefined;
 }
 
 /** Where an entry came from (`file:line`), for errors about one object. */
@@ -128,19 +130,25 @@ export function fixImages(
   });
 }
 
-/** `NewComponents` steps 3–11 (spec §2.1), memoised in `input.cacheDir` when given. */
+/** The input record of a components render: what a memo keys it by. */
+export function componentsRecord(input: RenderComponentsInput): ComponentsRecord {
+  return {
+    componentsDigest: sha256Hex(input.text),
+    providerName: input.providerName,
+    providerType: input.providerType,
+    manifestLabel: input.manifestLabel,
+    version: input.version,
+    targetNamespace: input.targetNamespace ?? '',
+    images: input.images ?? null,
+  };
+}
+
+/** `NewComponents` steps 3–11 (spec §2.1), through `input.memo` when given. */
 export function renderComponents(input: RenderComponentsInput): Components {
-  if (!input.cacheDir) return renderUncached(input);
-  const key = componentsCacheKey([
-    input.text,
-    input.providerName,
-    input.providerType,
-    input.manifestLabel,
-    input.version,
-    input.targetNamespace ?? '',
-    input.images ?? null,
-  ]);
-  const hit = readCachedComponents(input.cacheDir, key);
+  const memo = input.memo;
+  if (!memo) return renderUncached(input);
+  const record = componentsRecord(input);
+  const hit = memo.get(record);
   if (hit) {
     let full: Components | undefined;
     const compute = () => (full ??= renderUncached(input));
@@ -169,7 +177,7 @@ export function renderComponents(input: RenderComponentsInput): Components {
     };
   }
   const c = renderUncached(input);
-  writeCachedComponents(input.cacheDir, key, {
+  memo.put(record, {
     targetNamespace: c.targetNamespace,
     images: c.images,
     objects: c.objects,

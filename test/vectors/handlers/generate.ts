@@ -31,7 +31,7 @@ import {
   templateFromConfigMap,
   type ManagementClusterView,
   type RepoContext,
-} from '../../../src/render/generate/index.js';
+} from '../../../src/pipeline/generate/index.js';
 import { runCli } from '../../helpers/cli.js';
 import { tempDir, testdir } from '../../helpers/testdir.js';
 import { checkExpected, field, need } from '../fields.js';

@@ -1,45 +1,23 @@
 /**
- * Memoisation of `renderComponents` on disk: the result is a pure function of its inputs, so it is stored under the
- * sha256 of (format version, capiform's version and code, text, provider, version, target namespace, image
- * overrides). A hit skips parsing, transforming and emitting (the 1.1 MB core components render in ~10 ms instead of
- * ~100 ms; a hit that only prints reads the text without parsing the objects). Entries are written atomically (temp
- * file + rename); an unreadable or malformed entry is a miss, never an error. The text is substituted: callers
- * memoise only results that hold no credential (provider-components.ts).
+ * The disk memo of provider components renders (render's `ComponentsMemo`): an entry is stored under the digest of
+ * the render's input record (render/components/memo.ts) with capiform's version and code and the entry format,
+ * computed by the one record-digest function (`canonicalDigest`). A hit skips parsing, transforming and emitting (the
+ * 1.1 MB core components render in ~10 ms instead of ~100 ms; a hit that only prints reads the text without parsing
+ * the objects). Entries are written atomically (temp file + rename); an unreadable or malformed entry is a miss,
+ * never an error. Render hands no record of a text holding a credential (provider-components.ts).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../cache/index.js';
+import { canonicalDigest, writeFileAtomic } from '../../cache/index.js';
+import type { ComponentsMemo, ComponentsRecord, MemoizedComponents, MemoizedComponentsHit } from '../../render/generate/index.js';
 import { codeFingerprint } from '../../version.js';
-import type { KubeObject } from '../../yaml/index.js';
 
-/** Bump when the transforms or the output format change. */
-const FORMAT = 'capiform-components-v2';
+/** Bump when the transforms, the record's meaning or the entry format change. */
+const FORMAT = 'capiform-components-v3';
 
-export interface CachedComponents {
-  targetNamespace: string;
-  images: string[];
-  objects: KubeObject[];
-  yaml: string;
-}
-
-/** A hit: the objects are parsed only when someone reads them (`generate provider` prints the text alone). */
-export interface CachedComponentsHit {
-  targetNamespace: string;
-  images: string[];
-  yaml: string;
-  /** The objects, or undefined when that part of the entry is damaged (then it is a miss after all). */
-  objects(): KubeObject[] | undefined;
-}
-
-export function componentsCacheKey(parts: unknown[]): string {
-  const h = createHash('sha256');
-  h.update(FORMAT).update('\0').update(codeFingerprint());
-  for (const p of parts) {
-    h.update('\0');
-    h.update(typeof p === 'string' ? p : JSON.stringify(p ?? null));
-  }
-  return h.digest('hex');
+/** The cache key of a components render: every field of the record is in it. */
+export function componentsKey(record: ComponentsRecord): string {
+  return canonicalDigest({ format: FORMAT, capiform: codeFingerprint(), record });
 }
 
 function pathFor(dir: string, key: string): string {
@@ -61,7 +39,7 @@ function isHeader(v: Partial<Header>): v is Header {
  * An entry is one file: a JSON header line, the YAML text, then the objects as JSON. The text is taken as is and the
  * objects parsed on demand, so a hit that only prints costs a file read instead of a parse of the objects.
  */
-export function readCachedComponents(dir: string, key: string): CachedComponentsHit | undefined {
+function readEntry(dir: string, key: string): MemoizedComponentsHit | undefined {
   let raw: string;
   try {
     raw = readFileSync(pathFor(dir, key), 'utf8');
@@ -78,7 +56,7 @@ export function readCachedComponents(dir: string, key: string): CachedComponents
   if (eol < 0 || !isHeader(header)) return undefined;
   const yamlEnd = eol + 1 + header.yamlLength;
   if (yamlEnd > raw.length || !raw.endsWith(']')) return undefined;
-  let objects: KubeObject[] | undefined | null = null;
+  let objects: MemoizedComponents['objects'] | undefined | null = null;
   return {
     targetNamespace: header.targetNamespace,
     images: header.images,
@@ -87,7 +65,7 @@ export function readCachedComponents(dir: string, key: string): CachedComponents
       if (objects === null) {
         try {
           const v = JSON.parse(raw.slice(yamlEnd)) as unknown;
-          objects = Array.isArray(v) ? (v as KubeObject[]) : undefined;
+          objects = Array.isArray(v) ? (v as MemoizedComponents['objects']) : undefined;
         } catch {
           objects = undefined;
         }
@@ -97,11 +75,19 @@ export function readCachedComponents(dir: string, key: string): CachedComponents
   };
 }
 
-export function writeCachedComponents(dir: string, key: string, value: CachedComponents): void {
+function writeEntry(dir: string, key: string, value: MemoizedComponents): void {
   try {
     const header: Header = { targetNamespace: value.targetNamespace, images: value.images, yamlLength: value.yaml.length };
     writeFileAtomic(pathFor(dir, key), `${JSON.stringify(header)}\n${value.yaml}${JSON.stringify(value.objects)}`);
   } catch {
     // caching is best effort: a read-only or full disk must not fail the render
   }
+}
+
+/** The components memo in `dir` (`<capiform cache dir>/render`). */
+export function diskComponentsMemo(dir: string): ComponentsMemo {
+  return {
+    get: (record) => readEntry(dir, componentsKey(record)),
+    put: (record, value) => writeEntry(dir, componentsKey(record), value),
+  };
 }
