@@ -127,6 +127,9 @@ describe.skipIf(!corpus.present)(`variables the config sets and nothing reads${c
       'warning: variables.SERVICE_DOMAN is set but no provider component, cluster template or ClusterClass reads it; did you mean SERVICE_DOMAIN?',
     ]);
     expect(readdirSync(join(dir, 'targets')).sort()).toEqual(['east', 'west']);
+    // validate judges the fleet the same way, from the lock.
+    const validate = await runCli(['validate'], { cwd: dir, env });
+    expect(validate.stderr.split('\n').filter((l) => l.startsWith('warning:') || l.startsWith('note:'))).toEqual(render.stderr.split('\n').filter((l) => l.startsWith('warning:')));
   });
 });
 

@@ -370,13 +370,18 @@ export type LockedVariableUse = { unused: UnusedVariable[] } | { skipped: string
  * `validate`'s unused-variables check: the files the lock pins, read from the content cache (local repositories from
  * their folder) exactly as `lock` reads them, never from the network (frozen and offline). A locked file the cache
  * lacks, a missing or stale lock: the check is skipped with the reason, never an error (validate's verdict is about the
- * manifests). A fleet is judged by `render` and `lock`, which see every management cluster's section.
+ * manifests). Nothing is logged or written: the caller prints the warnings.
  */
 export async function lockedUnusedVariables(opts: PipelineRequest): Promise<LockedVariableUse> {
-  if (opts.config.targets) return { skipped: 'a fleet config: `render` and `lock` report its unused variables' };
   if (!existsSync(join(opts.config.dir, lockFileName))) return { skipped: `no ${lockFileName} (run \`capiform lock\` first)` };
+  const request: PipelineRequest = { ...opts, frozen: true, offline: true };
   try {
-    const run = await resolved({ ...opts, frozen: true, offline: true });
+    if (opts.config.targets) {
+      // A fleet as `lock` judges it: every management cluster's section, the shared variables once.
+      const { result } = await assembledFleet(request, undefined, false);
+      return { unused: result({ lockWritten: false, changes: undefined, repaired: 'none' }).unusedVariables ?? [] };
+    }
+    const run = await resolved(request);
     return { unused: await recordArtifacts(run.ctx, run.resolved) };
   } catch (err) {
     if (!(err instanceof CapiformError)) throw err;
