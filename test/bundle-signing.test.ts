@@ -14,6 +14,7 @@ import { readArchive } from '../src/bundle/archive.js';
 import { bundleContents } from '../src/bundle/verify.js';
 import { pae } from '../src/bundle/signing.js';
 import { bundleProject } from './helpers/bundle-project.js';
+import { cosignVerifyBlob, goStdBase64Decode } from './helpers/cosign-verify-blob.js';
 import { fixtureProject } from './helpers/pipeline-fixtures.js';
 import { runCli } from './helpers/cli.js';
 import { snapshotDir } from './helpers/dir-snapshot.js';
@@ -63,6 +64,25 @@ describe('signed bundles', () => {
     expect(Buffer.compare(readFileSync(join(dir, 'unsigned/b.tar.gz')), bundle)).toBe(0);
     expect(existsSync(join(dir, 'unsigned/b.tar.gz.sig'))).toBe(false);
     rmSync(join(dir, 'unsigned'), { recursive: true });
+  });
+
+  it("<bundle>.sig passes cosign verify-blob's own steps (cosign's code followed, its binary not run); a wrong key, a changed byte or a mangled .sig fail", () => {
+    const sigFile = readFileSync(join(dir, 'dist/b.tar.gz.sig'));
+    const pub = readFileSync(k.pub, 'utf8');
+    // Go's base64.StdEncoding takes the file as it is: the base64 signature itself, not raw bytes to re-encode.
+    expect(goStdBase64Decode(sigFile.toString('latin1'))).not.toBeNull();
+    expect(cosignVerifyBlob(pub, sigFile, bundle)).toEqual({ ok: true });
+    // cosign skips \r and \n, so a .sig with a final newline (as an editor or `echo` leaves it) verifies too.
+    expect(cosignVerifyBlob(pub, Buffer.from(`${sigFile.toString('latin1')}\r\n`), bundle)).toEqual({ ok: true });
+
+    expect(cosignVerifyBlob(readFileSync(k.otherPub, 'utf8'), sigFile, bundle)).toEqual({ ok: false, step: 'invalid signature when validating ASN.1 encoded signature' });
+    const changed = Buffer.from(bundle);
+    changed[changed.length >> 1]! ^= 0x01;
+    expect(cosignVerifyBlob(pub, sigFile, changed)).toEqual({ ok: false, step: 'invalid signature when validating ASN.1 encoded signature' });
+    // A space is not skipped: cosign then takes the file as a raw signature, which is no DER signature.
+    expect(cosignVerifyBlob(pub, Buffer.from(` ${sigFile.toString('latin1')}`), bundle).ok).toBe(false);
+    // The private key's PEM is no public key to cosign.
+    expect(cosignVerifyBlob(readFileSync(k.key, 'utf8'), sigFile, bundle)).toEqual({ ok: false, step: 'unknown Public key PEM file type: PRIVATE KEY' });
   });
 
   it('carries an in-toto statement with SLSA provenance: subjects, every locked artifact, the builder and the config digest', () => {

@@ -3,7 +3,7 @@
  * it (a typo of the one the template reads) is a warning with a did-you-mean, in a single management cluster and in a
  * fleet; a manager.featureGates name the release does not know stops the render.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
@@ -69,6 +69,39 @@ describe.skipIf(!corpus.present)(`variables the config sets and nothing reads${c
     expect(lock.stderr).toContain('warning: variables.EXP_MACHINE_POOLL is set but no provider component');
   });
 
+  it('validate alone warns the same, from the lock and the cache, with its exit code unchanged; without a lock it says the check was skipped', async () => {
+    const dir = await dockerProject();
+    const clean = await runCli(['validate'], { cwd: dir, env });
+    expect(clean.stderr).not.toContain('warning:');
+    expect(clean.stderr).not.toContain('unused-variables');
+    edit(dir, (t) =>
+      t
+        .replace('workerMachineCount: 1,', "workerMachineCount: 1,\n      variables: { POD_SECURITY_STANDARD_ENABLD: 'true' },")
+        .replace("CLUSTER_TOPOLOGY: 'true',", "CLUSTER_TOPOLOGY: 'true',\n    EXP_MACHINE_POOLL: 'false',"),
+    );
+    const before = readFileSync(join(dir, 'capi.lock.yaml'), 'utf8');
+    const validate = await runCli(['validate'], { cwd: dir, env });
+    expect(validate.code, validate.stderr).toBe(clean.code);
+    expect(validate.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+      'warning: clusters[0].variables.POD_SECURITY_STANDARD_ENABLD is set but no template, ClusterClass or component of clusters[0] (default/docker-example) reads it; did you mean POD_SECURITY_STANDARD_ENABLED?',
+      'warning: variables.EXP_MACHINE_POOLL is set but no provider component, cluster template or ClusterClass reads it; did you mean EXP_MACHINE_POOL?',
+    ]);
+    // validate reads the lock, never writes it.
+    expect(readFileSync(join(dir, 'capi.lock.yaml'), 'utf8')).toBe(before);
+    const json = await runCli(['validate', '--json'], { cwd: dir, env });
+    expect(json.code).toBe(clean.code);
+    const report = JSON.parse(json.stdout) as { unusedVariables: { path: string }[] };
+    expect(report.unusedVariables.map((u) => u.path)).toEqual(['clusters[0].variables.POD_SECURITY_STANDARD_ENABLD', 'variables.EXP_MACHINE_POOLL']);
+    expect((await runCli(['validate', '--quiet'], { cwd: dir, env })).stderr).toBe('');
+
+    rmSync(join(dir, 'capi.lock.yaml'));
+    const unlocked = await runCli(['validate'], { cwd: dir, env });
+    expect(unlocked.code).toBe(clean.code);
+    expect(unlocked.stderr).not.toContain('warning:');
+    expect(unlocked.stderr.split('\n').filter((l) => l.startsWith('note: unused-variables'))).toEqual(['note: unused-variables check skipped: no capi.lock.yaml (run `capiform lock` first)']);
+    expect(existsSync(join(dir, 'capi.lock.yaml'))).toBe(false);
+  });
+
   it('a fleet: a shared variable one management cluster reads is used; one none reads is reported once, a management cluster\'s own by its path', async () => {
     const dir = tempDir();
     const p = (name: string): string => `{ name: '${name}', version: '~1.13.5', url: ${JSON.stringify(repository)} }`;
@@ -94,6 +127,9 @@ describe.skipIf(!corpus.present)(`variables the config sets and nothing reads${c
       'warning: variables.SERVICE_DOMAN is set but no provider component, cluster template or ClusterClass reads it; did you mean SERVICE_DOMAIN?',
     ]);
     expect(readdirSync(join(dir, 'targets')).sort()).toEqual(['east', 'west']);
+    // validate judges the fleet the same way, from the lock.
+    const validate = await runCli(['validate'], { cwd: dir, env });
+    expect(validate.stderr.split('\n').filter((l) => l.startsWith('warning:') || l.startsWith('note:'))).toEqual(render.stderr.split('\n').filter((l) => l.startsWith('warning:')));
   });
 });
 

@@ -83,6 +83,22 @@ describe.skipIf(!available.present)(`a project whose providers live on an OCI re
     expect(readFileSync(join(dir, 'capi.lock.yaml'), 'utf8')).toBe(text);
   });
 
+  it("validate judges the config's variables from the lock and the cache, never the registry; a cache without the locked files skips the check once", async () => {
+    await registry.stop();
+    try {
+      const warm = await runCli(['validate'], { cwd: dir, env: env(cache) });
+      expect(warm.stderr).not.toContain('unused-variables');
+      const cold = await runCli(['validate'], { cwd: dir, env: env(tempDir()) });
+      expect(cold.code).toBe(warm.code);
+      const notes = cold.stderr.split('\n').filter((l) => l.startsWith('note: unused-variables check skipped:'));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toContain('is not in the cache');
+      expect(notes[0]).toContain('`capiform render` or `capiform lock` fills the cache');
+    } finally {
+      registry = await TestRegistry.restart(registry);
+    }
+  });
+
   it('an air-gapped bundle made from the OCI-sourced lock renders the same tree without the registry', async () => {
     const bundle = await runCli(['bundle', '--out', 'dist/providers.tar.gz'], { cwd: dir, env: env(cache) });
     expect(bundle.code, bundle.stderr).toBe(0);

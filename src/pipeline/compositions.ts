@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/index.js';
-import { UsageError } from '../errors.js';
+import { CapiformError, UsageError } from '../errors.js';
 import { formatLock, isFleetLock, lockFileName, lockfileVersion, LockStaleError, parseLockFile, readLockFile, type FleetLock, type Lock } from '../lock/index.js';
 import { pathInShard, unusedVariableMessage, type Shard, type TreeFile, type UnusedVariable } from '../render/index.js';
 import { checkTreePaths, diffTree, type TreeScope } from './tree/index.js';
@@ -361,6 +361,33 @@ export async function lockProject(opts: PipelineRequest): Promise<PipelineResult
   await enforceContract(opts.config, contractFindings);
   const lockWritten = applyLock(run.ctx, run.project.lockPath, lock.lock, lock.changed);
   return { lock: lock.lock, lockChanged: lock.changed, lockWritten, drift: run.project.drift, files: [], changes: undefined, omitted: [], repaired: 'none', contractFindings, unusedVariables: unused };
+}
+
+/** What `validate` says about the config's variables: the unused ones, or why they could not be judged. */
+export type LockedVariableUse = { unused: UnusedVariable[] } | { skipped: string };
+
+/**
+ * `validate`'s unused-variables check: the files the lock pins, read from the content cache (local repositories from
+ * their folder) exactly as `lock` reads them, never from the network (frozen and offline). A locked file the cache
+ * lacks, a missing or stale lock: the check is skipped with the reason, never an error (validate's verdict is about the
+ * manifests). Nothing is logged or written: the caller prints the warnings.
+ */
+export async function lockedUnusedVariables(opts: PipelineRequest): Promise<LockedVariableUse> {
+  if (!existsSync(join(opts.config.dir, lockFileName))) return { skipped: `no ${lockFileName} (run \`capiform lock\` first)` };
+  const request: PipelineRequest = { ...opts, frozen: true, offline: true };
+  try {
+    if (opts.config.targets) {
+      // A fleet as `lock` judges it: every management cluster's section, the shared variables once.
+      const { result } = await assembledFleet(request, undefined, false);
+      return { unused: result({ lockWritten: false, changes: undefined, repaired: 'none' }).unusedVariables ?? [] };
+    }
+    const run = await resolved(request);
+    return { unused: await recordArtifacts(run.ctx, run.resolved) };
+  } catch (err) {
+    if (!(err instanceof CapiformError)) throw err;
+    const fix = err.code === 'E_OFFLINE' ? '; `capiform render` or `capiform lock` fills the cache' : '';
+    return { skipped: `${err.message.split('\n')[0]!}${fix}` };
+  }
 }
 
 const compositions = { render: renderProject, check: checkProject, memory: renderInMemory, lock: lockProject } as const;

@@ -7,7 +7,7 @@
  * reads and checks is ./validate, and what `diff` reads and renders is ./review: each has a door of its own for
  * commands that need only that.
  */
-export { checkProject, checkTarget, lockProject, renderInMemory, renderProject, runPipeline } from './compositions.js';
+export { checkProject, checkTarget, lockedUnusedVariables, lockProject, renderInMemory, renderProject, runPipeline, type LockedVariableUse } from './compositions.js';
 export type { ContractFinding, ContractPlanner, OmittedObject, PipelineMode, PipelineOptions, PipelineRequest, PipelineResult } from './types.js';
 export { formatContractFindings } from './contract-lint.js';
 export { buildBundle, type BundleRequest, type BundleResult } from './bundle.js';

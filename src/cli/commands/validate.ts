@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { CliIO, GlobalOptions } from '../context.js';
 import { setExitCode } from '../exit-status.js';
 import { formatFinding, type ValidationReport } from '../../validate/index.js';
+import type { ResolvedConfig } from '../../config/index.js';
+import type { LockedVariableUse } from '../../pipeline/index.js';
+import { redacting } from './pipeline-shared.js';
 
 interface ValidateOptions {
   schemas?: string[];
@@ -28,9 +31,10 @@ export function registerValidate(program: Command, io: CliIO): void {
       let projectDir: string | undefined;
       let providerConfigPaths: ReturnType<typeof providerConfigPathsOf> | undefined;
       let providerVariables: ReturnType<typeof providerVariablesOf> | undefined;
+      let config: ResolvedConfig | undefined;
       if (paths.length === 0 || local.config) {
         const { loadPipelineConfig } = await import('./pipeline-shared.js');
-        const config = await loadPipelineConfig(io, { ...(local.config ? { config: local.config } : {}) });
+        config = await loadPipelineConfig(io, { ...(local.config ? { config: local.config } : {}) });
         projectDir = config.dir;
         providerConfigPaths = providerConfigPathsOf(config);
         providerVariables = providerVariablesOf(config);
@@ -49,10 +53,31 @@ export function registerValidate(program: Command, io: CliIO): void {
         return;
       }
       const report = validateProject({ cwd: io.cwd, paths, schemas: local.schemas ?? [], ...(projectDir ? { projectDir } : {}), ...(providerConfigPaths ? { providerConfigPaths } : {}), ...(providerVariables ? { providerVariables } : {}) });
-      if (g.json) io.stdout(`${JSON.stringify(jsonReport(report), null, 2)}\n`);
-      else printReport(io, report, g.quiet ?? false);
+      // The config's variables nothing reads, as `render` and `lock` warn (from the lock and the cache, offline).
+      const variables = config ? await unusedVariablesOf(io, config) : undefined;
+      if (g.json) io.stdout(`${JSON.stringify({ ...jsonReport(report), ...variableReport(variables) }, null, 2)}\n`);
+      else {
+        if (variables && !g.quiet) {
+          const out = (await redacting(io, config!)).io;
+          const { unusedVariableMessage } = await import('../../render/index.js');
+          if ('skipped' in variables) out.stderr(`note: unused-variables check skipped: ${variables.skipped}\n`);
+          else for (const u of variables.unused) out.stderr(`${unusedVariableMessage(u)}\n`);
+        }
+        printReport(io, report, g.quiet ?? false);
+      }
       if (report.errors > 0) setExitCode(cmd, 1);
     });
+}
+
+async function unusedVariablesOf(io: CliIO, config: ResolvedConfig): Promise<LockedVariableUse> {
+  const { lockedUnusedVariables } = await import('../../pipeline/index.js');
+  return lockedUnusedVariables({ config, env: io.env });
+}
+
+function variableReport(v: LockedVariableUse | undefined): Record<string, unknown> {
+  if (v === undefined) return {};
+  if ('skipped' in v) return { unusedVariablesSkipped: v.skipped };
+  return v.unused.length > 0 ? { unusedVariables: v.unused } : {};
 }
 
 function jsonReport(r: ValidationReport): Record<string, unknown> {
