@@ -4,7 +4,7 @@
  * webhook names its upstream file; the v1beta1 API of infrastructure.cluster.x-k8s.io.
  */
 import { parseCIDR } from '../../apiextensions/index.js';
-import { at, defined, rec, refuse, str, type Webhook, type WebhookError } from './webhook-fields.js';
+import { at, clone, defined, rec, refuse, same, str, withoutFields, type Webhook, type WebhookError } from './webhook-fields.js';
 
 type Obj = Record<string, unknown>;
 
@@ -37,9 +37,8 @@ function vsphereMachineTemplateCreate(o: Obj): WebhookError[] {
   return out;
 }
 
-function vsphereMachineCreate(o: Obj): WebhookError[] {
-  const kind = 'VSphereMachine';
-  const spec = rec(o.spec);
+/** The CIDR check of `network.devices[].ipAddrs` that VSphereMachine and VSphereVM run on create and update. */
+function cidrAddresses(kind: string, spec: Obj): WebhookError[] {
   const out: WebhookError[] = [];
   (Array.isArray(at(spec, 'network.devices')) ? (at(spec, 'network.devices') as unknown[]) : []).forEach((d, i) => {
     const ips = rec(d).ipAddrs;
@@ -49,13 +48,73 @@ function vsphereMachineCreate(o: Obj): WebhookError[] {
       }
     });
   });
-  out.push(...softPowerOff(`webhook/${kind}.power-off`, spec, 'spec'));
   return out;
+}
+
+function vsphereMachineCreate(o: Obj): WebhookError[] {
+  const spec = rec(o.spec);
+  return [...cidrAddresses('VSphereMachine', spec), ...softPowerOff('webhook/VSphereMachine.power-off', spec, 'spec')];
+}
+
+/**
+ * The spec fields ValidateUpdate deletes before comparing (vspheremachine.go `allowChangeKeys`, then
+ * `network.devices`); the timeout is `guestSoftPowerOffTimeout` in v1beta1 (v1.15.3) and
+ * `guestSoftPowerOffTimeoutSeconds` in v1beta2 (v1.16.1).
+ */
+const vsphereMachineMutableFields = ['providerID', 'powerOffMode', 'guestSoftPowerOffTimeout', 'guestSoftPowerOffTimeoutSeconds', 'network.devices'] as const;
+
+const respecHint = (kind: string, owner: string, fields: readonly string[]): string =>
+  `only ${fields.join(', ')} can change on a ${kind}: change its ${owner} under a new name and let the owner roll out new machines`;
+
+function vsphereMachineUpdate(before: Obj, after: Obj): WebhookError[] {
+  // The CIDR and power-off checks of ValidateUpdate are the create checks, which run on the new object too.
+  if (same(withoutFields(rec(before.spec), vsphereMachineMutableFields), withoutFields(rec(after.spec), vsphereMachineMutableFields))) return [];
+  return [refuse('webhook/VSphereMachine.spec-immutable', 'FieldValueForbidden', 'spec', '', 'cannot be modified', respecHint('VSphereMachine', 'VSphereMachineTemplate', vsphereMachineMutableFields))];
+}
+
+/** vspheremachine.go `Default`: an unset `datacenter` is `*`. */
+function vsphereMachineDefaults(input: Obj): Obj {
+  const o = clone(input);
+  const spec = rec(o.spec);
+  if ((str(spec.datacenter) ?? '') === '') o.spec = { ...spec, datacenter: '*' };
+  return o;
+}
+
+/** vspherevm.go `Default`: an unset `os` is Linux. */
+function vsphereVMDefaults(input: Obj): Obj {
+  const o = clone(input);
+  const spec = rec(o.spec);
+  if ((str(spec.os) ?? '') === '') o.spec = { ...spec, os: 'Linux' };
+  return o;
+}
+
+function vsphereVMCreate(o: Obj): WebhookError[] {
+  const spec = rec(o.spec);
+  const out = cidrAddresses('VSphereVM', spec);
+  const name = str(rec(o.metadata).name) ?? '';
+  // Upstream reports the name at `name`, not `metadata.name`.
+  if (spec.os === 'Windows' && name.length > 15) out.push(refuse('webhook/VSphereVM.windows-name', 'FieldValueInvalid', 'name', name, 'name has to be less than 16 characters for Windows VM', 'Windows limits a computer name to 15 characters: shorten the machine (and so the VSphereVM) name'));
+  out.push(...softPowerOff('webhook/VSphereVM.power-off', spec, 'spec'));
+  return out;
+}
+
+/**
+ * vspherevm.go ValidateUpdate: everything but `bootstrapRef`, `thumbprint`, the power-off fields and the network
+ * devices is immutable; `os` may change only while the old one is empty, `biosUUID` only while the old one is unset.
+ */
+function vsphereVMUpdate(before: Obj, after: Obj): WebhookError[] {
+  const b = rec(before.spec);
+  const fields = ['bootstrapRef', 'thumbprint', 'powerOffMode', 'guestSoftPowerOffTimeout', 'guestSoftPowerOffTimeoutSeconds', 'network.devices'];
+  if ((str(b.os) ?? '') === '') fields.push('os');
+  if ((str(b.biosUUID) ?? '') === '') fields.push('biosUUID');
+  if (same(withoutFields(b, fields), withoutFields(rec(after.spec), fields))) return [];
+  return [refuse('webhook/VSphereVM.spec-immutable', 'FieldValueForbidden', 'spec', '', 'cannot be modified', respecHint('VSphereVM', 'VSphereMachineTemplate', fields))];
 }
 
 const same0 = (o: Obj): Obj => o;
 
 export const capvWebhooks: readonly Webhook[] = [
   { group: infra, kind: 'VSphereMachineTemplate', source: `${capv} internal/webhooks/vspheremachinetemplate.go (v1.15.3, v1.16.1)`, defaults: same0, create: vsphereMachineTemplateCreate, update: none },
-  { group: infra, kind: 'VSphereMachine', source: `${capv} internal/webhooks/vspheremachine.go (v1.15.3, v1.16.1)`, defaults: same0, create: vsphereMachineCreate, update: none },
+  { group: infra, kind: 'VSphereMachine', source: `${capv} internal/webhooks/vspheremachine.go (v1.15.3, v1.16.1)`, defaults: vsphereMachineDefaults, create: vsphereMachineCreate, update: vsphereMachineUpdate },
+  { group: infra, kind: 'VSphereVM', source: `${capv} internal/webhooks/vspherevm.go (v1.15.3, v1.16.1)`, defaults: vsphereVMDefaults, create: vsphereVMCreate, update: vsphereVMUpdate },
 ];
