@@ -111,10 +111,56 @@ function vsphereVMUpdate(before: Obj, after: Obj): WebhookError[] {
   return [refuse('webhook/VSphereVM.spec-immutable', 'FieldValueForbidden', 'spec', '', 'cannot be modified', respecHint('VSphereVM', 'VSphereMachineTemplate', fields))];
 }
 
+/**
+ * vspherefailuredomain.go ValidateCreate. Upstream spells some paths in Go's field names (`spec.Topology.Hosts`);
+ * the messages keep them so they read as the API server prints them.
+ */
+function vsphereFailureDomainCreate(o: Obj): WebhookError[] {
+  const rule = 'webhook/VSphereFailureDomain.topology';
+  const spec = rec(o.spec);
+  const topology = rec(spec.topology);
+  const regionType = str(at(spec, 'region.type')) ?? '';
+  const zoneType = str(at(spec, 'zone.type')) ?? '';
+  const computeCluster = str(topology.computeCluster) ?? '';
+  const hosts = defined(topology.hosts);
+  const out: WebhookError[] = [];
+  const ccHint = 'set spec.topology.computeCluster to the vSphere compute cluster the failure domain places machines in';
+  if (computeCluster === '' && hosts) out.push(refuse(rule, 'FieldValueForbidden', 'spec.Topology.ComputeCluster', '', 'cannot be empty if Hosts is not empty', ccHint));
+  if (regionType === 'HostGroup') out.push(refuse(rule, 'FieldValueForbidden', 'spec.Region.Type', '', "region's Failure Domain type cannot be HostGroup", 'a region is a Datacenter or a ComputeCluster; HostGroup is a zone type'));
+  if (zoneType === 'HostGroup' && !hosts) out.push(refuse(rule, 'FieldValueForbidden', 'spec.Topology.Hosts', '', "cannot be nil if zone's Failure Domain type is HostGroup", 'set spec.topology.hosts.vmGroupName and hostGroupName'));
+  if (regionType === 'ComputeCluster' && computeCluster === '') out.push(refuse(rule, 'FieldValueForbidden', 'spec.Topology.ComputeCluster', '', "cannot be nil if region's Failure Domain type is ComputeCluster", ccHint));
+  if (zoneType === 'ComputeCluster' && computeCluster === '') out.push(refuse(rule, 'FieldValueForbidden', 'spec.Topology.ComputeCluster', '', "cannot be nil if zone's Failure Domain type is ComputeCluster", ccHint));
+  const configs = Array.isArray(topology.networkConfigurations) ? topology.networkConfigurations : [];
+  if (configs.length > 0 && Array.isArray(topology.networks) && topology.networks.length > 0) {
+    out.push(refuse(rule, 'FieldValueForbidden', 'spec.topology.networks', '', 'cannot be set if spec.topology.networkConfigurations is already set', 'list the networks once, under networkConfigurations'));
+  }
+  configs.forEach((c, i) => {
+    if ((str(rec(c).networkName) ?? '') === '') out.push(refuse(rule, 'FieldValueRequired', `spec.topology.networkConfigurations[${i}].networkName`, '', 'cannot be empty'));
+  });
+  return out;
+}
+
+/** v1.15.3's defaulting webhook set an unset `autoConfigure` to false on both sides: false is no change. */
+function failureDomainSpec(spec: Obj): unknown {
+  const s = clone(spec);
+  for (const k of ['region', 'zone']) {
+    const d = s[k];
+    if (typeof d === 'object' && d !== null && (d as Obj).autoConfigure === false) delete (d as Obj).autoConfigure;
+  }
+  return withoutFields(s, []);
+}
+
+/** vspherefailuredomain.go ValidateUpdate: the whole spec is immutable. */
+function vsphereFailureDomainUpdate(before: Obj, after: Obj): WebhookError[] {
+  if (same(failureDomainSpec(rec(before.spec)), failureDomainSpec(rec(after.spec)))) return [];
+  return [refuse('webhook/VSphereFailureDomain.spec-immutable', 'FieldValueForbidden', 'spec', '', 'VSphereFailureDomainSpec is immutable', 'a failure domain cannot be edited in place: create a VSphereFailureDomain (and VSphereDeploymentZone) under a new name and move the cluster to it')];
+}
+
 const same0 = (o: Obj): Obj => o;
 
 export const capvWebhooks: readonly Webhook[] = [
   { group: infra, kind: 'VSphereMachineTemplate', source: `${capv} internal/webhooks/vspheremachinetemplate.go (v1.15.3, v1.16.1)`, defaults: same0, create: vsphereMachineTemplateCreate, update: none },
   { group: infra, kind: 'VSphereMachine', source: `${capv} internal/webhooks/vspheremachine.go (v1.15.3, v1.16.1)`, defaults: vsphereMachineDefaults, create: vsphereMachineCreate, update: vsphereMachineUpdate },
+  { group: infra, kind: 'VSphereFailureDomain', source: `${capv} internal/webhooks/vspherefailuredomain.go (v1.15.3, v1.16.1)`, defaults: same0, create: vsphereFailureDomainCreate, update: vsphereFailureDomainUpdate },
   { group: infra, kind: 'VSphereVM', source: `${capv} internal/webhooks/vspherevm.go (v1.15.3, v1.16.1)`, defaults: vsphereVMDefaults, create: vsphereVMCreate, update: vsphereVMUpdate },
 ];
