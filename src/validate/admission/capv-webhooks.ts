@@ -10,6 +10,7 @@ type Obj = Record<string, unknown>;
 
 const infra = 'infrastructure.cluster.x-k8s.io';
 const capv = 'kubernetes-sigs/cluster-api-provider-vsphere';
+const vmware = 'vmware.infrastructure.cluster.x-k8s.io';
 
 const none = (): WebhookError[] => [];
 
@@ -156,11 +157,32 @@ function vsphereFailureDomainUpdate(before: Obj, after: Obj): WebhookError[] {
   return [refuse('webhook/VSphereFailureDomain.spec-immutable', 'FieldValueForbidden', 'spec', '', 'VSphereFailureDomainSpec is immutable', 'a failure domain cannot be edited in place: create a VSphereFailureDomain (and VSphereDeploymentZone) under a new name and move the cluster to it')];
 }
 
+/**
+ * The supervisor (vm-operator) VSphereMachine's ValidateUpdate, internal/webhooks/vmware/vspheremachine.go: VM
+ * Operator cannot change these fields of a VirtualMachine, so CAPV refuses them. Its network interface checks
+ * depend on the manager's network provider and are not modelled.
+ */
+const recreateOnTemplate = 'VM Operator fixes this field when it creates the VirtualMachine: change the VSphereMachineTemplate under a new name and let the owner roll out new machines';
+
+function supervisorVSphereMachineUpdate(before: Obj, after: Obj): WebhookError[] {
+  const b = rec(before.spec);
+  const a = rec(after.spec);
+  const out: WebhookError[] = [];
+  for (const f of ['imageName', 'className', 'storageClass', 'minHardwareVersion']) {
+    if ((str(b[f]) ?? '') !== (str(a[f]) ?? '')) out.push(refuse('webhook/VSphereMachine.supervisor-immutable', 'FieldValueForbidden', `spec.${f}`, '', 'cannot be modified', recreateOnTemplate));
+  }
+  if (!same(withoutFields(rec(at(b, 'network.interfaces')), []), withoutFields(rec(at(a, 'network.interfaces')), []))) {
+    out.push(refuse('webhook/VSphereMachine.supervisor-immutable', 'FieldValueForbidden', 'spec.network.interfaces', '', 'cannot be modified', 'network interfaces are fixed when the VirtualMachine is created: change the VSphereMachineTemplate under a new name'));
+  }
+  return out;
+}
+
 const same0 = (o: Obj): Obj => o;
 
 export const capvWebhooks: readonly Webhook[] = [
   { group: infra, kind: 'VSphereMachineTemplate', source: `${capv} internal/webhooks/vspheremachinetemplate.go (v1.15.3, v1.16.1)`, defaults: same0, create: vsphereMachineTemplateCreate, update: none },
   { group: infra, kind: 'VSphereMachine', source: `${capv} internal/webhooks/vspheremachine.go (v1.15.3, v1.16.1)`, defaults: vsphereMachineDefaults, create: vsphereMachineCreate, update: vsphereMachineUpdate },
+  { group: vmware, kind: 'VSphereMachine', source: `${capv} internal/webhooks/vmware/vspheremachine.go (v1.15.3, v1.16.1)`, defaults: same0, create: none, update: supervisorVSphereMachineUpdate },
   { group: infra, kind: 'VSphereFailureDomain', source: `${capv} internal/webhooks/vspherefailuredomain.go (v1.15.3, v1.16.1)`, defaults: same0, create: vsphereFailureDomainCreate, update: vsphereFailureDomainUpdate },
   { group: infra, kind: 'VSphereVM', source: `${capv} internal/webhooks/vspherevm.go (v1.15.3, v1.16.1)`, defaults: vsphereVMDefaults, create: vsphereVMCreate, update: vsphereVMUpdate },
 ];
