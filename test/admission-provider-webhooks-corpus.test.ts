@@ -77,4 +77,24 @@ describe.skipIf(!corpus.present)(`provider webhooks on the corpus flavors${corpu
     dmt.spec.template.metadata = { labels: { '/bad': 'x' } };
     expect(admit(dmt as unknown as Obj).map((e) => e.error.message)).toEqual(['spec.template.metadata.labels: Invalid value: "/bad": prefix part must be non-empty']);
   });
+
+  it("the VSphereMachines CAPI clones from a corpus VSphereMachineTemplate are admitted, and an in-place spec edit is refused", () => {
+    const checked: string[] = [];
+    for (const { file, objects } of flavors()) {
+      if (!/^infrastructure-vsphere\/[^/]+\/cluster-template(-supervisor)?\.yaml$/.test(file)) continue;
+      for (const t of objects.filter((o) => o.kind === 'VSphereMachineTemplate')) {
+        // The MachineSet controller creates each VSphereMachine from spec.template of the template, same apiVersion.
+        const template = (t.spec as { template: { spec: Obj } }).template.spec;
+        const machine: Obj = { apiVersion: t.apiVersion, kind: 'VSphereMachine', metadata: { name: 'm-0', namespace: 'default' }, spec: structuredClone(template) };
+        const supervisor = String(t.apiVersion).startsWith('vmware.');
+        const adopted = { ...machine, spec: { ...template, providerID: 'vsphere://4230-aaaa' } };
+        expect(admit(machine), file).toEqual([]);
+        expect(admit(adopted, machine), file).toEqual([]);
+        const edited = supervisor ? { ...machine, spec: { ...template, className: 'best-effort-large' } } : { ...machine, spec: { ...template, numCPUs: 16 } };
+        expect(admit(edited, machine).map((e) => e.error.message), file).toEqual([supervisor ? 'spec.className: Forbidden: cannot be modified' : 'spec: Forbidden: cannot be modified']);
+        checked.push(`${file} ${supervisor ? 'vmware' : 'govmomi'}`);
+      }
+    }
+    expect(new Set(checked.map((c) => c.split(' ')[1]))).toEqual(new Set(['vmware', 'govmomi']));
+  });
 });

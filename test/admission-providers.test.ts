@@ -95,4 +95,34 @@ describe.skipIf(!corpus.present)(`the providers' webhooks on the corpus releases
       ['VSphereMachineTemplate', 'webhook/VSphereMachineTemplate.hardware-version', 'spec.template.spec.hardwareVersion: Invalid value: "vmx-1x": should be a valid VM hardware version, example vmx-17'],
     ]);
   });
+
+  it('CAPV: editing a VSphereFailureDomain in place is rejected by the review, a HostGroup region by validate', async () => {
+    const renderEnv = { ...env, VSPHERE_PASSWORD: 'canary-password-4b1e' };
+    const dir = await rendered('vsphere', { CONTROL_PLANE_ENDPOINT_IP: '10.0.0.10', CPI_IMAGE_K8S_VERSION: 'v1.33.0', VSPHERE_SSH_AUTHORIZED_KEY: 'ssh-ed25519 AAAAoperator' }, renderEnv);
+    // A failure domain the operator keeps beside the cluster, as CAPV's failure-domain docs write it.
+    const failureDomain = (datastore: string, regionType = 'Datacenter') =>
+      [
+        'apiVersion: infrastructure.cluster.x-k8s.io/v1beta2',
+        'kind: VSphereFailureDomain',
+        'metadata:',
+        '  name: zone-a',
+        'spec:',
+        `  region: { name: dc1, type: ${regionType}, tagCategory: k8s-region }`,
+        '  zone: { name: zone-a, type: ComputeCluster, tagCategory: k8s-zone }',
+        `  topology: { datacenter: dc1, computeCluster: cluster-a, datastore: ${datastore} }`,
+        '',
+      ].join('\n');
+    const base = treeOf(dir);
+    const head = treeOf(dir);
+    writeFileSync(join(base, 'clusters', 'default', 'vsphere-example', 'failure-domain.yaml'), failureDomain('ds-1'));
+    writeFileSync(join(head, 'clusters', 'default', 'vsphere-example', 'failure-domain.yaml'), failureDomain('ds-2'));
+    const report = JSON.parse((await runCli(['diff', '--format', 'json', base, head])).stdout) as DiffReport;
+    expect(rejected(report)).toEqual([['VSphereFailureDomain', 'webhook/VSphereFailureDomain.spec-immutable', 'spec: Forbidden: VSphereFailureDomainSpec is immutable']]);
+
+    writeFileSync(join(dir, 'clusters', 'default', 'vsphere-example', 'failure-domain.yaml'), failureDomain('ds-1', 'HostGroup'));
+    const validate = await runCli(['validate', '--json'], { cwd: dir, env: renderEnv });
+    expect(validate.code).toBe(1);
+    const findings = (JSON.parse(validate.stdout) as { findings: Array<{ rule?: string; message: string; kind: string }> }).findings.filter((f) => f.rule?.startsWith('webhook/VSphere'));
+    expect(findings.map((f) => [f.kind, f.rule, f.message])).toEqual([['VSphereFailureDomain', 'webhook/VSphereFailureDomain.topology', "spec.Region.Type: Forbidden: region's Failure Domain type cannot be HostGroup"]]);
+  });
 });

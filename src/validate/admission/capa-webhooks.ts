@@ -7,7 +7,7 @@
 import { parseGoUrl } from '../../go/index.js';
 import { parseCIDR, parseIP } from '../../apiextensions/index.js';
 import { dns1123SubdomainErrors } from '../../topology/index.js';
-import { at, clone, defined, rec, refuse, same, setDefault, str, recreateHint, type Webhook, type WebhookError } from './webhook-fields.js';
+import { at, clone, defined, rec, refuse, same, setDefault, str, recreateHint, withoutFields, type Webhook, type WebhookError } from './webhook-fields.js';
 
 type Obj = Record<string, unknown>;
 
@@ -331,19 +331,6 @@ function awsMachineCreate(o: Obj): WebhookError[] {
 }
 
 /** Go's zero values: an empty string, list or object reads as absent in the typed spec converted to a map. */
-function withoutEmpty(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map((x) => withoutEmpty(x) ?? null);
-  if (typeof v === 'object' && v !== null) {
-    const out: Obj = {};
-    for (const [k, x] of Object.entries(v)) {
-      const y = withoutEmpty(x);
-      if (y !== undefined) out[k] = y;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return v === null || v === '' ? undefined : v;
-}
-
 /** The AWSMachine spec fields an update may change (ValidateUpdate deletes them before comparing). */
 export const awsMachineMutableFields = [
   'providerID',
@@ -357,23 +344,13 @@ export const awsMachineMutableFields = [
   'privateDnsName.enableResourceNameDnsARecord',
 ] as const;
 
-function immutablePart(spec: Obj): unknown {
-  const s = clone(spec);
-  for (const f of awsMachineMutableFields) {
-    const [head, tail] = f.split('.') as [string, string | undefined];
-    if (tail === undefined) delete s[head];
-    else if (typeof s[head] === 'object' && s[head] !== null) delete (s[head] as Obj)[tail];
-  }
-  return withoutEmpty(s);
-}
-
 function awsMachineUpdate(before: Obj, after: Obj): WebhookError[] {
   const b = rec(before.spec);
   const a = rec(after.spec);
   // ValidateUpdate's own host allocation check lets a stored hostAffinity through; capiform runs the create checks
   // on the new object, so such an inherited AWSMachine is still reported.
   const out: WebhookError[] = [];
-  if (!same(immutablePart(b), immutablePart(a))) {
+  if (!same(withoutFields(b, awsMachineMutableFields), withoutFields(a, awsMachineMutableFields))) {
     out.push(refuse('webhook/AWSMachine.spec-immutable', 'FieldValueForbidden', 'spec', '', 'cannot be modified', `only ${awsMachineMutableFields.join(', ')} can change on an AWSMachine: change its AWSMachineTemplate under a new name and let the owner roll out new machines`));
   }
   return out;

@@ -192,3 +192,31 @@ function sorted(v: unknown): unknown {
 
 /** The hint of a field that only a new object can change. */
 export const recreateHint = (what: string): string => `${what} cannot change on an existing cluster: keep the old value, or create a new cluster under another name`;
+
+/** A decoded value without null, empty strings, lists and maps: what Go's typed round trip (`omitempty`) drops. */
+function withoutEmpty(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map((x) => withoutEmpty(x) ?? null);
+  if (typeof v === 'object' && v !== null) {
+    const out: Obj = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = withoutEmpty(x);
+      if (y !== undefined) out[k] = y;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  return v === null || v === '' ? undefined : v;
+}
+
+/**
+ * A spec without the fields an update may change (dotted paths, at most two deep), compared with `same`: the
+ * `delete(spec, key)` then `reflect.DeepEqual` of the providers' ValidateUpdate on the unstructured spec.
+ */
+export function withoutFields(spec: Obj, fields: readonly string[]): unknown {
+  const s = clone(spec);
+  for (const f of fields) {
+    const [head, tail] = f.split('.') as [string, string | undefined];
+    if (tail === undefined) delete s[head];
+    else if (typeof s[head] === 'object' && s[head] !== null) delete (s[head] as Obj)[tail];
+  }
+  return withoutEmpty(s);
+}
