@@ -19,7 +19,18 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
-export { checkGoJson, cloneJson, decodeGoJson, GoJsonError, GoJsonSyntaxError, isObject, setOwn, type JsonObject } from './json/index.js';
+export {
+  asObject,
+  checkGoJson,
+  cloneJson,
+  decodeGoJson,
+  GoJsonError,
+  GoJsonSyntaxError,
+  isObject,
+  objectOrEmpty,
+  setOwn,
+  type JsonObject,
+} from './json/index.js';
 export { goAtoi } from './strconv.js';
 export {
   applyJsonPatch,

@@ -6,6 +6,7 @@
  */
 import { afterDash, afterKey, emitObject, keyText } from './emit.js';
 import type { MapNode, Node } from './fast-parse.js';
+import { isObject as isObj } from '../go/index.js';
 
 interface Edit {
   start: number;
@@ -16,10 +17,6 @@ interface Edit {
 type Slot = { k: 'key'; at: number; col: number } | { k: 'dash'; at: number; col: number } | { k: 'root' };
 
 class RootReplace extends Error {}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Structural equality of JSON values (Object.is for scalars, key order ignored). */
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -1,3 +1,5 @@
+import { isObject } from '../../go/index.js';
+
 /**
  * Decoded JSON values as the API server holds them (`interface{}` from JSON): objects, arrays, strings, booleans,
  * null and numbers. Integral numbers are int64 there and the rest float64; here both are JS numbers and
@@ -5,9 +7,8 @@
  */
 export type JsonObject = Record<string, unknown>;
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** The toolkit's guard, re-exported for the schema code that reads values with it. */
+export { isObject };
 
 /**
  * Would k8s.io/apimachinery's JSON decoding hold this number as an int64? Only an integral number in int64's range

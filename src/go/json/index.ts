@@ -6,4 +6,4 @@ export { GoJsonError, GoJsonSyntaxError } from './errors.js';
 export { checkGoJson, maxNestingDepth } from './scanner.js';
 export { decodeGoJson, unmarshal, unmarshalLenient } from './decode.js';
 export { marshal, marshalIndent, marshalRaw, type JsonMarshaler } from './encode.js';
-export { cloneJson, isObject, setOwn, type JsonObject } from './value.js';
+export { asObject, cloneJson, isObject, objectOrEmpty, setOwn, type JsonObject } from './value.js';

@@ -1,8 +1,22 @@
 /** Plain JSON values as Go's encoding/json gives them to `interface {}`: objects are maps, so any key is a key. */
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * A JSON object (a Go map): not null, not an array. The one guard for "is this a map" across capiform; it accepts
+ * any non-array object (a Date or class instance too), which never occurs in values decoded from JSON or YAML.
+ */
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The value as a JSON object, or `undefined` when it is not one (a field read like Go's `m["k"].(map[string]any)`). */
+export function asObject(v: unknown): JsonObject | undefined {
+  return isObject(v) ? v : undefined;
+}
+
+/** The value as a JSON object, or a fresh empty object when it is not one (a missing map reads as empty). */
+export function objectOrEmpty(v: unknown): JsonObject {
+  return isObject(v) ? v : {};
 }
 
 /**

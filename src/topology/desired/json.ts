@@ -1,8 +1,9 @@
+import { isObject as isObj, objectOrEmpty as asObj } from '../../go/index.js';
+
 /** Plain-JSON helpers for objects as parsed from YAML. */
 export type Obj = Record<string, unknown>;
 
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
+export { asObj, isObj };
 
 /**
  * A deep copy by JSON's rules, what `JSON.parse(JSON.stringify(v))` gives, without building the text (the expansion
