@@ -26,8 +26,11 @@ export {
   decodeGoJson,
   GoJsonError,
   GoJsonSyntaxError,
+  goDeepEqual,
   isObject,
   objectOrEmpty,
+  readerDeepEqual,
+  sameValueDeepEqual,
   setOwn,
   type JsonObject,
 } from './json/index.js';

@@ -6,4 +6,5 @@ export { GoJsonError, GoJsonSyntaxError } from './errors.js';
 export { checkGoJson, maxNestingDepth } from './scanner.js';
 export { decodeGoJson, unmarshal, unmarshalLenient } from './decode.js';
 export { marshal, marshalIndent, marshalRaw, type JsonMarshaler } from './encode.js';
+export { goDeepEqual, readerDeepEqual, sameValueDeepEqual } from './equal.js';
 export { asObject, cloneJson, isObject, objectOrEmpty, setOwn, type JsonObject } from './value.js';
