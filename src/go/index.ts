@@ -22,6 +22,7 @@ export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from '
 export {
   asObject,
   checkGoJson,
+  cloneAsJsonText,
   cloneJson,
   decodeGoJson,
   GoJsonError,

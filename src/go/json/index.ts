@@ -7,4 +7,4 @@ export { checkGoJson, maxNestingDepth } from './scanner.js';
 export { decodeGoJson, unmarshal, unmarshalLenient } from './decode.js';
 export { marshal, marshalIndent, marshalRaw, type JsonMarshaler } from './encode.js';
 export { goDeepEqual, readerDeepEqual, sameValueDeepEqual } from './equal.js';
-export { asObject, cloneJson, isObject, objectOrEmpty, setOwn, type JsonObject } from './value.js';
+export { asObject, cloneAsJsonText, cloneJson, isObject, objectOrEmpty, setOwn, type JsonObject } from './value.js';
