@@ -34,6 +34,15 @@ export {
   sameValueDeepEqual,
   setOwn,
   type JsonObject,
+  deletePath,
+  getPath,
+  NestedFieldError,
+  nestedField,
+  nestedString,
+  removeNestedField,
+  setNestedField,
+  setNestedFieldNoCopy,
+  setPath,
 } from './json/index.js';
 export { goAtoi } from './strconv.js';
 export {

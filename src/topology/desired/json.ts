@@ -1,9 +1,9 @@
-import { cloneAsJsonText as cloneJson, isObject as isObj, objectOrEmpty as asObj } from '../../go/index.js';
+import { cloneAsJsonText as cloneJson, deletePath, getPath, isObject as isObj, objectOrEmpty as asObj, setPath } from '../../go/index.js';
 
 /** Plain-JSON helpers for objects as parsed from YAML. */
 export type Obj = Record<string, unknown>;
 
-export { asObj, cloneJson, isObj };
+export { asObj, cloneJson, deletePath, getPath, isObj, setPath };
 
 /** The group of an apiVersion (`''` for the core group). */
 export function groupOf(apiVersion: string): string {
@@ -28,30 +28,4 @@ export function mergeMap(...maps: unknown[]): Record<string, string> | undefined
     }
   }
   return any ? out : undefined;
-}
-
-/** Reads a nested field. */
-export function getPath(o: unknown, path: readonly string[]): unknown {
-  let cur: unknown = o;
-  for (const k of path) {
-    if (!isObj(cur)) return undefined;
-    cur = cur[k];
-  }
-  return cur;
-}
-
-/** Sets a nested field, creating objects on the way. */
-export function setPath(o: Obj, path: readonly string[], value: unknown): void {
-  let cur = o;
-  for (const k of path.slice(0, -1)) {
-    if (!isObj(cur[k])) cur[k] = {};
-    cur = cur[k] as Obj;
-  }
-  cur[path[path.length - 1] as string] = value;
-}
-
-/** Removes a nested field (no-op when absent). */
-export function deletePath(o: Obj, path: readonly string[]): void {
-  const parent = getPath(o, path.slice(0, -1));
-  if (isObj(parent)) delete parent[path[path.length - 1] as string];
 }
