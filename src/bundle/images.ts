@@ -19,7 +19,7 @@
  * a mirror job must pull from where they come from. The list is de-duplicated and sorted by bytes (Go
  * `sort.Strings`), like `clusterctl init list-images`.
  */
-import { compareGoStrings } from '../go/index.js';
+import { compareGoStrings, isObject as isObj } from '../go/index.js';
 import { InputError, UsageError } from '../errors.js';
 import { alterImage, ImageReferenceError, isExplicitImage, normalizeImage, type ImageOverrides } from '../render/components/index.js';
 import { parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
@@ -57,7 +57,6 @@ export interface TreeFileInput {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function objectName(o: Obj): string {
   const m = isObj(o.metadata) ? o.metadata : {};
@@ -109,7 +108,6 @@ function containerImages(ps: Obj): { container: string; image: string }[] {
   }
   return out;
 }
-
 
 /**
  * Manifests embedded as text in an object: ConfigMap and Secret data (what a ClusterResourceSet applies, Secret
@@ -341,7 +339,6 @@ export function relocateImage(image: string, registry: string): string {
   const named = moved.slice(0, at);
   return named.lastIndexOf(':') > named.lastIndexOf('/') ? named : moved;
 }
-
 
 /** Source → destination for every image; two sources landing on one destination is an error. */
 export function relocations(images: readonly string[], registry: string): Relocation[] {

@@ -14,9 +14,9 @@ import type { ResolvedProvider } from '../config/index.js';
 import { InputError } from '../errors.js';
 import { applyJsonPatches, operatorApiVersion, operatorKinds } from '../render/index.js';
 import { MAX_MANIFEST_SIZE, parseManifests, splitDocuments, type KubeObject } from '../yaml/index.js';
+import { asObject as rec } from '../go/index.js';
 
 type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 const operatorGroup = operatorApiVersion.slice(0, operatorApiVersion.indexOf('/') + 1);

@@ -19,7 +19,31 @@ export {
   type SemanticVersion,
 } from './semver.js';
 export { clusterctlTable, tabwrite, tabwriteRows, type TabwriterOptions } from './tabwriter.js';
-export { checkGoJson, cloneJson, decodeGoJson, GoJsonError, GoJsonSyntaxError, isObject, setOwn, type JsonObject } from './json/index.js';
+export {
+  asObject,
+  checkGoJson,
+  cloneAsJsonText,
+  cloneJson,
+  decodeGoJson,
+  GoJsonError,
+  GoJsonSyntaxError,
+  goDeepEqual,
+  isObject,
+  objectOrEmpty,
+  readerDeepEqual,
+  sameValueDeepEqual,
+  setOwn,
+  type JsonObject,
+  deletePath,
+  getPath,
+  NestedFieldError,
+  nestedField,
+  nestedString,
+  removeNestedField,
+  setNestedField,
+  setNestedFieldNoCopy,
+  setPath,
+} from './json/index.js';
 export { goAtoi } from './strconv.js';
 export {
   applyJsonPatch,

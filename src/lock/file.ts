@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../cache/index.js';
 import { checkSize, decodeUtf8, MAX_CONFIG_SIZE } from '../yaml/index.js';
 import { decodeLock, formatLock, parseLock, parseLockFile } from './format.js';
 import { lockFileName, type Lock, type LockFile } from './model.js';
+import { asObject as record } from '../go/index.js';
 
 /** A lock as read: its text exactly as stored (bundles carry it and name themselves after it) and what it says. */
 export interface LockDocument {
@@ -86,10 +87,6 @@ export interface LockedProviderSummary {
   /** Absent in hand-written locks; the caller derives clusterctl's label. */
   readonly label: string | undefined;
   readonly source: { readonly kind: string; readonly url: string };
-}
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { CapiformError, InputError, ResolutionError, UsageError, wrapError } from '../errors.js';
 import { isKubernetesSemanticVersion } from '../capi/index.js';
-import { compareGoStrings, goQuote, type TabwriterOptions, tabwriteRows } from '../go/index.js';
+import { asObject as record, compareGoStrings, goQuote, type TabwriterOptions, tabwriteRows } from '../go/index.js';
 
 export { goQuote };
 import { isDNS1123Label, isDNS1123Subdomain } from '../resolve/index.js';
@@ -213,10 +213,6 @@ export interface ClusterClassReference {
   namespace: string;
 }
 
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
 /** Go's "is the zero value" after a typed conversion, approximated on JSON: null, "", 0, false, all-zero objects. */
 function isZero(v: unknown): boolean {
   if (v === null || v === undefined || v === '' || v === 0 || v === false) return true;
@@ -376,7 +372,6 @@ export function renderClusterTemplate(input: RenderClusterTemplateInput): Render
 // ---------------------------------------------------------------------------------------------------------------
 // --list-variables outputs (cmd/clusterctl/cmd/util.go printVariablesOutput, generate_yaml.go)
 // ---------------------------------------------------------------------------------------------------------------
-
 
 /** clusterctl's `--list-variables` table: `tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.FilterHTML)`. */
 const variablesTable: TabwriterOptions = { minwidth: 0, tabwidth: 4, padding: 2, padchar: ' ', filterHtml: true };

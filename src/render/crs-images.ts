@@ -6,9 +6,9 @@
  */
 import { ImageReferenceError, isExplicitImage, normalizeImage } from './components/images.js';
 import type { KubeObject } from '../yaml/index.js';
+import { isObject as isObj } from '../go/index.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const imageLine = /^(\s*(?:-\s+)?image:[ \t]*)(["']?)([^\s"'#]+)\2([ \t]*(?:#.*)?)$/gm;
 

@@ -10,6 +10,7 @@ import { closestNames } from '../resolve/index.js';
 import type { ResolvedProvider } from '../config/index.js';
 import type { KubeObject } from './tree/deps.js';
 import type { Problem } from './problems.js';
+import { asObject as rec } from '../go/index.js';
 
 /**
  * Managers built from kubernetes-sigs/cluster-api register every gate of its `feature` package
@@ -18,9 +19,6 @@ import type { Problem } from './problems.js';
  * without passing it. Their known gates are what any of them passes.
  */
 const capiFeaturePackage: ReadonlySet<string> = new Set(['cluster-api', 'bootstrap-kubeadm', 'control-plane-kubeadm', 'infrastructure-docker']);
-
-type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 
 /** The gate names the release's `manager` container passes in `--feature-gates`; null: it passes no such flag. */
 export function releaseGateNames(objects: readonly KubeObject[]): string[] | null {

@@ -12,7 +12,7 @@
  * operator installs exactly the locked bytes, offline: `bundle --operator` and `render` with `output: 'operator'`.
  * Pure: the caller passes the release files, the rendered components and the config's settings.
  */
-import { compareGoStrings } from '../go/index.js';
+import { asObject as rec, compareGoStrings } from '../go/index.js';
 import { gzipReproducible } from '../cache/index.js';
 import type { ResolvedConfig, ResolvedProvider } from '../config/index.js';
 import { alterImage, type ImageOverrides } from './components/index.js';
@@ -71,10 +71,6 @@ function managerSpec(m: NonNullable<ResolvedProvider['manager']>): Obj | undefin
   if (m.featureGates && Object.keys(m.featureGates).length > 0) out.featureGates = sortedRecord(m.featureGates);
   if (m.additionalArgs && Object.keys(m.additionalArgs).length > 0) out.additionalArgs = sortedRecord(m.additionalArgs);
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function rec(v: unknown): Obj | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
 /** Container name → image of the Deployment(s) with a `manager` container in the rendered components. */

@@ -13,16 +13,13 @@
  */
 import { canonicalDigest } from '../cache/index.js';
 import { immutableTemplateOf } from '../capi/index.js';
+import { isObject as isRecord } from '../go/index.js';
 
 type KubeObject = Record<string, unknown>;
 
 const maxNameLength = 63;
 /** Hex characters of the suffix: 10 (40 bits) keeps collisions out of reach for the templates of one namespace. */
 const hashLength = 10;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function groupOf(apiVersion: unknown): string {
   if (typeof apiVersion !== 'string') return '';

@@ -3,17 +3,13 @@
  * the installed cert-manager objects and the objects clusterctl would install.
  */
 import { InputError } from '../errors.js';
-import { compareWithBuildTags, parseTolerant } from '../go/index.js';
+import { asObject as rec, compareWithBuildTags, parseTolerant } from '../go/index.js';
 
 export const certManagerVersionAnnotation = 'cert-manager.clusterctl.cluster.x-k8s.io/version';
 /** What an object without the version annotation is taken to be (installed by clusterctl < v0.3.9). */
 export const certManagerUnannotatedVersion = 'v0.11.0';
 
 type Obj = Record<string, unknown>;
-
-function rec(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 
 function ignored(o: Obj): boolean {
   return o.kind === 'Endpoints' || o.kind === 'EndpointSlice';

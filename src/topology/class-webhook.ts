@@ -8,10 +8,10 @@ import { type FieldError, fieldError } from '../apiextensions/index.js';
 import { namingTemplateErrors, type NamedObject } from './names/index.js';
 import { aggregateMessage, validatePatches } from './patches/index.js';
 import { type ClusterClassVariable, validateClusterClassVariables } from './variables/index.js';
+import { isObject as isObj } from '../go/index.js';
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 function namingTemplateOf(holder: unknown): string {

@@ -5,12 +5,12 @@
  */
 import { findingAt, isRecord, type Finding, type SourceObject } from './findings.js';
 import { groupOf, type SchemaCatalog } from './schemas.js';
+import { objectOrEmpty as rec } from '../go/index.js';
 
 /** The annotations the cluster autoscaler's Cluster API provider reads node group sizes from. */
 const autoscalerAnnotations = ['cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size', 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size'];
 
 const capiGroup = (group: string): boolean => group === 'cluster.x-k8s.io' || group.endsWith('.cluster.x-k8s.io');
-const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function lintCapiObjects(objects: readonly SourceObject[], catalog: SchemaCatalog): Finding[] {

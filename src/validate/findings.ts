@@ -2,6 +2,7 @@
  * What `capiform validate` reports: one finding per problem, located at the object's file and line and named by its
  * kind and namespace/name, with the field path and the message as kube-apiserver prints it.
  */
+import { isObject as isRecord } from '../go/index.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
@@ -81,6 +82,4 @@ export function formatFinding(f: Finding): string {
   return `${f.file}:${f.line}: ${f.severity}${rule}: ${object}${f.message}${hint}`;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord };

@@ -5,6 +5,7 @@
  * controllers read with) would take for another type is quoted, including Go's `0o755`, `0b101` and `1_000` forms.
  */
 import { isAmbiguousPlain } from './resolve.js';
+import { isObject as isObj } from '../go/index.js';
 
 const INDICATORS = '-?:,[]{}#&*!|>\'"%@`';
 
@@ -98,10 +99,6 @@ function literal(s: string, indent: number): string {
   const pad = ' '.repeat(indent);
   const lines = body.split('\n').map((l) => (l === '' ? '' : pad + l));
   return header + '\n' + lines.join('\n');
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 export function keyText(k: string): string {

@@ -6,6 +6,7 @@
  */
 import { afterDash, afterKey, emitObject, keyText } from './emit.js';
 import type { MapNode, Node } from './fast-parse.js';
+import { isObject as isObj, sameValueDeepEqual } from '../go/index.js';
 
 interface Edit {
   start: number;
@@ -17,30 +18,8 @@ type Slot = { k: 'key'; at: number; col: number } | { k: 'dash'; at: number; col
 
 class RootReplace extends Error {}
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** Structural equality of JSON values (Object.is for scalars, key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao);
-  if (ak.length !== Object.keys(bo).length) return false;
-  for (const k of ak) {
-    if (!Object.prototype.hasOwnProperty.call(bo, k)) return false;
-    if (!deepEqual(ao[k], bo[k])) return false;
-  }
-  return true;
-}
+export const deepEqual = sameValueDeepEqual;
 
 function replaceSlot(node: Node, target: unknown, slot: Slot, edits: Edit[]): void {
   if (slot.k === 'root') throw new RootReplace();

@@ -13,6 +13,7 @@ import { toCelValue } from './values.js';
 import { invalid, forbidden, required, duplicate } from './fielderror.js';
 import { evaluationMessage } from './runtime-errors.js';
 import { optionalOf } from './library.js';
+import { isObject } from '../../go/index.js';
 
 export const PER_CALL_LIMIT = 1000000;
 export const RUNTIME_COST_BUDGET = 10000000;
@@ -40,8 +41,6 @@ function hasRules(s: JSONSchemaProps | undefined, depth = 0): boolean {
   rulesBelow.set(s, found);
   return found;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function validateValue(
   schema: JSONSchemaProps,

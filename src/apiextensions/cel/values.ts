@@ -8,6 +8,7 @@ import { DurationSchema, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import type { CelInput } from '@bufbuild/cel';
 import type { DeclType } from './types.js';
 import { escapePropertyName } from './escape.js';
+import { isObject } from '../../go/index.js';
 
 export function toCelValue(value: unknown, decl: DeclType | undefined): CelInput {
   if (value === null || value === undefined) return null;
@@ -46,10 +47,6 @@ export function toCelValue(value: unknown, decl: DeclType | undefined): CelInput
     default:
       return untyped(value);
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function untyped(value: unknown): CelInput {

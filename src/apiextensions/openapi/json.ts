@@ -1,3 +1,5 @@
+import { cloneJson, goDeepEqual, isObject } from '../../go/index.js';
+
 /**
  * Decoded JSON values as the API server holds them (`interface{}` from JSON): objects, arrays, strings, booleans,
  * null and numbers. Integral numbers are int64 there and the rest float64; here both are JS numbers and
@@ -5,9 +7,14 @@
  */
 export type JsonObject = Record<string, unknown>;
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** The toolkit's guard, re-exported for the schema code that reads values with it. */
+export { isObject };
+
+/** `reflect.DeepEqual` of two decoded JSON values. */
+export const deepEqual = goDeepEqual;
+
+/** `runtime.DeepCopyJSONValue`. */
+export const deepCopy = cloneJson;
 
 /**
  * Would k8s.io/apimachinery's JSON decoding hold this number as an int64? Only an integral number in int64's range
@@ -16,33 +23,6 @@ export function isObject(v: unknown): v is JsonObject {
  */
 export function isIntegral(n: number): boolean {
   return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
-}
-
-/** `reflect.DeepEqual` of two decoded JSON values. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => deepEqual(x, b[i]));
-  }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
-  }
-  return false;
-}
-
-/** `runtime.DeepCopyJSONValue`. */
-export function deepCopy<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(deepCopy) as T;
-  if (isObject(v)) {
-    const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) out[k] = deepCopy(x);
-    return out as T;
-  }
-  return v;
 }
 
 /** Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent. */

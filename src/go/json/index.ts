@@ -6,4 +6,16 @@ export { GoJsonError, GoJsonSyntaxError } from './errors.js';
 export { checkGoJson, maxNestingDepth } from './scanner.js';
 export { decodeGoJson, unmarshal, unmarshalLenient } from './decode.js';
 export { marshal, marshalIndent, marshalRaw, type JsonMarshaler } from './encode.js';
-export { cloneJson, isObject, setOwn, type JsonObject } from './value.js';
+export { goDeepEqual, readerDeepEqual, sameValueDeepEqual } from './equal.js';
+export { asObject, cloneAsJsonText, cloneJson, isObject, objectOrEmpty, setOwn, type JsonObject } from './value.js';
+export {
+  deletePath,
+  getPath,
+  NestedFieldError,
+  nestedField,
+  nestedString,
+  removeNestedField,
+  setNestedField,
+  setNestedFieldNoCopy,
+  setPath,
+} from './path.js';

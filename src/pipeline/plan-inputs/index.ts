@@ -13,12 +13,9 @@ import { manifestLabel } from '../../capi/index.js';
 import { templatePinOf } from '../../render/index.js';
 import { repositoryKey, type CertManagerPlan, type InventoryProvider, type ReleaseSeries, type Repositories, type RepositoryListing } from '../../plan/upgrade/index.js';
 import { compareKubernetesVersions, parseKubernetesVersion, type KubernetesVersion } from '../../capi/index.js';
+import { asObject as rec } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
-
-function rec(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 
 /**
  * Every `*.yaml`/`*.yml` file under `path` (or `path` itself), sorted, so runs are deterministic; `names` picks other

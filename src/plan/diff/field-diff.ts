@@ -5,6 +5,7 @@
  */
 import type { FieldChange, PathSegment } from './types.js';
 import { isRecord } from './objects.js';
+import { readerDeepEqual } from '../../go/index.js';
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -44,25 +45,8 @@ function isScalarList(list: unknown[]): boolean {
   return list.every((v) => v === null || typeof v !== 'object');
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') {
-    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  if (a instanceof Date || b instanceof Date) return String(a) === String(b);
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const ka = Object.keys(ra);
-  if (ka.length !== Object.keys(rb).length) return false;
-  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(rb, k) || !deepEqual(ra[k], rb[k])) return false;
-  return true;
-}
+/** Equality as the diff reports it: NaN equals NaN, Dates by their text. */
+export const deepEqual = readerDeepEqual;
 
 /** All differences from `a` to `b`, in a stable order (keys of `a`, then keys only in `b`). */
 export function diffFields(a: unknown, b: unknown, base: PathSegment[] = []): FieldChange[] {

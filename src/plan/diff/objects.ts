@@ -6,6 +6,7 @@ import { CapiformError } from '../../errors.js';
 import { parseManifests } from '../../yaml/index.js';
 import type { Owner } from './types.js';
 import type { RenderedTree } from './tree.js';
+import { isObject as isRecord } from '../../go/index.js';
 
 export type KubeObject = Record<string, unknown>;
 
@@ -22,9 +23,7 @@ export interface TreeObject {
   fileText: string;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord };
 
 export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');

@@ -3,6 +3,7 @@
  * `clusterctl.cluster.x-k8s.io`, storage version only, keyed `<lowercase kind>s.<group>` (naive plural), plus core
  * Secret and ConfigMap.
  */
+import { asObject as rec } from '../../go/index.js';
 
 export const clusterctlLabel = 'clusterctl.cluster.x-k8s.io';
 export const moveLabel = 'clusterctl.cluster.x-k8s.io/move';
@@ -44,10 +45,6 @@ export function typeKey(apiVersion: string, kind: string): string {
 export function groupOf(apiVersion: string): string {
   const i = apiVersion.indexOf('/');
   return i < 0 ? '' : apiVersion.slice(0, i);
-}
-
-function rec(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** Reads a `CustomResourceDefinition` manifest into a CrdInfo; `null` for anything else. */

@@ -14,12 +14,10 @@ import {
   type CrdInfo,
   type DiscoveryType,
 } from './discovery-types.js';
+import { asObject as rec } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
 
-function rec(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }

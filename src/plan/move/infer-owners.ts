@@ -3,6 +3,7 @@
  * clusterctl move only follows ownerReferences, so without these a rendered tree would move little more than the
  * Clusters. Each inferred reference names the controller behaviour it stands for.
  */
+import { asObject as rec } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -14,9 +15,6 @@ export interface InferredOwner {
   because: string;
 }
 
-function rec(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }

@@ -13,6 +13,7 @@
  * - No glue on either side: unknown, it depends on how the tree is deployed.
  */
 import type { TreeIndex, TreeObject } from '../diff/objects.js';
+import { objectOrEmpty as rec } from '../../go/index.js';
 
 const argoGroup = 'argoproj.io';
 const resourcesFinalizer = 'resources-finalizer.argocd.argoproj.io';
@@ -29,10 +30,6 @@ export interface RemovalFate {
 interface Glue {
   apps: { name: string; path: string; prune: boolean; finalizer: boolean }[];
   sets: { name: string; targets: string[]; prune: boolean; finalizer: boolean; preserve: boolean }[];
-}
-
-function rec(v: unknown): Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
 function pruneOf(spec: Record<string, unknown>): boolean {

@@ -9,10 +9,7 @@ import { classTemplateRefs, type ClassTemplateRef } from '../rollout/index.js';
 import { deepEqual } from '../diff/field-diff.js';
 import { checkKubernetesVersions } from './versions.js';
 import { objectKind, objectName, type KubeObject } from './compare.js';
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
+import { asObject as record } from '../../go/index.js';
 
 function namespaceOf(o: KubeObject): string {
   const ns = record(o.metadata)?.namespace;

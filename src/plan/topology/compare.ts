@@ -17,16 +17,13 @@ import { diffFields } from '../diff/field-diff.js';
 import type { FieldChange, ObjectChange } from '../diff/types.js';
 import { classifyControlPlane, classifyWorkers, metadataOnly, type Impact } from '../rollout/index.js';
 import type { RoleChange } from './types.js';
+import { asObject as record } from '../../go/index.js';
 
 export type KubeObject = Record<string, unknown>;
 
 export interface RoleObject {
   role: string;
   object: KubeObject;
-}
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 export function objectName(o: KubeObject): string {

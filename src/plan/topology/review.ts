@@ -9,6 +9,7 @@ import { compareRoles, type KubeObject, type RoleObject } from './compare.js';
 import { upgradePlanExtensionOf } from '../../topology/index.js';
 import { reviewVersionChange } from './versions.js';
 import type { ClusterTopologyReview, RoleChange, TopologyReview } from './types.js';
+import { asObject as record } from '../../go/index.js';
 
 /** What the review reads of an expanded Cluster (the engine's `ExpandedCluster`). */
 export interface ExpandedClusterView {
@@ -32,10 +33,6 @@ export interface CompareOptions {
    * webhook validates the existing Clusters' values against the new definitions.
    */
   revalidated?: readonly ExpandedClusterView[];
-}
-
-function record(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function topologyVersion(cluster: KubeObject | undefined): string | undefined {

@@ -4,6 +4,7 @@
  * `InspectImages` (spec §2.8, §5.3).
  */
 import { ConfigError, InputError } from '../../errors.js';
+import { isObject as isObj } from '../../go/index.js';
 
 export interface Image {
   repository: string;
@@ -120,9 +121,6 @@ export function alterImage(component: string, image: string, overrides?: ImageOv
 }
 
 type Obj = Record<string, unknown>;
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function podSpecOf(o: Obj): Obj | undefined {
   const spec = o.spec;

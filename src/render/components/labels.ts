@@ -1,9 +1,7 @@
 /** Common labels (spec §2.6), the final object order (§2.5) and the cert-manager labels/annotation (§6). */
+import { isObject as isObj } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 export const CLUSTERCTL_LABEL = 'clusterctl.cluster.x-k8s.io';
 export const PROVIDER_LABEL = 'cluster.x-k8s.io/provider';

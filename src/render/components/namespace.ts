@@ -14,11 +14,9 @@ import {
   ValidatingWebhookConfigurationV1,
   ValidatingWebhookConfigurationV1beta1,
 } from './typed-roundtrip.js';
+import { isObject as isObj } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** `util.IsResourceNamespaced`: every kind but these is namespaced, whatever its group. */
 export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([

@@ -10,6 +10,7 @@
  * as Go does. Unchanged subtrees are returned by reference, so the text splicer skips them cheaply.
  */
 import { canonicalQuantity } from './quantity.js';
+import { isObject as isObj } from '../../go/index.js';
 
 type Ty =
   | { k: 'str' | 'int' | 'bool' | 'float' | 'raw' | 'qty' | 'ios' | 'time' }
@@ -635,9 +636,6 @@ export const CustomResourceDefinitionV1beta1 = struct({
 });
 
 // ---- the converter -------------------------------------------------------------------------------------------
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const ABSENT = Symbol('absent');
 

@@ -5,15 +5,11 @@
  */
 import { parseFeatureGates as parseGates } from '../../capi/index.js';
 import { BoundExceededError, InputError } from '../../errors.js';
-import { applyJsonPatch, setOwn, valueAtPointer, workBoundEnv, workBounds, type JsonPatchOperation } from '../../go/index.js';
+import { applyJsonPatch, asObject as rec, type JsonPatchOperation, setOwn, valueAtPointer, workBoundEnv, workBounds } from '../../go/index.js';
 import type { ResolvedProvider } from '../../config/index.js';
 import type { KubeObject } from './deps.js';
 
 type Obj = Record<string, unknown>;
-
-function rec(v: unknown): Obj | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 
 /** The operator's `setArgs`: replace `--name=…` (or a bare `--name`) in place, else append `--name=value`. */
 export function setArg(args: string[], name: string, value: string): string[] {

@@ -16,6 +16,7 @@ import { IntegrityError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { OfflineError } from '../http/errors.js';
 import { GoproxyClient, type GoproxyTarget } from '../goproxy/index.js';
+import { PromiseMemo } from '../memo.js';
 import type { ProviderRepository, VersionPage } from '../repository.js';
 import { createOctokit, defaultGitHubApiUrl, githubFailure } from './client.js';
 import { releaseListSchema, releaseSchema, type Release, type ReleaseAsset } from './schema.js';
@@ -264,13 +265,7 @@ export class GitHubRepository implements ProviderRepository {
 
   getFile(version: string, file: string): Promise<Uint8Array | null> {
     const key = `${version}\n${this.assetName(file)}`;
-    let p = this.state.files.get(key);
-    if (!p) {
-      p = this.loadFile(version, file);
-      this.state.files.set(key, p);
-      p.catch(() => this.state.files.delete(key));
-    }
-    return p;
+    return this.state.files.get(key, () => this.loadFile(version, file));
   }
 
   private async loadFile(version: string, file: string): Promise<Uint8Array | null> {
@@ -365,7 +360,7 @@ interface RepoState {
   /** The page being read: the next one waits for it. */
   reading: Promise<void>;
   byTag: Map<string, Promise<Release | null>>;
-  files: Map<string, Promise<Uint8Array | null>>;
+  files: PromiseMemo<string, Uint8Array | null>;
   missing: Map<string, string>;
   browserDownloadsFail: boolean;
 }
@@ -379,7 +374,7 @@ function newRepoState(): RepoState {
     complete: false,
     reading: Promise.resolve(),
     byTag: new Map(),
-    files: new Map(),
+    files: new PromiseMemo(),
     missing: new Map(),
     browserDownloadsFail: false,
   };

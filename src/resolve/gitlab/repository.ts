@@ -7,6 +7,7 @@
 import { NetworkError, ResolutionError } from '../../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { ProviderRepository } from '../repository.js';
+import { PromiseMemo } from '../memo.js';
 import { parseGitLabUrl, type GitLabLocation } from './url.js';
 
 export interface GitLabRepositoryOptions {
@@ -34,7 +35,7 @@ export class GitLabRepository implements ProviderRepository {
   private readonly http: HttpClient;
   private readonly token: string | undefined;
   private readonly timeoutMs: number;
-  private readonly files = new Map<string, Promise<Uint8Array | null>>();
+  private readonly files = new PromiseMemo<string, Uint8Array | null>();
   private readonly missing = new Map<string, string>();
 
   constructor(url: string, opts: GitLabRepositoryOptions) {
@@ -67,13 +68,7 @@ export class GitLabRepository implements ProviderRepository {
 
   getFile(version: string, file: string): Promise<Uint8Array | null> {
     const key = `${version}\n${file}`;
-    let p = this.files.get(key);
-    if (!p) {
-      p = this.fetchFile(version, file);
-      this.files.set(key, p);
-      p.catch(() => this.files.delete(key));
-    }
-    return p;
+    return this.files.get(key, () => this.fetchFile(version, file));
   }
 
   /**

@@ -10,6 +10,7 @@ import { parseGoUrl } from '../../go/index.js';
 import { isSemanticVersion } from '../github/semantic.js';
 import { isLoopbackHost } from '../repository-kind.js';
 import type { ProviderRepository } from '../repository.js';
+import { PromiseMemo } from '../memo.js';
 
 export interface HttpsRepositoryOptions {
   http: HttpClient;
@@ -28,7 +29,7 @@ export class HttpsRepository implements ProviderRepository {
   private readonly base: string;
   private readonly http: HttpClient;
   private readonly headers: Record<string, string>;
-  private readonly files = new Map<string, Promise<Uint8Array | null>>();
+  private readonly files = new PromiseMemo<string, Uint8Array | null>();
 
   constructor(url: string, opts: HttpsRepositoryOptions) {
     let u;
@@ -70,13 +71,7 @@ export class HttpsRepository implements ProviderRepository {
 
   getFile(version: string, file: string): Promise<Uint8Array | null> {
     if (version !== this.defaultVersion) return Promise.resolve(null);
-    let p = this.files.get(file);
-    if (!p) {
-      p = this.fetchFile(file);
-      this.files.set(file, p);
-      p.catch(() => this.files.delete(file));
-    }
-    return p;
+    return this.files.get(file, () => this.fetchFile(file));
   }
 
   private async fetchFile(file: string): Promise<Uint8Array | null> {

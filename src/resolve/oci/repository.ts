@@ -7,6 +7,7 @@
  */
 import { IntegrityError, ResolutionError } from '../../errors.js';
 import type { ProviderRepository } from '../repository.js';
+import { PromiseMemo } from '../memo.js';
 import { checkLayerTitles, layerTitle, maxLayerBytes, parseOciManifest, releaseNameOf, titlesFor, type OciManifest, type ReleaseIdentity } from './artifact.js';
 import type { OciStore } from './registry.js';
 
@@ -23,10 +24,10 @@ export class OciRepository implements ProviderRepository {
   readonly componentsFile: string;
   readonly defaultVersion: string;
   readonly rootPath = '.';
-  private readonly manifests = new Map<string, Promise<LoadedManifest>>();
+  private readonly manifests = new PromiseMemo<string, LoadedManifest>();
   private readonly digests = new Map<string, string>();
   private readonly pins = new Map<string, string>();
-  private readonly files = new Map<string, Promise<Uint8Array | null>>();
+  private readonly files = new PromiseMemo<string, Uint8Array | null>();
 
   constructor(
     url: string,
@@ -65,13 +66,7 @@ export class OciRepository implements ProviderRepository {
 
   getFile(version: string, file: string): Promise<Uint8Array | null> {
     const key = `${version}\n${file}`;
-    let p = this.files.get(key);
-    if (!p) {
-      p = this.readFile(version, file);
-      this.files.set(key, p);
-      p.catch(() => this.files.delete(key));
-    }
-    return p;
+    return this.files.get(key, () => this.readFile(version, file));
   }
 
   private async readFile(version: string, file: string): Promise<Uint8Array | null> {
@@ -95,13 +90,7 @@ export class OciRepository implements ProviderRepository {
   }
 
   private manifest(version: string): Promise<LoadedManifest> {
-    let p = this.manifests.get(version);
-    if (!p) {
-      p = this.loadManifest(version);
-      this.manifests.set(version, p);
-      p.catch(() => this.manifests.delete(version));
-    }
-    return p;
+    return this.manifests.get(version, () => this.loadManifest(version));
   }
 
   private async loadManifest(version: string): Promise<LoadedManifest> {

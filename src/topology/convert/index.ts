@@ -8,13 +8,13 @@
 import { parseGoDuration } from '../../config/clusterctl/index.js';
 import type { KubeObject } from '../../yaml/index.js';
 import { cloneJson as clone } from '../desired/index.js';
+import { isObject as isObj } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
 
 export const clusterApiGroup = 'cluster.x-k8s.io';
 export const clusterApiVersion = `${clusterApiGroup}/v1beta2`;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 
 /** Is this object of the v1beta1 API of cluster.x-k8s.io? */

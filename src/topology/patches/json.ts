@@ -1,68 +1,18 @@
 /**
- * Small helpers over plain JSON values (objects as parsed from YAML), in the shape of apimachinery's
- * `unstructured.NestedFieldNoCopy` / `SetNestedField`, which CAPI's patch engine uses to move fields around.
+ * The JSON value helpers CAPI's patch engine moves fields around with (apimachinery's `unstructured.NestedFieldNoCopy`
+ * / `SetNestedField`), from the one toolkit in src/go/json.
  */
-import { cloneJson, isObject, setOwn, type JsonObject } from '../../go/index.js';
+import {
+  cloneJson,
+  isObject,
+  NestedFieldError,
+  nestedField,
+  nestedString,
+  removeNestedField,
+  setNestedField,
+  setNestedFieldNoCopy,
+  setOwn,
+  type JsonObject,
+} from '../../go/index.js';
 
-export { cloneJson, isObject, setOwn, type JsonObject };
-
-/** A field that cannot be set because a step of its path is not an object (apimachinery's message). */
-export class NestedFieldError extends Error {}
-
-/** `NestedFieldNoCopy`: the value at `path` (null counts as present), or `found: false` when a step is missing. */
-export function nestedField(obj: unknown, path: readonly string[]): { found: boolean; value: unknown } {
-  let cur: unknown = obj;
-  for (const key of path) {
-    if (!isObject(cur) || !Object.hasOwn(cur, key)) return { found: false, value: undefined };
-    cur = cur[key];
-  }
-  return { found: true, value: cur };
-}
-
-/** A string field, or undefined when absent or not a string. */
-export function nestedString(obj: unknown, path: readonly string[]): string | undefined {
-  const { value } = nestedField(obj, path);
-  return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * `SetNestedField`: sets a deep copy of `value` at `path`, creating missing objects on the way; a step that holds
- * something other than an object is an error, as in apimachinery.
- */
-export function setNestedField(obj: JsonObject, value: unknown, path: readonly string[]): void {
-  setNestedFieldNoCopy(obj, value, path, true);
-}
-
-/**
- * {@link setNestedField} without the deep copy, for a value nothing else holds (a subtree of a patched copy that is
- * dropped afterwards): the copy is most of the cost of moving a template's spec.
- */
-export function setNestedFieldNoCopy(obj: JsonObject, value: unknown, path: readonly string[], copy = false): void {
-  let cur = obj;
-  for (let i = 0; i < path.length - 1; i++) {
-    const key = path[i] as string;
-    const next = cur[key];
-    if (next === undefined || next === null) {
-      const created: JsonObject = {};
-      setOwn(cur, key, created);
-      cur = created;
-    } else if (isObject(next)) {
-      cur = next;
-    } else {
-      throw new NestedFieldError(`value cannot be set because ${formatGoValueOf(next)} is not a map[string]interface{}`);
-    }
-  }
-  setOwn(cur, path[path.length - 1] as string, copy ? cloneJson(value) : value);
-}
-
-/** `RemoveNestedField`. */
-export function removeNestedField(obj: JsonObject, path: readonly string[]): void {
-  const parent = nestedField(obj, path.slice(0, -1));
-  if (parent.found && isObject(parent.value)) delete parent.value[path[path.length - 1] as string];
-}
-
-function formatGoValueOf(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(formatGoValueOf).join(' ')}]`;
-  if (v === null || v === undefined) return '<nil>';
-  return String(v);
-}
+export { cloneJson, isObject, NestedFieldError, nestedField, nestedString, removeNestedField, setNestedField, setNestedFieldNoCopy, setOwn, type JsonObject };

@@ -12,6 +12,7 @@ import { cidrContainsIP, fieldError, parseCIDR, parseIP, type IPAddress } from '
 import { durationToSeconds } from '../../topology/index.js';
 import { deepEqual } from '../../yaml/index.js';
 import { at, int, rec, refuse, str, type Webhook, type WebhookError } from './webhook-fields.js';
+import { isObject as isRecord } from '../../go/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -24,7 +25,6 @@ const none = (): WebhookError[] => [];
 const same = (o: Obj): Obj => o;
 const s = (v: unknown): string => str(v) ?? '';
 const isV1beta1 = (o: Obj): boolean => o.apiVersion === `${infra}/v1beta1`;
-const isRecord = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Metal3Cluster and Metal3ClusterTemplate (metal3cluster_webhook.go, metal3clustertemplate_webhook.go).

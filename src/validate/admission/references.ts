@@ -13,6 +13,7 @@
  */
 import { levenshtein } from '../../resolve/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
+import { objectOrEmpty as rec } from '../../go/index.js';
 
 /** One kind of reference: which objects hold it, at which field, and how its target is named. */
 interface ReferenceRule {
@@ -84,7 +85,6 @@ export interface ReferenceOptions {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
 const groupOfApiVersion = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
 
 /** What the tree holds, by kind and name; `*` stands for an object written without a namespace. */

@@ -5,8 +5,9 @@
  */
 import { fieldError, isQualifiedName, isValidLabelValue, type FieldError, type FieldErrorType } from '../../apiextensions/index.js';
 import { findingAt, isRecord, type Finding, type SourceObject } from '../findings.js';
+import { objectOrEmpty as rec } from '../../go/index.js';
 
-export const rec = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
+export { rec };
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
