@@ -140,6 +140,8 @@ export interface Webhook {
   readonly create: (o: Obj) => WebhookError[];
   /** What `ValidateUpdate` adds: the checks of the old object against the new one. */
   readonly update: (before: Obj, after: Obj) => WebhookError[];
+  /** False where `ValidateUpdate` does not repeat the create checks on the new object (CAPZ's machine webhooks). */
+  readonly createOnUpdate?: boolean;
 }
 
 /** `ObjectMeta.Validate` of CAPI's API (`metav1validation.ValidateLabels`, `apivalidation.ValidateAnnotations`). */
