@@ -108,6 +108,11 @@ function sharedDefaults(spec: Obj): void {
     }
     if (!str(d.cachingType)) d.cachingType = at(d, 'managedDisk.storageAccountType') === ultra ? 'None' : 'ReadWrite';
   }
+  networkInterfaceDefaults(spec);
+}
+
+/** `SetDefaultAzureMachineSpecNetworkInterfaces`: the legacy subnet fields become the first interface. */
+function networkInterfaceDefaults(spec: Obj): void {
   const nics = list(spec.networkInterfaces);
   if ((str(spec.subnetName) || isSet(spec.acceleratedNetworking)) && nics.length > 0) return;
   if (nics.length === 0) {
@@ -237,7 +242,9 @@ function osDisk(rule: string, disk: unknown): WebhookError[] {
     out.push(refuse(rule, 'FieldValueInvalid', 'osDisk.managedDisks.diskEncryptionSet', str(at(d, 'managedDisk.diskEncryptionSet.id')) ?? '', "diskEncryptionSet is not supported when diffDiskSettings.option is 'Local'"));
   }
   if (isSet(diff) && isSet(rec(diff).placement) && rec(diff).option !== 'Local') {
-    out.push(refuse(rule, 'FieldValueInvalid', 'osDisk.diffDiskSettings', diff, "placement is only supported when diffDiskSettings.option is 'Local'", 'set diffDiskSettings.option: Local, or drop placement'));
+    // The bad value as Go marshals the struct: option has no omitempty.
+    const value = { option: str(rec(diff).option) ?? '', placement: rec(diff).placement };
+    out.push(refuse(rule, 'FieldValueInvalid', 'osDisk.diffDiskSettings', value, "placement is only supported when diffDiskSettings.option is 'Local'", 'set diffDiskSettings.option: Local, or drop placement'));
   }
   return out;
 }
@@ -423,7 +430,7 @@ function azureMachineUpdate(before: Obj, after: Obj): WebhookError[] {
   const hint = 'an AzureMachine cannot change this in place: change the machine template and let the owner roll the machines';
   const out: WebhookError[] = [];
   const check = (field: string, path: string, zero: (v: unknown) => boolean): void => {
-    out.push(...immutable(rule, path, b[field], a[field], hint, zero));
+    out.push(...immutable(rule, path, b[field], a[field], hint, zero, zero === boolZero ? false : zero === nilZero ? null : ''));
   };
   check('image', 'spec.image', nilZero);
   check('identity', 'spec.identity', stringZero);
@@ -441,8 +448,11 @@ function azureMachineUpdate(before: Obj, after: Obj): WebhookError[] {
   check('securityProfile', 'Spec.SecurityProfile', nilZero);
   if (isSet(b.diagnostics)) check('diagnostics', 'spec.diagnostics', nilZero);
   if (!same(a.networkInterfaces, b.networkInterfaces)) {
-    // The old object is defaulted already; the reconciler fills the first interface's subnet when it was left blank.
-    const old = structuredClone(list(b.networkInterfaces)).map(rec);
+    // Upstream defaults the old object's interfaces (the legacy fields may have moved there), and the reconciler
+    // fills the first interface's subnet when it was left blank.
+    const oldSpec = structuredClone(b);
+    networkInterfaceDefaults(oldSpec);
+    const old = list(oldSpec.networkInterfaces).map(rec);
     const now = list(a.networkInterfaces).map(rec);
     if (old[0] && now[0] && !str(old[0].subnetName) && str(now[0].subnetName)) old[0].subnetName = now[0].subnetName;
     if (!same(now, old)) out.push(refuse(rule, 'FieldValueInvalid', 'spec.networkInterfaces', a.networkInterfaces ?? null, 'field is immutable', hint));
