@@ -71,6 +71,24 @@ describe.skipIf(!corpus.present)(`the providers' webhooks on the corpus releases
     ]);
   });
 
+  it('CAPZ: an SSH public key given as the key line instead of its base64 is refused by render, which writes nothing', async () => {
+    const dir = await rendered('azure', { AZURE_LOCATION: 'westeurope', AZURE_SUBSCRIPTION_ID: '00000000-0000-0000-0000-000000000001' });
+    const cluster = join(dir, 'clusters', 'default', 'azure-example', 'cluster.yaml');
+    const before = readFileSync(cluster, 'utf8');
+    const line = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHeSvQw07eSTZizW2rlIitLCWs7IgAch3ZIv6yfdJYys operator@example';
+    edit(join(dir, 'capi.config.ts'), (t) => t.replace("AZURE_TENANT_ID: 'x',", `AZURE_TENANT_ID: 'x', AZURE_SSH_PUBLIC_KEY_B64: '${line}',`));
+    const r = await runCli(['render'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    const refused = r.stderr.split('\n').filter((l) => l.includes('[webhook/AzureMachineTemplate.ssh-public-key]'));
+    expect(refused.map((l) => l.replace(/^.*?: error /, ''))).toEqual(
+      ['azure-example-control-plane', 'azure-example-md-0'].map(
+        (name) => `[webhook/AzureMachineTemplate.ssh-public-key]: AzureMachineTemplate default/${name}: sshPublicKey: Invalid value: "${line}": the SSH public key is not properly base64 encoded`,
+      ),
+    );
+    expect(r.stderr).toContain('hint: sshPublicKey is the base64 of an authorized_keys line');
+    expect(readFileSync(cluster, 'utf8')).toBe(before);
+  });
+
   it('CAPV: fixed ipAddrs in the VSphereMachineTemplate and an invalid hardware version are refused by validate', async () => {
     const renderEnv = { ...env, VSPHERE_PASSWORD: 'canary-password-4b1e' };
     const dir = await rendered('vsphere', { CONTROL_PLANE_ENDPOINT_IP: '10.0.0.10', CPI_IMAGE_K8S_VERSION: 'v1.33.0', VSPHERE_SSH_AUTHORIZED_KEY: 'ssh-ed25519 AAAAoperator' }, renderEnv);

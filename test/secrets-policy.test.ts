@@ -29,7 +29,8 @@ describe.skipIf(!corpus.present)(`secrets policy on the corpus's Azure and vSphe
   const base = { PATH: process.env.PATH, HOME: process.env.HOME };
 
   it('Azure: AZURE_SSH_PUBLIC_KEY_B64 is written into both AzureMachineTemplates, not taken for a credential', async () => {
-    const key = Buffer.from('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPublicKeyOfTheOperator operator@example').toString('base64');
+    // A real public key: CAPZ's webhook refuses a key ssh.ParseAuthorizedKey cannot read.
+    const key = Buffer.from('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHeSvQw07eSTZizW2rlIitLCWs7IgAch3ZIv6yfdJYys operator@example').toString('base64');
     const dir = await initProject('azure', { AZURE_SSH_PUBLIC_KEY_B64: key }, base);
     const config = read(dir, 'capi.config.ts').replace("AZURE_TENANT_ID: 'x',", `AZURE_TENANT_ID: 'x', AZURE_SSH_PUBLIC_KEY_B64: '${key}',`);
     writeFileSync(join(dir, 'capi.config.ts'), config);

@@ -54,3 +54,4 @@ export {
   type JsonPatchOptions,
 } from './json-patch/index.js';
 export { defaultWorkBounds, parseByteSize, setWorkBounds, workBoundEnv, workBounds, workBoundsFromEnv, type WorkBounds } from './bounds.js';
+export { decodeStdBase64, isSshPublicKey, parsesAsAuthorizedKey } from './ssh.js';

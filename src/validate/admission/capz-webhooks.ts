@@ -13,11 +13,22 @@ const capz = 'kubernetes-sigs/cluster-api-provider-azure';
 // ---------------------------------------------------------------------------------------------------------------
 // AzureCluster (cluster-api-provider-azure internal/webhooks/azurecluster_webhook.go, v1.25.1 and v1.26.0).
 
-/** `webhookutils.ValidateImmutable` (util/webhook/validator.go): changed, newly set and newly unset are refused. */
-function immutable(rule: string, path: string, oldValue: unknown, newValue: unknown, hint?: string): WebhookError[] {
-  const zero = (v: unknown): boolean => !defined(v);
+/**
+ * `webhookutils.ValidateImmutable` (util/webhook/validator.go): changed, newly set and newly unset are refused. `zero`
+ * is Go's zero value of the field's type (`reflect.Value.IsZero`), by default an unset or empty value; `unset` is how an
+ * absent new value prints (`""` for a string, `null` for a pointer).
+ */
+export function immutable(
+  rule: string,
+  path: string,
+  oldValue: unknown,
+  newValue: unknown,
+  hint?: string,
+  zero: (v: unknown) => boolean = (v) => !defined(v),
+  unset: unknown = '',
+): WebhookError[] {
   if (!zero(oldValue)) {
-    if (zero(newValue)) return [refuse(rule, 'FieldValueInvalid', path, newValue ?? '', 'field is immutable, unable to set an empty value if it was already set', hint)];
+    if (zero(newValue)) return [refuse(rule, 'FieldValueInvalid', path, newValue ?? unset, 'field is immutable, unable to set an empty value if it was already set', hint)];
     if (!same(oldValue, newValue)) return [refuse(rule, 'FieldValueInvalid', path, newValue, 'field is immutable', hint)];
   } else if (!zero(newValue)) return [refuse(rule, 'FieldValueInvalid', path, newValue, 'field is immutable, unable to assign a value if it was already empty', hint)];
   return [];

@@ -6,7 +6,8 @@
  */
 import { capaWebhooks } from './capa-webhooks.js';
 import { capvWebhooks } from './capv-webhooks.js';
+import { capzMachineWebhooks } from './capz-machine-webhooks.js';
 import { capzWebhooks } from './capz-webhooks.js';
 import type { Webhook } from './webhook-fields.js';
 
-export const providerWebhooks: readonly Webhook[] = [...capaWebhooks, ...capzWebhooks, ...capvWebhooks];
+export const providerWebhooks: readonly Webhook[] = [...capaWebhooks, ...capzWebhooks, ...capzMachineWebhooks, ...capvWebhooks];

@@ -137,10 +137,12 @@ export interface Webhook {
   readonly source: string;
   /** The defaulting webhook, as far as it changes what the checks decide. */
   readonly defaults: (o: Obj) => Obj;
-  /** `ValidateCreate`; `ValidateUpdate` runs these on the new object too. */
+  /** `ValidateCreate`; `ValidateUpdate` runs these on the new object too, unless `createOnUpdate` is false. */
   readonly create: (o: Obj) => WebhookError[];
   /** What `ValidateUpdate` adds: the checks of the old object against the new one. */
   readonly update: (before: Obj, after: Obj) => WebhookError[];
+  /** False where `ValidateUpdate` does not repeat the create checks on the new object (CAPZ's machine webhooks). */
+  readonly createOnUpdate?: boolean;
 }
 
 /** `ObjectMeta.Validate` of CAPI's API (`metav1validation.ValidateLabels`, `apivalidation.ValidateAnnotations`). */

@@ -878,7 +878,7 @@ export function admit(after: Obj, before?: Obj, options: AdmitOptions = {}): Web
   if (!w || !isRecord(after.spec)) return [];
   const withDefaults = options.defaults ?? true;
   const a = withDefaults ? w.defaults(after) : after;
-  const errors = [...w.create(a)];
+  const errors = before && w.createOnUpdate === false ? [] : [...w.create(a)];
   if (before) {
     const b = withDefaults ? w.defaults(before) : before;
     errors.push(...w.update(b, a));
